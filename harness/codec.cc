@@ -1,0 +1,543 @@
+// The trace codec: JSONL lines <-> TraceHeader and Step (codec.h).
+#include "harness/codec.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/json_codec.h"
+#include "harness/json_fields.h"
+
+namespace schedtrace {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr Presence kRequired = Presence::kRequired;
+
+std::string Where(const std::string& path, int line_no) {
+  return absl::StrCat(path, ":", line_no, ": ");
+}
+
+// Deeper nesting is refused before parsing: nlohmann::json copies, compares
+// and dumps recursively, so a hostile line could overflow the stack.
+constexpr int kMaxJsonDepth = 100;
+
+// The deepest nesting of arrays and objects in `text` (strings skipped).
+int JsonDepth(std::string_view text) {
+  int depth = 0;
+  int max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+// Parses one line; a syntax error (also a truncated line) is
+// `<path>:<line>: malformed JSON: <detail>`.
+absl::StatusOr<json> ParseLine(std::string_view line,
+                               const std::string& where) {
+  if (JsonDepth(line) > kMaxJsonDepth) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "malformed JSON: nested deeper than ",
+                     kMaxJsonDepth, " levels"));
+  }
+  try {
+    return json::parse(line.begin(), line.end());
+  } catch (const json::parse_error& e) {
+    std::string detail = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
+    if (size_t pos = detail.find("] "); pos != std::string::npos) {
+      detail = detail.substr(pos + 2);
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "malformed JSON: ", detail));
+  }
+}
+
+absl::StatusOr<Layer> LayerFromName(absl::string_view name) {
+  for (Layer l : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    if (std::string(LayerName(l)) == name) return l;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown layer \"", name, "\" (expected queue, cache or scheduler)"));
+}
+
+// Reads a string member that must be one of `choices` (index into `*out`).
+absl::Status ReadChoice(const FieldReader& r, const json& obj,
+                        absl::string_view key,
+                        const std::vector<absl::string_view>& choices,
+                        int* out) {
+  std::string value;
+  bool present = FieldReader::Find(obj, key) != nullptr;
+  JF_RETURN_IF_ERROR(r.String(obj, "", key, &value));
+  if (!present) return absl::OkStatus();
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) {
+      *out = static_cast<int>(i);
+      return absl::OkStatus();
+    }
+  }
+  return r.Error(key, absl::StrCat("unknown value \"", value, "\" (expected ",
+                                   absl::StrJoin(choices, ", "), ")"));
+}
+
+absl::Status ReadConfig(const FieldReader& r, const json& c, Config* config) {
+  const std::string p = "config";
+  JF_RETURN_IF_ERROR(
+      r.Int64(c, p, "podInitialBackoffMs", &config->pod_initial_backoff_ms));
+  JF_RETURN_IF_ERROR(
+      r.Int64(c, p, "podMaxBackoffMs", &config->pod_max_backoff_ms));
+  JF_RETURN_IF_ERROR(r.Int64(c, p, "podMaxInUnschedulableMs",
+                             &config->pod_max_in_unschedulable_ms));
+  JF_RETURN_IF_ERROR(
+      r.Int64(c, p, "assumedPodTtlMs", &config->assumed_pod_ttl_ms));
+  JF_RETURN_IF_ERROR(r.StringList(c, p, "profiles", &config->profiles));
+  const json* features = nullptr;
+  JF_RETURN_IF_ERROR(r.Object(c, p, "features", &features));
+  if (features != nullptr) {
+    for (const auto& [name, on] : features->items()) {
+      JF_RETURN_IF_ERROR(r.AsBool(on, FieldPath("config.features", name),
+                                  &config->features[name]));
+    }
+  }
+  const json* events = nullptr;
+  JF_RETURN_IF_ERROR(r.Array(c, p, "clusterEventMap", &events));
+  if (events != nullptr) {
+    for (size_t i = 0; i < events->size(); ++i) {
+      const json& e = (*events)[i];
+      std::string path = IndexPath("config.clusterEventMap", i);
+      JF_RETURN_IF_ERROR(r.AsObject(e, path));
+      ClusterEventMapEntry entry;
+      JF_RETURN_IF_ERROR(
+          r.String(e, path, "resource", &entry.resource, kRequired));
+      JF_RETURN_IF_ERROR(r.StringList(e, path, "actions", &entry.actions));
+      JF_RETURN_IF_ERROR(r.StringList(e, path, "plugins", &entry.plugins));
+      config->cluster_event_map.push_back(std::move(entry));
+    }
+  }
+  for (auto [key, into] :
+       {std::pair{"preEnqueuePlugins", &config->pre_enqueue_plugins},
+        std::pair{"plugins", &config->plugins}}) {
+    const json* m = nullptr;
+    JF_RETURN_IF_ERROR(r.Object(c, p, key, &m));
+    if (m == nullptr) continue;
+    for (const auto& [name, list] : m->items()) {
+      JF_RETURN_IF_ERROR(r.AsStringList(
+          list, FieldPath(FieldPath(p, key), name), &(*into)[name]));
+    }
+  }
+  JF_RETURN_IF_ERROR(r.OptInt64(c, p, "percentageOfNodesToScore",
+                                &config->percentage_of_nodes_to_score));
+  JF_RETURN_IF_ERROR(
+      r.String(c, p, "nominatorPodLister", &config->nominator_pod_lister));
+  return absl::OkStatus();
+}
+
+// "ns/name" -> a Pod holding only namespace and name.
+PodPtr StubPod(const std::string& key) {
+  auto pod = std::make_shared<Pod>();
+  size_t slash = key.find('/');
+  if (slash == std::string::npos) {
+    pod->name = key;
+  } else {
+    pod->namespace_ = key.substr(0, slash);
+    pod->name = key.substr(slash + 1);
+  }
+  return pod;
+}
+
+}  // namespace
+
+TraceDecoder::TraceDecoder(std::string path) : path_(std::move(path)) {}
+
+absl::StatusOr<TraceHeader> TraceDecoder::DecodeHeader(std::string_view line,
+                                                       int line_no) {
+  const std::string where = Where(path_, line_no);
+  absl::StatusOr<json> parsed = ParseLine(line, where);
+  if (!parsed.ok()) return parsed.status();
+  const json& j = *parsed;
+  FieldReader r(where);
+  if (!j.is_object()) {
+    return r.Error("schedtrace",
+                   absl::StrCat("the first line must be the trace header, an "
+                                "object; got ",
+                                JsonTypeName(j)));
+  }
+  if (FieldReader::Find(j, "schedtrace") == nullptr) {
+    return r.Error("schedtrace",
+                   "missing: the first line must be the trace header");
+  }
+  TraceHeader h;
+  int64_t version = 0;
+  JF_RETURN_IF_ERROR(r.Int64(j, "", "schedtrace", &version, kRequired));
+  if (version != 1) {
+    return r.Error("schedtrace", absl::StrCat("unsupported version ", version,
+                                              " (this reader knows 1)"));
+  }
+  h.version = 1;
+  std::string layer;
+  JF_RETURN_IF_ERROR(r.String(j, "", "layer", &layer, kRequired));
+  absl::StatusOr<Layer> l = LayerFromName(layer);
+  if (!l.ok()) return r.Error("layer", l.status().message());
+  h.layer = *l;
+  JF_RETURN_IF_ERROR(r.String(j, "", "name", &h.name));
+  JF_RETURN_IF_ERROR(r.String(j, "", "upstream", &h.upstream));
+  JF_RETURN_IF_ERROR(r.String(j, "", "source", &h.source));
+  JF_RETURN_IF_ERROR(r.String(j, "", "description", &h.description));
+  JF_RETURN_IF_ERROR(r.OptInt64(j, "", "seed", &h.seed));
+  const json* config = nullptr;
+  JF_RETURN_IF_ERROR(r.Object(j, "", "config", &config));
+  if (config != nullptr) {
+    // Listed profiles replace the default one.
+    if (FieldReader::Find(*config, "profiles") != nullptr) {
+      h.config.profiles.clear();
+    }
+    JF_RETURN_IF_ERROR(ReadConfig(r, *config, &h.config));
+  }
+  have_header_ = true;
+  layer_ = h.layer;
+  last_t_ = 0;
+  latest_pods_.clear();
+  return h;
+}
+
+absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
+                                              int line_no) {
+  const std::string where = Where(path_, line_no);
+  if (!have_header_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(where, "a step before the trace header"));
+  }
+  absl::StatusOr<json> parsed = ParseLine(line, where);
+  if (!parsed.ok()) return parsed.status();
+  const json& j = *parsed;
+  FieldReader r(where);
+  if (!j.is_object()) {
+    return r.Error(
+        "op", absl::StrCat("a step must be an object, got ", JsonTypeName(j)));
+  }
+  Step step;
+  step.line = line_no;
+
+  JF_RETURN_IF_ERROR(r.Int64(j, "", "t", &step.t, kRequired));
+  if (step.t < 0) {
+    return r.Error("t", absl::StrCat("negative time ", step.t));
+  }
+  if (step.t < last_t_) {
+    return r.Error(
+        "t", absl::StrCat("time goes backwards: ", step.t, " after ", last_t_));
+  }
+
+  std::string op_name;
+  JF_RETURN_IF_ERROR(r.String(j, "", "op", &op_name, kRequired));
+  std::optional<Op> op = OpFromName(op_name);
+  if (!op) return r.Error("op", absl::StrCat("unknown op \"", op_name, "\""));
+  if (!OpInLayer(*op, layer_)) {
+    return r.Error("op",
+                   absl::StrCat("\"", op_name, "\" is not an op of layer ",
+                                std::string(LayerName(layer_))));
+  }
+  step.op = *op;
+
+  // Pods this step carries, recorded as the latest once the step decodes.
+  std::vector<PodPtr> carried;
+  auto pod_arg = [&](absl::string_view key, bool nullable,
+                     PodPtr* out) -> absl::Status {
+    const json* v = FieldReader::Find(j, key);
+    if (v == nullptr) {
+      if (nullable) return absl::OkStatus();
+      return r.Error(key, "missing");
+    }
+    JF_RETURN_IF_ERROR(r.AsObject(*v, key));
+    if (auto ref = v->find("$ref"); ref != v->end()) {
+      std::string ref_key;
+      const std::string field = FieldPath(key, "$ref");
+      JF_RETURN_IF_ERROR(r.AsString(*ref, field, &ref_key));
+      auto it = latest_pods_.find(ref_key);
+      if (it == latest_pods_.end()) {
+        return r.Error(field, absl::StrCat("no earlier step carried pod \"",
+                                           ref_key, "\""));
+      }
+      *out = it->second;
+    } else {
+      absl::StatusOr<Pod> pod = PodFromJson(*v, where, std::string(key));
+      if (!pod.ok()) return pod.status();
+      *out = std::make_shared<const Pod>(*std::move(pod));
+    }
+    carried.push_back(*out);
+    return absl::OkStatus();
+  };
+  auto node_arg = [&](absl::string_view key, NodePtr* out) -> absl::Status {
+    const json* v = nullptr;
+    JF_RETURN_IF_ERROR(r.Object(j, "", key, &v, kRequired));
+    absl::StatusOr<Node> node = NodeFromJson(*v, where, std::string(key));
+    if (!node.ok()) return node.status();
+    *out = std::make_shared<const Node>(*std::move(node));
+    return absl::OkStatus();
+  };
+
+  switch (step.op) {
+    case Op::kQAdd:
+    case Op::kQDelete:
+    case Op::kQAssignedPodAdded:
+    case Op::kQAssignedPodUpdated:
+    case Op::kCAssume:
+    case Op::kCFinishBinding:
+    case Op::kCForget:
+    case Op::kCAddPod:
+    case Op::kCRemovePod:
+    case Op::kPodAdd:
+      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
+      break;
+    case Op::kQNominate:
+      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
+      JF_RETURN_IF_ERROR(
+          r.String(j, "", "node", &step.nominated_node, kRequired));
+      break;
+    case Op::kPodDelete:
+      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
+      JF_RETURN_IF_ERROR(r.Bool(j, "", "tombstone", &step.tombstone));
+      break;
+    case Op::kQUpdate:
+    case Op::kCUpdatePod:
+    case Op::kPodUpdate:
+      // Only q_update's `old` may be null (Update(nil, pod)).
+      JF_RETURN_IF_ERROR(
+          pod_arg("old", step.op == Op::kQUpdate, &step.old_pod));
+      JF_RETURN_IF_ERROR(pod_arg("new", false, &step.new_pod));
+      break;
+    case Op::kCAddNode:
+    case Op::kCRemoveNode:
+    case Op::kNodeAdd:
+      JF_RETURN_IF_ERROR(node_arg("node", &step.node));
+      break;
+    case Op::kNodeDelete:
+      JF_RETURN_IF_ERROR(node_arg("node", &step.node));
+      JF_RETURN_IF_ERROR(r.Bool(j, "", "tombstone", &step.tombstone));
+      break;
+    case Op::kCUpdateNode:
+    case Op::kNodeUpdate:
+      JF_RETURN_IF_ERROR(node_arg("old", &step.old_node));
+      JF_RETURN_IF_ERROR(node_arg("new", &step.new_node));
+      break;
+    case Op::kQAddUnschedulable: {
+      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
+      JF_RETURN_IF_ERROR(r.StringList(j, "", "plugins", &step.plugins));
+      const json* cycle = FieldReader::Find(j, "cycle");
+      if (cycle == nullptr) return r.Error("cycle", "missing");
+      if (cycle->is_string()) {
+        if (cycle->get<std::string>() != "current") {
+          return r.Error("cycle",
+                         absl::StrCat("expected an integer or \"current\", got "
+                                      "\"",
+                                      cycle->get<std::string>(), "\""));
+        }
+        step.cycle = std::nullopt;
+      } else {
+        int64_t n = 0;
+        JF_RETURN_IF_ERROR(r.AsInt64(*cycle, "cycle", &n));
+        step.cycle = n;
+      }
+      break;
+    }
+    case Op::kQActivate:
+      JF_RETURN_IF_ERROR(
+          r.StringList(j, "", "pods", &step.pod_keys, kRequired));
+      for (const std::string& key : step.pod_keys) {
+        auto it = latest_pods_.find(key);
+        step.pods.push_back(it != latest_pods_.end() ? it->second
+                                                     : StubPod(key));
+      }
+      break;
+    case Op::kQMoveAll: {
+      const json* event = nullptr;
+      JF_RETURN_IF_ERROR(r.Object(j, "", "event", &event, kRequired));
+      JF_RETURN_IF_ERROR(r.String(*event, "event", "resource",
+                                  &step.event.resource, kRequired));
+      JF_RETURN_IF_ERROR(
+          r.String(*event, "event", "action", &step.event.action, kRequired));
+      JF_RETURN_IF_ERROR(r.String(*event, "event", "label", &step.event.label));
+      bool found = false;
+      std::vector<std::string> precheck;
+      JF_RETURN_IF_ERROR(r.StringList(j, "", "precheck", &precheck,
+                                      Presence::kOptional, &found));
+      if (found) step.precheck = std::move(precheck);
+      break;
+    }
+    case Op::kClusterEvent:
+      JF_RETURN_IF_ERROR(
+          r.String(j, "", "resource", &step.event.resource, kRequired));
+      JF_RETURN_IF_ERROR(
+          r.String(j, "", "action", &step.event.action, kRequired));
+      JF_RETURN_IF_ERROR(
+          r.Bool(j, "", "waitForFirstConsumer", &step.wait_for_first_consumer));
+      break;
+    case Op::kScheduleOne: {
+      int reserve = 0;
+      int permit = 0;
+      JF_RETURN_IF_ERROR(
+          ReadChoice(r, j, "reserve", {"ok", "error"}, &reserve));
+      JF_RETURN_IF_ERROR(
+          ReadChoice(r, j, "permit", {"allow", "wait", "reject"}, &permit));
+      step.reserve =
+          reserve == 0 ? ReserveOutcome::kOk : ReserveOutcome::kError;
+      step.permit = permit == 0   ? PermitOutcome::kAllow
+                    : permit == 1 ? PermitOutcome::kWait
+                                  : PermitOutcome::kReject;
+      break;
+    }
+    case Op::kPermitAllow:
+    case Op::kPermitReject:
+      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
+      break;
+    case Op::kBind: {
+      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
+      int prebind = 0;
+      int bind = 0;
+      JF_RETURN_IF_ERROR(
+          ReadChoice(r, j, "prebind", {"ok", "error"}, &prebind));
+      JF_RETURN_IF_ERROR(ReadChoice(r, j, "bind", {"ok", "error"}, &bind));
+      step.prebind_ok = prebind == 0;
+      step.bind_ok = bind == 0;
+      break;
+    }
+    case Op::kQPop:
+    case Op::kFlushBackoff:
+    case Op::kFlushUnschedulable:
+    case Op::kCCleanup:
+      break;
+  }
+
+  const json* expect = nullptr;
+  JF_RETURN_IF_ERROR(r.Object(j, "", "expect", &expect));
+  if (expect != nullptr) {
+    auto e = std::make_shared<Expect>();
+    const json* out = nullptr;
+    const json* state = nullptr;
+    JF_RETURN_IF_ERROR(r.Object(*expect, "expect", "out", &out));
+    JF_RETURN_IF_ERROR(r.Object(*expect, "expect", "state", &state));
+    // Moved, not copied: `expect` is most of a golden line.
+    json& owned = (*parsed)["expect"];
+    if (out != nullptr) e->out = std::move(owned["out"]);
+    if (state != nullptr) e->state = std::move(owned["state"]);
+    step.expect = std::move(e);
+  }
+
+  last_t_ = step.t;
+  for (const PodPtr& pod : carried) latest_pods_[pod->Key()] = pod;
+  return step;
+}
+
+absl::StatusOr<Trace> ParseTrace(std::string_view text, std::string path) {
+  Trace trace;
+  trace.path = path;
+  TraceDecoder decoder(std::move(path));
+  bool have_header = false;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t first = line.find_first_not_of(" \t\r\f\v");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    if (!have_header) {
+      absl::StatusOr<TraceHeader> header = decoder.DecodeHeader(line, line_no);
+      if (!header.ok()) return header.status();
+      trace.header = *std::move(header);
+      have_header = true;
+      continue;
+    }
+    absl::StatusOr<Step> step = decoder.DecodeStep(line, line_no);
+    if (!step.ok()) return step.status();
+    trace.steps.push_back(*std::move(step));
+  }
+  if (!have_header) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(trace.path, ":", line_no + 1,
+                     ": field \"schedtrace\": missing: the trace is empty "
+                     "(no header line)"));
+  }
+  return trace;
+}
+
+absl::StatusOr<Trace> ReadTraceFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot open the file"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    return absl::DataLossError(absl::StrCat(path, ": read error"));
+  }
+  return ParseTrace(text.str(), path);
+}
+
+namespace {
+
+// One line of compact JSON; invalid UTF-8 in a string built in code is
+// replaced rather than thrown on.
+std::string Dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string EncodeHeader(const TraceHeader& header) {
+  return Dump(HeaderToJson(header));
+}
+
+std::string EncodeStep(const Step& step, bool with_expect) {
+  return Dump(StepToJson(step, with_expect));
+}
+
+std::string EncodeOut(const StepOut& out) { return Dump(OutToJson(out)); }
+
+std::string EncodeState(const State& state) { return Dump(StateToJson(state)); }
+
+std::string EncodeTrace(const Trace& trace) {
+  std::string text = EncodeHeader(trace.header);
+  text += '\n';
+  for (const Step& step : trace.steps) {
+    text += EncodeStep(step);
+    text += '\n';
+  }
+  return text;
+}
+
+absl::StatusOr<StepOut> DecodeOut(std::string_view text) {
+  absl::StatusOr<json> j = ParseLine(text, "out: ");
+  if (!j.ok()) return j.status();
+  return OutFromJson(*j);
+}
+
+absl::StatusOr<State> DecodeState(std::string_view text) {
+  absl::StatusOr<json> j = ParseLine(text, "state: ");
+  if (!j.ok()) return j.status();
+  return StateFromJson(*j);
+}
+
+}  // namespace schedtrace

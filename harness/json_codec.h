@@ -1,0 +1,42 @@
+// The codec's JSON layer, for the few places that need JSON values rather
+// than lines: the replayer's comparison, the report writers, the child
+// process. Everything else uses codec.h.
+#ifndef SCHEDTRACE_HARNESS_JSON_CODEC_H_
+#define SCHEDTRACE_HARNESS_JSON_CODEC_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "harness/objects.h"
+#include "harness/state.h"
+#include "harness/trace.h"
+#include "nlohmann/json.hpp"
+
+namespace schedtrace {
+
+// A step's `expect`, as written in the trace.
+struct Expect {
+  std::optional<nlohmann::json> out;
+  std::optional<nlohmann::json> state;
+};
+
+nlohmann::json PodToJson(const Pod& pod);
+nlohmann::json NodeToJson(const Node& node);
+nlohmann::json HeaderToJson(const TraceHeader& header);
+nlohmann::json StepToJson(const Step& step, bool with_expect);
+nlohmann::json OutToJson(const StepOut& out);
+nlohmann::json StateToJson(const State& state);
+
+// `where` prefixes error messages ("file:line: ").
+absl::StatusOr<Pod> PodFromJson(const nlohmann::json& j, const std::string& where,
+                                const std::string& field);
+absl::StatusOr<Node> NodeFromJson(const nlohmann::json& j,
+                                  const std::string& where,
+                                  const std::string& field);
+absl::StatusOr<StepOut> OutFromJson(const nlohmann::json& j);
+absl::StatusOr<State> StateFromJson(const nlohmann::json& j);
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_JSON_CODEC_H_

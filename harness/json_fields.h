@@ -1,0 +1,123 @@
+// Typed readers for the members of a JSON object, for the trace codec.
+//
+// Every reader names the field it reads by its full path ("pod.spec.
+// containers[0].name") and fails with an InvalidArgument status in the
+// codec's format, `<where>field "<path>": <what is wrong>`, where `where` is
+// the "file:line: " prefix of the line being read. A member that is absent
+// or JSON null reads as absent: optional readers leave the output unchanged,
+// required ones fail with "missing".
+//
+//   FieldReader r("golden/q.jsonl:12: ");
+//   std::string name;
+//   JF_RETURN_IF_ERROR(r.String(meta, "pod.metadata", "name", &name));
+#ifndef SCHEDTRACE_HARNESS_JSON_FIELDS_H_
+#define SCHEDTRACE_HARNESS_JSON_FIELDS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+
+// Returns the status of `expr` from the enclosing function when it is not OK.
+#define JF_RETURN_IF_ERROR(expr)                                               \
+  do {                                                                         \
+    if (absl::Status jf_status_ = (expr); !jf_status_.ok()) return jf_status_; \
+  } while (false)
+
+namespace schedtrace {
+
+enum class Presence { kOptional, kRequired };
+
+// "parent.key" (or "key" when parent is empty) and "parent[i]".
+std::string FieldPath(absl::string_view parent, absl::string_view key);
+std::string IndexPath(absl::string_view parent, size_t index);
+
+// "a string", "an integer", "null", ... for error messages.
+absl::string_view JsonTypeName(const nlohmann::json& v);
+
+class FieldReader {
+ public:
+  explicit FieldReader(std::string where) : where_(std::move(where)) {}
+
+  const std::string& where() const { return where_; }
+
+  // InvalidArgument `<where>field "<field>": <what>`.
+  absl::Status Error(absl::string_view field, absl::string_view what) const;
+
+  // The member `key` of `obj` (which must be an object), or nullptr when it
+  // is absent or null.
+  static const nlohmann::json* Find(const nlohmann::json& obj,
+                                    absl::string_view key);
+
+  // Value readers: `v` is the value at `field`.
+  absl::Status AsObject(const nlohmann::json& v, absl::string_view field) const;
+  absl::Status AsArray(const nlohmann::json& v, absl::string_view field) const;
+  absl::Status AsString(const nlohmann::json& v, absl::string_view field,
+                        std::string* out) const;
+  absl::Status AsInt64(const nlohmann::json& v, absl::string_view field,
+                       int64_t* out) const;
+  absl::Status AsInt32(const nlohmann::json& v, absl::string_view field,
+                       int32_t* out) const;
+  absl::Status AsInt(const nlohmann::json& v, absl::string_view field,
+                     int* out) const;
+  absl::Status AsBool(const nlohmann::json& v, absl::string_view field,
+                      bool* out) const;
+  absl::Status AsStringList(const nlohmann::json& v, absl::string_view field,
+                            std::vector<std::string>* out) const;
+  absl::Status AsStringMap(const nlohmann::json& v, absl::string_view field,
+                           std::map<std::string, std::string>* out) const;
+
+  // Member readers: read obj[key] (field path FieldPath(parent, key)).
+  // `*found` (when given) tells whether the member was present and not null.
+  absl::Status Object(const nlohmann::json& obj, absl::string_view parent,
+                      absl::string_view key, const nlohmann::json** out,
+                      Presence presence = Presence::kOptional) const;
+  absl::Status Array(const nlohmann::json& obj, absl::string_view parent,
+                     absl::string_view key, const nlohmann::json** out,
+                     Presence presence = Presence::kOptional) const;
+  absl::Status String(const nlohmann::json& obj, absl::string_view parent,
+                      absl::string_view key, std::string* out,
+                      Presence presence = Presence::kOptional) const;
+  absl::Status OptString(const nlohmann::json& obj, absl::string_view parent,
+                         absl::string_view key,
+                         std::optional<std::string>* out) const;
+  absl::Status Int64(const nlohmann::json& obj, absl::string_view parent,
+                     absl::string_view key, int64_t* out,
+                     Presence presence = Presence::kOptional) const;
+  absl::Status OptInt64(const nlohmann::json& obj, absl::string_view parent,
+                        absl::string_view key,
+                        std::optional<int64_t>* out) const;
+  absl::Status Int(const nlohmann::json& obj, absl::string_view parent,
+                   absl::string_view key, int* out,
+                   Presence presence = Presence::kOptional) const;
+  absl::Status Bool(const nlohmann::json& obj, absl::string_view parent,
+                    absl::string_view key, bool* out,
+                    Presence presence = Presence::kOptional) const;
+  absl::Status StringList(const nlohmann::json& obj, absl::string_view parent,
+                          absl::string_view key, std::vector<std::string>* out,
+                          Presence presence = Presence::kOptional,
+                          bool* found = nullptr) const;
+  absl::Status StringMap(const nlohmann::json& obj, absl::string_view parent,
+                         absl::string_view key,
+                         std::map<std::string, std::string>* out,
+                         Presence presence = Presence::kOptional) const;
+
+ private:
+  // Finds obj[key]; a missing required member is an error, a missing
+  // optional one gives *v == nullptr.
+  absl::Status Member(const nlohmann::json& obj, absl::string_view parent,
+                      absl::string_view key, Presence presence,
+                      const nlohmann::json** v, std::string* field) const;
+
+  std::string where_;
+};
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_JSON_FIELDS_H_

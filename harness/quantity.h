@@ -1,0 +1,78 @@
+// Kubernetes resource quantities ("100m", "1Gi", "2", "1.5e3").
+//
+// A Quantity is parsed with upstream's full grammar
+// (k8s.io/apimachinery/pkg/api/resource.ParseQuantity): an optional sign, a
+// decimal number, and a suffix that is a decimal SI suffix (n u m "" k M G T
+// P E), a binary SI suffix (Ki Mi Gi Ti Pi Ei) or a decimal exponent (e3, E-2).
+// `Value()` and `MilliValue()` follow upstream's `Quantity.Value()` /
+// `Quantity.MilliValue()` bit for bit, quirks included:
+//   - positive fractions round up ("1.5" -> 2, "0.1m" -> 1 milli);
+//   - negative fractions of the int64 form round away from zero
+//     ("-1.5" -> -2); upstream's big-decimal form (more than 18 digits, a
+//     scale finer than nano, fractional or Pi/Ei binary) rounds a negative
+//     fraction by truncation plus one ("-1.5e-10" -> 1);
+//   - parsing rounds to nano away from zero and caps BinarySI values at
+//     2^63-1; decimal values are not capped;
+//   - out of range results do NOT saturate: the int64 form reads 0 on
+//     overflow ("12E" -> 0, "1E" MilliValue -> 0), the big-decimal form
+//     wraps modulo 2^64 ("9Ei" MilliValue -> -1000).
+// The scanner is upstream's, more permissive than its documented grammar:
+// ".", "+", "-", "Ki", "m", "e5" parse as zero; "Pi", "Ei", "-.e-10" do not.
+//
+//   absl::StatusOr<Quantity> q = ParseQuantity("1500m");
+//   q->MilliValue();  // 1500
+//   q->Value();       // 2
+#ifndef SCHEDTRACE_HARNESS_QUANTITY_H_
+#define SCHEDTRACE_HARNESS_QUANTITY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace schedtrace {
+
+class Quantity {
+ public:
+  Quantity() = default;
+
+  // The value in 10^-scale units, rounded as upstream's
+  // ScaledValue(Scale(-scale)) rounds (see above): ScaledValue(0) is
+  // Value(), ScaledValue(3) is MilliValue(), ScaledValue(9) nanos.
+  int64_t ScaledValue(int scale) const;
+  int64_t Value() const { return ScaledValue(0); }
+  int64_t MilliValue() const { return ScaledValue(3); }
+
+  // The text the quantity was parsed from (kept for round-trips).
+  const std::string& text() const { return text_; }
+
+  bool operator==(const Quantity& o) const { return text_ == o.text_; }
+
+ private:
+  friend absl::StatusOr<Quantity> ParseQuantity(std::string_view s);
+  std::string text_;
+  // Upstream keeps a parsed quantity in one of two forms, and ScaledValue
+  // rounds (and overflows) differently for each, so we keep the same two.
+  //
+  // int64Amount (dec_ == false): value = int_value_ * 10^int_scale_.
+  int64_t int_value_ = 0;
+  int32_t int_scale_ = 0;
+  // inf.Dec (dec_ == true): value = +-(mag_ * 10^mag_pow10_) * 10^-dec_scale_
+  // where mag_ is an unbounded integer (little-endian base-2^32 limbs, empty
+  // for zero) and dec_scale_ is upstream's inf.Dec scale (9, or 0 for the
+  // BinarySI cap). mag_pow10_ keeps huge exponents ("1e999999999") cheap.
+  bool dec_ = false;
+  bool negative_ = false;
+  std::vector<uint32_t> mag_;
+  int64_t mag_pow10_ = 0;
+  int32_t dec_scale_ = 0;
+};
+
+// Parses `s`; the error message quotes `s` and says what is wrong.
+absl::StatusOr<Quantity> ParseQuantity(std::string_view s);
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_QUANTITY_H_

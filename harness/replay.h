@@ -1,0 +1,72 @@
+// The replayer: drives one System through a trace and compares what it shows
+// with the trace's expectations.
+//
+// Comparison rule (the spec: "a replayer compares every key present in
+// expect and ignores keys that are absent"):
+//   - `expect.out`, when present, must equal the system's out exactly (after
+//     encoding both as the spec's JSON): `{}` means "no error, nothing
+//     popped, nothing emitted".
+//   - `expect.state`, when present: each top-level part present (`queue`,
+//     `nominated`, `cache`, `waiting`, `parked`) is compared; inside `queue`
+//     and `cache` each key present is compared; everything below is compared
+//     exactly.
+// The first divergent step ends the replay and is reported with the trace
+// file, the step number and line, the op, and a readable diff.
+#ifndef SCHEDTRACE_HARNESS_REPLAY_H_
+#define SCHEDTRACE_HARNESS_REPLAY_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/state.h"
+#include "harness/system.h"
+#include "harness/trace.h"
+
+namespace schedtrace {
+
+struct Divergence {
+  int step = 0;  // 1-based step number (the header is step 0)
+  int line = 0;  // line in the trace file
+  std::string op;
+  std::string path;      // where they differ, e.g. "state.queue.active[1]"
+  std::string expected;  // JSON of the expected value at `path`
+  std::string actual;    // JSON of the actual value at `path`
+  std::string Format(const std::string& trace_path) const;
+};
+
+enum class Verdict { kPassed, kFailed, kSkipped, kError };
+std::string_view VerdictName(Verdict v);
+
+struct TraceResult {
+  std::string path;
+  std::string name;
+  Layer layer = Layer::kQueue;
+  Verdict verdict = Verdict::kPassed;
+  int steps_run = 0;
+  std::optional<Divergence> divergence;  // kFailed on a mismatch
+  std::string message;  // kError / kSkipped / a failed Apply: what happened
+};
+
+// Called after every step with the state before and after; a non-empty
+// return (e.g. a property violation) fails the trace with that message.
+using StepCheck = std::function<std::string(
+    const State& before, const Step& step, const StepOut& out,
+    const State& after)>;
+
+struct ReplayOptions {
+  StepCheck check;  // optional
+};
+
+// Configures `sut` with the trace header and replays every step.
+TraceResult Replay(System& sut, const Trace& trace,
+                   const ReplayOptions& options = {});
+
+// Compares one step; nullopt when it matches. `step_no` fills Divergence.
+std::optional<Divergence> CompareStep(const Step& step, int step_no,
+                                      const StepOut& out, const State& state);
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_REPLAY_H_

@@ -1,0 +1,51 @@
+// Resource amounts as the scheduler counts them (framework.Resource).
+//
+// `Resources` maps a resource name to an integer amount: "cpu" in millicores,
+// "memory" and "ephemeral-storage" in bytes, "pods" and every scalar resource
+// (extended, hugepages-*, attachable-volumes-*) as a count. Zero amounts are
+// not stored, so two equal `Resources` compare equal and a snapshot's
+// `requested` leaves zeros out as the spec asks.
+#ifndef SCHEDTRACE_HARNESS_RESOURCES_H_
+#define SCHEDTRACE_HARNESS_RESOURCES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "harness/objects.h"
+
+namespace schedtrace {
+
+using Resources = std::map<std::string, int64_t>;
+
+// Adds `delta` to `into[name]`, erasing the entry when it becomes zero.
+void AddAmount(Resources& into, const std::string& name, int64_t delta);
+
+// into += other / into -= other, entry by entry (zeros erased).
+void AddResources(Resources& into, const Resources& other);
+void SubtractResources(Resources& into, const Resources& other);
+
+// framework.Resource.Add over a v1.ResourceList: cpu as MilliValue, memory,
+// ephemeral-storage and pods as Value, scalar resources (IsScalarResourceName)
+// as Value; other names are ignored, as upstream ignores them.
+Resources FromResourceList(const ResourceList& list);
+
+// upstream calculateResource (framework/types.go): the sum over containers,
+// raised entry-wise to the largest init container (SetMaxResource: cpu,
+// memory, ephemeral-storage and scalars, not pods), plus overhead. A "pods"
+// request is kept here as upstream's Resource keeps it, but NodeInfo.update
+// does not add it to a node's Requested: callers accounting a node drop it.
+Resources PodRequests(const Pod& pod);
+
+// upstream schedutil.IsScalarResourceName (scheduler/util/utils.go):
+// extended resources (a valid qualified name outside *kubernetes.io/, not
+// "requests."-prefixed), hugepages-*, attachable-volumes-* and prefixed native
+// (*kubernetes.io/*) names. "cpu", "pods", "foo" are not scalar.
+bool IsScalarResourceName(const std::string& name);
+
+// A node's allocatable as framework.NewResource(node.Status.Allocatable).
+Resources NodeAllocatable(const Node& node);
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_RESOURCES_H_

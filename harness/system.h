@@ -1,0 +1,40 @@
+// The one interface: everything a trace can drive is a System.
+//
+// model::System, impl::System and harness::ChildProcess implement it; the
+// replayer, the differential runner, the recorder, the properties, the fuzz
+// targets and the RapidCheck commands use only this.
+//
+//   std::unique_ptr<System> sut = ...;
+//   RETURN_IF_ERROR(sut->Configure(trace.header));
+//   for (const Step& step : trace.steps) {
+//     absl::StatusOr<StepOut> out = sut->Apply(step);
+//     State state = sut->Snapshot();
+//   }
+#ifndef SCHEDTRACE_HARNESS_SYSTEM_H_
+#define SCHEDTRACE_HARNESS_SYSTEM_H_
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "harness/state.h"
+#include "harness/trace.h"
+
+namespace schedtrace {
+
+class System {
+ public:
+  virtual ~System() = default;
+  // Reads the trace header: layer, config. Fails on what it cannot honour.
+  // Resets all state: a System may be configured again for the next trace.
+  virtual absl::Status Configure(const TraceHeader& header) = 0;
+  // Sets the clock to step.t and applies step.op; returns what it emitted.
+  // An error status means the system could not apply the step at all (an op
+  // of another layer, a broken child process); what upstream reports as an
+  // error or a fatal exit is a StepOut, not an error status.
+  virtual absl::StatusOr<StepOut> Apply(const Step& step) = 0;
+  // The observable state, as the spec's snapshot, for the configured layer.
+  virtual State Snapshot() const = 0;
+};
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_SYSTEM_H_

@@ -1,0 +1,175 @@
+// A decoded schedtrace: the header and the typed steps of
+// ../shared/spec/schedtrace-v1.md. Pure data, no JSON: systems include this,
+// only the codec and the replayer know the wire format.
+#ifndef SCHEDTRACE_HARNESS_TRACE_H_
+#define SCHEDTRACE_HARNESS_TRACE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/objects.h"
+
+namespace schedtrace {
+
+enum class Layer { kQueue, kCache, kScheduler };
+
+std::string_view LayerName(Layer layer);
+
+// One row of upstream's clusterEventMap: events of `resource` with one of
+// `actions` may make a pod that failed in one of `plugins` schedulable.
+struct ClusterEventMapEntry {
+  std::string resource;              // "Node", "Pod", ..., or "*"
+  std::vector<std::string> actions;  // "Add", "Delete", "Update", "All", ...
+  std::vector<std::string> plugins;
+  bool operator==(const ClusterEventMapEntry&) const = default;
+};
+
+struct Config {
+  int64_t pod_initial_backoff_ms = 1000;
+  int64_t pod_max_backoff_ms = 10000;
+  int64_t pod_max_in_unschedulable_ms = 300000;
+  int64_t assumed_pod_ttl_ms = 0;
+  std::vector<std::string> profiles = {"default-scheduler"};
+  std::map<std::string, bool> features;
+  std::vector<ClusterEventMapEntry> cluster_event_map;
+  // profile (scheduler name) -> PreEnqueue plugin names.
+  std::map<std::string, std::vector<std::string>> pre_enqueue_plugins;
+  // extension point ("queueSort", "filter", ...) -> plugin names.
+  std::map<std::string, std::vector<std::string>> plugins;
+  std::optional<int64_t> percentage_of_nodes_to_score;
+  std::string nominator_pod_lister;  // "queue-ops" or ""
+  bool operator==(const Config&) const = default;
+
+  bool Feature(const std::string& name) const {
+    auto it = features.find(name);
+    return it != features.end() && it->second;
+  }
+};
+
+struct TraceHeader {
+  int version = 1;
+  std::string name;
+  Layer layer = Layer::kQueue;
+  std::string upstream;
+  std::string source;  // upstream, handwritten, generated, regression
+  std::string description;
+  std::optional<int64_t> seed;
+  Config config;
+  bool operator==(const TraceHeader&) const = default;
+};
+
+enum class Op {
+  // queue layer
+  kQAdd,
+  kQUpdate,
+  kQDelete,
+  kQPop,
+  kQAddUnschedulable,
+  kQActivate,
+  kQMoveAll,
+  kQAssignedPodAdded,
+  kQAssignedPodUpdated,
+  kQNominate,
+  // queue and scheduler layers
+  kFlushBackoff,
+  kFlushUnschedulable,
+  // cache layer
+  kCAssume,
+  kCFinishBinding,
+  kCForget,
+  kCAddPod,
+  kCUpdatePod,
+  kCRemovePod,
+  kCAddNode,
+  kCUpdateNode,
+  kCRemoveNode,
+  kCCleanup,
+  // scheduler layer
+  kPodAdd,
+  kPodUpdate,
+  kPodDelete,
+  kNodeAdd,
+  kNodeUpdate,
+  kNodeDelete,
+  kClusterEvent,
+  kScheduleOne,
+  kPermitAllow,
+  kPermitReject,
+  kBind,
+};
+
+// "q_add", "c_assume", ... and back; nullopt for an unknown name.
+std::string_view OpName(Op op);
+std::optional<Op> OpFromName(std::string_view name);
+// Whether `op` belongs to `layer` (flush_* belong to queue and scheduler).
+bool OpInLayer(Op op, Layer layer);
+
+// A cluster event as MoveAllToActiveOrBackoffQueue receives it.
+struct ClusterEvent {
+  std::string resource;  // "Node", "Pod", "PersistentVolume", ...
+  std::string action;    // "Add", "Delete", "UpdateNodeTaint", ... "All"
+  std::string label;     // upstream's event label, e.g. "NodeAdd"
+  bool operator==(const ClusterEvent&) const = default;
+};
+
+enum class ReserveOutcome { kOk, kError };
+enum class PermitOutcome { kAllow, kWait, kReject };
+
+struct Expect;  // harness/expect.h: the raw `expect` object of a step.
+
+// One step. Which fields are meaningful depends on `op` (spec, "Steps"):
+//   pod       q_add q_delete q_assigned_pod_* q_nominate c_assume
+//             c_finish_binding c_forget c_add_pod c_remove_pod pod_add
+//             pod_delete
+//   old_pod / new_pod   q_update (old_pod may be null) c_update_pod pod_update
+//   node      c_add_node c_remove_node node_add node_delete
+//   old_node / new_node c_update_node node_update
+//   pod_key   q_add_unschedulable permit_allow permit_reject bind
+//   pods      q_activate (keys resolved to the latest object the trace carried,
+//             or a stub holding only namespace and name)
+// `$ref` arguments are resolved by the decoder.
+struct Step {
+  int line = 0;  // 1-based line in the trace file (0 when built in code)
+  int64_t t = 0;
+  Op op = Op::kQPop;
+
+  PodPtr pod;
+  PodPtr old_pod;
+  PodPtr new_pod;
+  NodePtr node;
+  NodePtr old_node;
+  NodePtr new_node;
+
+  std::string pod_key;
+  std::vector<PodPtr> pods;             // q_activate
+  std::vector<std::string> pod_keys;    // q_activate, as written
+  std::vector<std::string> plugins;     // q_add_unschedulable
+  std::optional<int64_t> cycle;         // q_add_unschedulable; nullopt = "current"
+  ClusterEvent event;                   // q_move_all; cluster_event uses
+                                        // resource and action
+  std::optional<std::vector<std::string>> precheck;  // q_move_all
+  std::string nominated_node;           // q_nominate `node`
+  bool tombstone = false;               // pod_delete, node_delete
+  bool wait_for_first_consumer = false; // cluster_event StorageClass Add
+  ReserveOutcome reserve = ReserveOutcome::kOk;  // schedule_one
+  PermitOutcome permit = PermitOutcome::kAllow;  // schedule_one
+  bool prebind_ok = true;                        // bind
+  bool bind_ok = true;                           // bind
+
+  std::shared_ptr<const Expect> expect;  // null when the step has none
+};
+
+struct Trace {
+  std::string path;  // where it was read from ("" when built in code)
+  TraceHeader header;
+  std::vector<Step> steps;
+};
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_TRACE_H_

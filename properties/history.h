@@ -1,0 +1,79 @@
+// What the steps of a trace have told so far, for the properties that need
+// more than one snapshot: the informer's view of pods, the objects the cache
+// was given, the pods in flight, the pods deleted while waiting on Permit.
+//
+// A History is fed every step after it was applied (`Observe`), so a property
+// evaluated on a step sees the history including that step.
+//
+//   History h(trace.header);
+//   for (const Step& step : trace.steps) { ...apply...; h.Observe(step, out); }
+#ifndef SCHEDTRACE_PROPERTIES_HISTORY_H_
+#define SCHEDTRACE_PROPERTIES_HISTORY_H_
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "harness/objects.h"
+#include "harness/state.h"
+#include "harness/trace.h"
+
+namespace schedtrace::properties {
+
+class History {
+ public:
+  explicit History(const TraceHeader& header);
+
+  // Records `step` (already applied, with its `out`; `before` is the state
+  // the step started from).
+  void Observe(const State& before, const Step& step, const StepOut& out);
+
+  const TraceHeader& header() const { return header_; }
+  Layer layer() const { return header_.layer; }
+  int64_t now() const { return now_; }
+
+  // Scheduler layer: the pods the informer holds. Queue layer: the pods the
+  // nominator's lister holds (`nominatorPodLister: "queue-ops"`).
+  const std::map<std::string, PodPtr>& informer() const { return informer_; }
+  // The latest object any step carried, per key.
+  PodPtr Latest(const std::string& key) const;
+  // The object the cache was last given for `key` (what its requests count).
+  PodPtr CacheObject(const std::string& key) const;
+  // Keys under which the cache was given pods of more than one uid: their
+  // accounting cannot be checked by key.
+  bool AmbiguousInCache(const std::string& key) const {
+    return ambiguous_in_cache_.contains(key);
+  }
+  // Queue layer: popped and not yet given back (q_add_unschedulable) or
+  // deleted.
+  const std::set<std::string>& in_flight() const { return in_flight_; }
+  // Scheduler layer: deleted while waiting on Permit, not created again.
+  const std::set<std::string>& deleted_while_waiting() const {
+    return deleted_while_waiting_;
+  }
+  // Queue layer: keys ever updated with a null old object (notes 3).
+  bool UpdatedWithNilOld(const std::string& key) const {
+    return nil_old_updates_.contains(key);
+  }
+  // Whether `pod` is one the scheduler would consider pending: unassigned,
+  // of a profile we serve, not being deleted.
+  bool ServedAndPending(const Pod& pod) const;
+
+ private:
+  void Carry(const PodPtr& pod);
+  void GiveToCache(const PodPtr& pod);
+
+  TraceHeader header_;
+  int64_t now_ = 0;
+  std::map<std::string, PodPtr> informer_;
+  std::map<std::string, PodPtr> latest_;
+  std::map<std::string, PodPtr> cache_objects_;
+  std::set<std::string> ambiguous_in_cache_;
+  std::set<std::string> in_flight_;
+  std::set<std::string> deleted_while_waiting_;
+  std::set<std::string> nil_old_updates_;
+};
+
+}  // namespace schedtrace::properties
+
+#endif  // SCHEDTRACE_PROPERTIES_HISTORY_H_

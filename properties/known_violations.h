@@ -1,0 +1,34 @@
+// Upstream v1.26.7's own violations of our properties: the registry.
+//
+// The model follows upstream faithfully, bugs included, so a property can
+// fire on it. Each entry names the property, the upstream issue, a minimal
+// trace that shows it, and a matcher that recognizes it in an observation.
+// A violation that an entry matches is reported apart from failures, and
+// counted; any other violation is a failure.
+#ifndef SCHEDTRACE_PROPERTIES_KNOWN_VIOLATIONS_H_
+#define SCHEDTRACE_PROPERTIES_KNOWN_VIOLATIONS_H_
+
+#include <string_view>
+#include <vector>
+
+#include "properties/properties.h"
+
+namespace schedtrace::properties {
+
+struct KnownViolation {
+  std::string_view id;        // short stable name
+  int property;               // DESIGN.md's numbering
+  std::string_view upstream;  // the upstream issue or PR
+  std::string_view trace;     // a minimal trace showing it
+  std::string_view summary;
+  bool (*matches)(const Observation& o, const Violation& v);
+};
+
+const std::vector<KnownViolation>& KnownViolations();
+
+// The entry that explains `v`, or null when `v` is a real failure.
+const KnownViolation* Classify(const Observation& o, const Violation& v);
+
+}  // namespace schedtrace::properties
+
+#endif  // SCHEDTRACE_PROPERTIES_KNOWN_VIOLATIONS_H_

@@ -1,0 +1,300 @@
+#include "properties/properties.h"
+
+#include <memory>
+
+#include "gtest/gtest.h"
+#include "properties/checker.h"
+#include "properties/known_violations.h"
+
+namespace schedtrace::properties {
+namespace {
+
+TraceHeader Header(Layer layer) {
+  TraceHeader h;
+  h.layer = layer;
+  h.config.pre_enqueue_plugins["default-scheduler"] = {"SchedulingGates"};
+  return h;
+}
+
+PodPtr MakePod(const std::string& name, int32_t priority = 0,
+               const std::string& node = "") {
+  auto p = std::make_shared<Pod>();
+  p->namespace_ = "default";
+  p->name = name;
+  p->uid = "uid-" + name;
+  p->scheduler_name = "default-scheduler";
+  p->priority = priority;
+  p->node_name = node;
+  return p;
+}
+
+State Queues(std::vector<std::string> active, std::vector<std::string> backoff,
+             std::vector<std::string> unschedulable) {
+  State s;
+  s.queue = QueueState{};
+  for (auto& k : active) s.queue->active.push_back({k, 0});
+  for (auto& k : backoff) s.queue->backoff.push_back({k, 1, 1000});
+  for (auto& k : unschedulable) s.queue->unschedulable.push_back({k, 1});
+  s.queue->move_request_cycle = -1;
+  s.nominated = Nominated{};
+  return s;
+}
+
+State SchedulerState(std::vector<std::string> active) {
+  State s = Queues(std::move(active), {}, {});
+  s.cache = CacheState{};
+  s.waiting = std::vector<std::string>{};
+  s.parked = std::vector<std::string>{};
+  return s;
+}
+
+// Runs one property on one step, with a history fed `prior` steps first.
+struct Harness {
+  explicit Harness(Layer layer) : history(Header(layer)) {}
+  void Feed(const Step& step, const StepOut& out = {},
+            const State& before = {}) {
+    history.Observe(before, step, out);
+  }
+  std::vector<Violation> Run(PropertyCheck check, const State& before,
+                             const Step& step, const StepOut& out,
+                             const State& after) {
+    history.Observe(before, step, out);
+    return check(Observation{before, step, out, after, history});
+  }
+  History history;
+};
+
+Step PodStep(Op op, PodPtr pod, int64_t t = 100) {
+  Step s;
+  s.op = op;
+  s.t = t;
+  if (op == Op::kPodUpdate || op == Op::kQUpdate) {
+    s.new_pod = pod;
+  } else {
+    s.pod = pod;
+  }
+  return s;
+}
+
+TEST(NoPodInTwoQueuesTest, HoldsForDisjointQueuesAndFiresOnOverlap) {
+  Harness h(Layer::kQueue);
+  Step step = PodStep(Op::kFlushBackoff, nullptr);
+  State ok = Queues({"default/a"}, {"default/b"}, {"default/c"});
+  EXPECT_TRUE(h.Run(&NoPodInTwoQueues, ok, step, {}, ok).empty());
+  State bad = Queues({"default/a"}, {"default/a"}, {});
+  auto v = h.Run(&NoPodInTwoQueues, ok, step, {}, bad);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, 1);
+  EXPECT_EQ(v[0].pods, std::vector<std::string>{"default/a"});
+  EXPECT_NE(v[0].Format().find("no pod in two queues"), std::string::npos);
+}
+
+TEST(AssumedPodsNeverRequeuedTest, FiresWhenAnAssumedPodIsQueued) {
+  Harness h(Layer::kScheduler);
+  State before = SchedulerState({});
+  before.cache->assumed = {"default/a"};
+  State after = SchedulerState({"default/a"});
+  after.cache->assumed = {"default/a"};
+  Step step = PodStep(Op::kPodUpdate, MakePod("a"));
+  EXPECT_EQ(h.Run(&AssumedPodsNeverRequeued, before, step, {}, after).size(),
+            1u);
+  // Forgotten in the same step: requeueing is fine.
+  after.cache->assumed.clear();
+  EXPECT_TRUE(
+      h.Run(&AssumedPodsNeverRequeued, before, step, {}, after).empty());
+}
+
+TEST(BoundPodsLeaveTheQueueTest, FiresWhenABoundPodStaysQueued) {
+  Harness h(Layer::kScheduler);
+  Step step = PodStep(Op::kPodUpdate, MakePod("a", 0, "n1"));
+  State after = SchedulerState({"default/a"});
+  EXPECT_EQ(h.Run(&BoundPodsLeaveTheQueue, after, step, {}, after).size(), 1u);
+  State gone = SchedulerState({});
+  EXPECT_TRUE(h.Run(&BoundPodsLeaveTheQueue, after, step, {}, gone).empty());
+  // An unassigned delivery says nothing.
+  Step pending = PodStep(Op::kPodUpdate, MakePod("a"));
+  EXPECT_TRUE(
+      h.Run(&BoundPodsLeaveTheQueue, after, pending, {}, after).empty());
+}
+
+TEST(DeletedWaitingPodsAreRejectedTest, FiresWhileStillWaitingAndOnLaterBind) {
+  Harness h(Layer::kScheduler);
+  State before = SchedulerState({});
+  before.waiting = std::vector<std::string>{"default/w"};
+  before.cache->assumed = {"default/w"};
+  Step del = PodStep(Op::kPodDelete, MakePod("w"));
+  auto v = h.Run(&DeletedWaitingPodsAreRejected, before, del, {}, before);
+  EXPECT_EQ(v.size(), 2u);  // still waiting and still assumed
+  State clean = SchedulerState({});
+  EXPECT_TRUE(
+      h.Run(&DeletedWaitingPodsAreRejected, before, del, {}, clean).empty());
+  StepOut bound;
+  bound.bindings.push_back({"default/w", "n1"});
+  Step bind;
+  bind.op = Op::kBind;
+  bind.pod_key = "default/w";
+  EXPECT_EQ(
+      h.Run(&DeletedWaitingPodsAreRejected, clean, bind, bound, clean).size(),
+      1u);
+}
+
+TEST(NoPendingPodIsLostTest, FiresForAPendingPodNowhere) {
+  Harness h(Layer::kScheduler);
+  State empty = SchedulerState({});
+  Step add = PodStep(Op::kPodAdd, MakePod("a"));
+  EXPECT_EQ(h.Run(&NoPendingPodIsLost, empty, add, {}, empty).size(), 1u);
+  State queued = SchedulerState({"default/a"});
+  EXPECT_TRUE(h.Run(&NoPendingPodIsLost, empty, add, {}, queued).empty());
+  // A pod of another scheduler is not ours to lose.
+  auto other = std::make_shared<Pod>(*MakePod("b"));
+  other->scheduler_name = "other";
+  EXPECT_TRUE(h.Run(&NoPendingPodIsLost, queued, PodStep(Op::kPodAdd, other),
+                    {}, queued)
+                  .empty());
+}
+
+TEST(CacheAccountingTest, FiresOnWrongSumAndEmptyPlaceholder) {
+  Harness h(Layer::kCache);
+  auto pod = std::make_shared<Pod>(*MakePod("a", 0, "n1"));
+  Container c;
+  c.requests["cpu"] = *ParseQuantity("250m");
+  pod->containers.push_back(c);
+  Step assume = PodStep(Op::kCAssume, pod);
+  State s;
+  s.cache = CacheState{};
+  s.cache->nodes.push_back({"n1", true, {"default/a"}, {{"cpu", 250}}});
+  EXPECT_TRUE(h.Run(&CacheAccounting, s, assume, {}, s).empty());
+  s.cache->nodes[0].requested["cpu"] = 500;
+  EXPECT_EQ(h.Run(&CacheAccounting, s, assume, {}, s).size(), 1u);
+  State placeholder;
+  placeholder.cache = CacheState{};
+  placeholder.cache->nodes.push_back({"n2", false, {}, {}});
+  EXPECT_EQ(h.Run(&CacheAccounting, s, assume, {}, placeholder).size(), 1u);
+}
+
+TEST(OrderAndBackoffTest, PopMustTakeTheHead) {
+  Harness h(Layer::kQueue);
+  h.Feed(PodStep(Op::kQAdd, MakePod("a", 5)));
+  h.Feed(PodStep(Op::kQAdd, MakePod("b", 1)));
+  State before = Queues({"default/a", "default/b"}, {}, {});
+  Step pop;
+  pop.op = Op::kQPop;
+  StepOut out;
+  out.popped_present = true;
+  out.popped = "default/b";
+  EXPECT_EQ(
+      h.Run(&OrderAndBackoff, before, pop, out, Queues({"default/a"}, {}, {}))
+          .size(),
+      1u);
+  out.popped = "default/a";
+  EXPECT_TRUE(
+      h.Run(&OrderAndBackoff, before, pop, out, Queues({"default/b"}, {}, {}))
+          .empty());
+}
+
+TEST(OrderAndBackoffTest, ActiveQInPriorityOrderAndGatedNeverPopped) {
+  Harness h(Layer::kQueue);
+  h.Feed(PodStep(Op::kQAdd, MakePod("lo", 1)));
+  h.Feed(PodStep(Op::kQAdd, MakePod("hi", 9)));
+  Step flush;
+  flush.op = Op::kFlushBackoff;
+  State bad = Queues({"default/lo", "default/hi"}, {}, {});
+  EXPECT_EQ(h.Run(&OrderAndBackoff, bad, flush, {}, bad).size(), 1u);
+  auto gated = std::make_shared<Pod>(*MakePod("g"));
+  gated->scheduling_gates = {"wait"};
+  h.Feed(PodStep(Op::kQAdd, gated));
+  Step pop;
+  pop.op = Op::kQPop;
+  StepOut out;
+  out.popped_present = true;
+  out.popped = "default/g";
+  State before = Queues({"default/g"}, {}, {});
+  auto v = h.Run(&OrderAndBackoff, before, pop, out, Queues({}, {}, {}));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].detail.find("gated"), std::string::npos);
+}
+
+TEST(OrderAndBackoffTest, BackoffLongerThanTheCapFires) {
+  Harness h(Layer::kQueue);  // initial 1000 ms, max 10000 ms
+  Step flush;
+  flush.op = Op::kFlushBackoff;
+  flush.t = 5000;
+  State s = Queues({}, {}, {});
+  s.queue->backoff.push_back({"default/a", 2, 7000});  // 2 s allowed: ok
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, s, flush, {}, s).empty());
+  s.queue->backoff[0].backoff_expires_at = 7001;
+  EXPECT_EQ(h.Run(&OrderAndBackoff, s, flush, {}, s).size(), 1u);
+  s.queue->backoff[0] = {"default/a", 60, 15000};  // capped at 10 s: ok
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, s, flush, {}, s).empty());
+}
+
+TEST(CyclesTest, FiresOnDecreaseAndOnMoveAfterCycle) {
+  Harness h(Layer::kQueue);
+  Step step;
+  State before = Queues({}, {}, {});
+  before.queue->scheduling_cycle = 3;
+  State after = before;
+  after.queue->scheduling_cycle = 2;
+  EXPECT_EQ(h.Run(&Cycles, before, step, {}, after).size(), 1u);
+  after.queue->scheduling_cycle = 3;
+  after.queue->move_request_cycle = 4;
+  EXPECT_EQ(h.Run(&Cycles, before, step, {}, after).size(), 1u);
+  after.queue->move_request_cycle = 3;
+  EXPECT_TRUE(h.Run(&Cycles, before, step, {}, after).empty());
+}
+
+TEST(NominationsArePendingTest, FiresForADeletedOrBoundPod) {
+  Harness h(Layer::kScheduler);
+  h.Feed(PodStep(Op::kPodAdd, MakePod("a")));
+  State s = SchedulerState({"default/a"});
+  (*s.nominated)["n1"] = {"default/a"};
+  Step noop;
+  noop.op = Op::kFlushBackoff;
+  EXPECT_TRUE(h.Run(&NominationsArePending, s, noop, {}, s).empty());
+  Step bound = PodStep(Op::kPodUpdate, MakePod("a", 0, "n1"));
+  EXPECT_EQ(h.Run(&NominationsArePending, s, bound, {}, s).size(), 1u);
+}
+
+TEST(OneCopyTest, FiresForAQueuedWaitingPodAndForInFlightCopies) {
+  Harness h(Layer::kScheduler);
+  State s = SchedulerState({"default/w"});
+  s.waiting = std::vector<std::string>{"default/w"};
+  Step noop;
+  noop.op = Op::kFlushBackoff;
+  EXPECT_EQ(h.Run(&OneCopy, s, noop, {}, s).size(), 1u);
+
+  Harness q(Layer::kQueue);
+  Step pop;
+  pop.op = Op::kQPop;
+  StepOut popped;
+  popped.popped_present = true;
+  popped.popped = "default/a";
+  State empty = Queues({}, {}, {});
+  EXPECT_TRUE(q.Run(&OneCopy, Queues({"default/a"}, {}, {}), pop, popped, empty)
+                  .empty());
+  Step update = PodStep(Op::kQUpdate, MakePod("a"));
+  update.old_pod = MakePod("a");
+  State copy = Queues({"default/a"}, {}, {});
+  auto v = q.Run(&OneCopy, empty, update, {}, copy);
+  ASSERT_EQ(v.size(), 1u);
+  // ... and the registry knows it as upstream's #118226.
+  Observation o{empty, update, StepOut{}, copy, q.history};
+  const KnownViolation* known = Classify(o, v[0]);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->upstream, "kubernetes/kubernetes#118226");
+}
+
+TEST(CheckerTest, UnknownViolationFailsTheStepCheck) {
+  std::map<std::string, int> counts;
+  StepCheck check = AsStepCheck(Header(Layer::kQueue), &counts);
+  Step step;
+  step.op = Op::kFlushBackoff;
+  State ok = Queues({"default/a"}, {}, {});
+  EXPECT_EQ(check(ok, step, {}, ok), "");
+  State bad = Queues({"default/a"}, {"default/a"}, {});
+  EXPECT_NE(check(ok, step, {}, bad).find("property 1"), std::string::npos);
+  EXPECT_TRUE(counts.empty());
+}
+
+}  // namespace
+}  // namespace schedtrace::properties
