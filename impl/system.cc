@@ -2,28 +2,43 @@
 
 #include <memory>
 
-#include "absl/strings/str_cat.h"
-
 namespace schedtrace::impl {
 namespace {
 
-class NotYetImplemented : public System {
+class LayeredSystem : public System {
  public:
   absl::Status Configure(const TraceHeader& header) override {
-    return absl::UnimplementedError(
-        absl::StrCat("impl: the ", std::string(LayerName(header.layer)),
-                     " layer is not implemented yet"));
+    switch (header.layer) {
+      case Layer::kQueue:
+        layer_ = NewQueueSystem();
+        break;
+      case Layer::kCache:
+        layer_ = NewCacheSystem();
+        break;
+      case Layer::kScheduler:
+        layer_ = NewSchedulerSystem();
+        break;
+    }
+    return layer_->Configure(header);
   }
-  absl::StatusOr<StepOut> Apply(const Step&) override {
-    return absl::UnimplementedError("impl: not implemented yet");
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (layer_ == nullptr) {
+      return absl::FailedPreconditionError("impl: Apply before Configure");
+    }
+    return layer_->Apply(step);
   }
-  State Snapshot() const override { return State{}; }
+  State Snapshot() const override {
+    return layer_ == nullptr ? State{} : layer_->Snapshot();
+  }
+
+ private:
+  std::unique_ptr<System> layer_;
 };
 
 }  // namespace
 
 std::unique_ptr<System> NewSystem() {
-  return std::make_unique<NotYetImplemented>();
+  return std::make_unique<LayeredSystem>();
 }
 
 }  // namespace schedtrace::impl

@@ -1,5 +1,6 @@
 // The optimized implementation as a System (issue 4): the same observable
-// behaviour as the model, built for throughput.
+// behaviour as the model, built for throughput. One implementation per
+// layer, chosen by the trace header's layer when the system is configured.
 #ifndef SCHEDTRACE_IMPL_SYSTEM_H_
 #define SCHEDTRACE_IMPL_SYSTEM_H_
 
@@ -9,9 +10,15 @@
 
 namespace schedtrace::impl {
 
-// Any layer. Until a layer is implemented, Configure returns Unimplemented
-// for it (the replayer reports such traces as skipped).
+// Any layer: dispatches to one of the three below.
 std::unique_ptr<System> NewSystem();
+
+// One layer each (queue_system.cc, cache_system.cc, scheduler_system.cc).
+// A layer not implemented yet returns Unimplemented from Configure (the
+// replayer reports its traces as skipped).
+std::unique_ptr<System> NewQueueSystem();
+std::unique_ptr<System> NewCacheSystem();
+std::unique_ptr<System> NewSchedulerSystem();
 
 }  // namespace schedtrace::impl
 
