@@ -1,0 +1,121 @@
+// The cache layer's System: drives one model::Cache with the spec's c_* ops
+// and shows it as the spec's `cache` snapshot.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "model/cache.h"
+#include "model/fatal.h"
+#include "model/system.h"
+
+namespace schedtrace::model {
+namespace {
+
+class CacheSystem : public System {
+ public:
+  absl::Status Configure(const TraceHeader& header) override {
+    if (header.layer != Layer::kCache) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model cache system: layer ", std::string(LayerName(header.layer)),
+          " is not the cache layer"));
+    }
+    cache_.emplace(header.config.assumed_pod_ttl_ms);
+    exited_ = false;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (!cache_.has_value()) {
+      return absl::FailedPreconditionError(
+          "model cache system: Apply before Configure");
+    }
+    if (exited_) {
+      return absl::FailedPreconditionError(
+          "model cache system: upstream exited at an earlier step");
+    }
+    std::optional<absl::Status> result = Call(step);
+    if (!result.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("model cache system: op ", std::string(OpName(step.op)),
+                       " is not a cache-layer op"));
+    }
+    StepOut out;
+    if (IsFatal(*result)) {
+      exited_ = true;
+      out.fatal = true;
+    } else if (!result->ok()) {
+      out.error = true;
+    }
+    return out;
+  }
+
+  State Snapshot() const override {
+    State state;
+    CacheState& cs = state.cache.emplace();
+    if (!cache_.has_value()) return state;
+    for (const auto& [name, info] : cache_->nodes()) {
+      NodeInfoState& ns = cs.nodes.emplace_back();
+      ns.name = name;
+      ns.present = info.node() != nullptr;
+      for (const PodPtr& pod : info.pods()) ns.pods.push_back(pod->Key());
+      std::sort(ns.pods.begin(), ns.pods.end());
+      ns.requested = info.requested();
+    }
+    const auto& podStates = cache_->podStates();
+    for (const std::string& uid : cache_->assumedPods()) {
+      auto it = podStates.find(uid);
+      if (it != podStates.end()) cs.assumed.push_back(it->second.pod->Key());
+    }
+    for (const auto& [uid, ps] : podStates) {
+      if (ps.bindingFinished) cs.binding_finished.push_back(ps.pod->Key());
+    }
+    std::sort(cs.assumed.begin(), cs.assumed.end());
+    std::sort(cs.binding_finished.begin(), cs.binding_finished.end());
+    return state;
+  }
+
+ private:
+  // The upstream call a step makes and what it gave; nullopt for an op this
+  // layer does not have.
+  std::optional<absl::Status> Call(const Step& step) {
+    Cache& cache = *cache_;
+    switch (step.op) {
+      case Op::kCAssume:
+        return cache.AssumePod(step.pod);
+      case Op::kCFinishBinding:
+        return cache.FinishBinding(step.pod, step.t);
+      case Op::kCForget:
+        return cache.ForgetPod(step.pod);
+      case Op::kCAddPod:
+        return cache.AddPod(step.pod);
+      case Op::kCUpdatePod:
+        return cache.UpdatePod(step.old_pod, step.new_pod);
+      case Op::kCRemovePod:
+        return cache.RemovePod(step.pod);
+      case Op::kCAddNode:
+        return cache.AddNode(step.node).status();
+      case Op::kCUpdateNode:
+        return cache.UpdateNode(step.old_node, step.new_node).status();
+      case Op::kCRemoveNode:
+        return cache.RemoveNode(step.node);
+      case Op::kCCleanup:
+        return cache.cleanupAssumedPods(step.t);
+      default:
+        return std::nullopt;
+    }
+  }
+
+  std::optional<Cache> cache_;
+  bool exited_ = false;  // a step was fatal: upstream's process is gone
+};
+
+}  // namespace
+
+std::unique_ptr<System> NewCacheSystem() {
+  return std::make_unique<CacheSystem>();
+}
+
+}  // namespace schedtrace::model
