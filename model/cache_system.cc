@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/cache.h"
+#include "model/cache_snapshot.h"
 #include "model/fatal.h"
 #include "model/system.h"
 
@@ -54,26 +55,7 @@ class CacheSystem : public System {
 
   State Snapshot() const override {
     State state;
-    CacheState& cs = state.cache.emplace();
-    if (!cache_.has_value()) return state;
-    for (const auto& [name, info] : cache_->nodes()) {
-      NodeInfoState& ns = cs.nodes.emplace_back();
-      ns.name = name;
-      ns.present = info.node() != nullptr;
-      for (const PodPtr& pod : info.pods()) ns.pods.push_back(pod->Key());
-      std::sort(ns.pods.begin(), ns.pods.end());
-      ns.requested = info.requested();
-    }
-    const auto& podStates = cache_->podStates();
-    for (const std::string& uid : cache_->assumedPods()) {
-      auto it = podStates.find(uid);
-      if (it != podStates.end()) cs.assumed.push_back(it->second.pod->Key());
-    }
-    for (const auto& [uid, ps] : podStates) {
-      if (ps.bindingFinished) cs.binding_finished.push_back(ps.pod->Key());
-    }
-    std::sort(cs.assumed.begin(), cs.assumed.end());
-    std::sort(cs.binding_finished.begin(), cs.binding_finished.end());
+    state.cache = cache_.has_value() ? SnapshotCache(*cache_) : CacheState{};
     return state;
   }
 

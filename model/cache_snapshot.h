@@ -1,0 +1,18 @@
+// The spec's `cache` snapshot of a model Cache, shared by the cache-layer and
+// scheduler-layer systems.
+#ifndef SCHEDTRACE_MODEL_CACHE_SNAPSHOT_H_
+#define SCHEDTRACE_MODEL_CACHE_SNAPSHOT_H_
+
+#include "harness/state.h"
+#include "model/cache.h"
+
+namespace schedtrace::model {
+
+// NodeInfos sorted by name (placeholders with present=false), their pods as
+// sorted keys (duplicates kept), requested without zeros; assumed and
+// bindingFinished pods as sorted keys.
+CacheState SnapshotCache(const Cache& cache);
+
+}  // namespace schedtrace::model
+
+#endif  // SCHEDTRACE_MODEL_CACHE_SNAPSHOT_H_

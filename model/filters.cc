@@ -1,0 +1,261 @@
+#include "model/filters.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "harness/resources.h"
+
+namespace schedtrace::model {
+namespace {
+
+FilterStatus Fail(Code code, std::string plugin, std::string reason) {
+  return FilterStatus{code, std::move(plugin), {std::move(reason)}};
+}
+
+bool ParseInt64(const std::string& s, int64_t& out) {
+  if (s.empty()) return false;
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  if (*begin == '+') ++begin;  // strconv.ParseInt accepts a leading sign
+  auto [ptr, ec] = std::from_chars(begin, end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+bool Contains(const std::vector<std::string>& values, const std::string& v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// upstream: labels.NewRequirement's validation of operator and values
+// (nodeSelectorRequirementsAsSelector); an invalid requirement makes its
+// whole term an error term, which matches nothing.
+bool ValidLabelRequirement(const NodeSelectorRequirement& r) {
+  if (r.op == "In" || r.op == "NotIn") return !r.values.empty();
+  if (r.op == "Exists" || r.op == "DoesNotExist") return r.values.empty();
+  if (r.op == "Gt" || r.op == "Lt") {
+    int64_t unused;
+    return r.values.size() == 1 && ParseInt64(r.values[0], unused);
+  }
+  return false;
+}
+
+// upstream: labels.Requirement.Matches.
+bool LabelRequirementMatches(const NodeSelectorRequirement& r,
+                             const Labels& labels) {
+  auto it = labels.find(r.key);
+  const bool has = it != labels.end();
+  if (r.op == "In") return has && Contains(r.values, it->second);
+  if (r.op == "NotIn") return !has || !Contains(r.values, it->second);
+  if (r.op == "Exists") return has;
+  if (r.op == "DoesNotExist") return !has;
+  // Gt, Lt: the label must parse as an integer.
+  int64_t have, want;
+  if (!has || !ParseInt64(it->second, have) || !ParseInt64(r.values[0], want)) {
+    return false;
+  }
+  return r.op == "Gt" ? have > want : have < want;
+}
+
+// upstream: nodeSelectorTerm.match after newNodeSelectorTerm: an empty
+// list of expressions or fields selects nothing (labels.Nothing /
+// fields.Nothing) but is only built when the list is non-empty; field
+// requirements are In/NotIn with exactly one value over metadata.name.
+// Returns nullopt for a term with parse errors.
+std::optional<bool> TermMatches(const NodeSelectorTerm& term,
+                                const Node& node) {
+  for (const auto& r : term.match_expressions) {
+    if (!ValidLabelRequirement(r)) return std::nullopt;
+  }
+  for (const auto& r : term.match_fields) {
+    if ((r.op != "In" && r.op != "NotIn") || r.values.size() != 1) {
+      return std::nullopt;
+    }
+  }
+  for (const auto& r : term.match_expressions) {
+    if (!LabelRequirementMatches(r, node.labels)) return false;
+  }
+  // upstream: extractNodeFields: {metadata.name: name} when the name is set;
+  // the field selector is skipped for a node without fields.
+  if (!term.match_fields.empty() && !node.name.empty()) {
+    for (const auto& r : term.match_fields) {
+      std::string value = r.key == "metadata.name" ? node.name : "";
+      bool equal = value == r.values[0];
+      if (r.op == "In" ? !equal : equal) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ToleratesTaint(const Toleration& t, const Taint& taint) {
+  if (!t.effect.empty() && t.effect != taint.effect) return false;
+  if (!t.key.empty() && t.key != taint.key) return false;
+  if (t.op.empty() || t.op == "Equal") return t.value == taint.value;
+  return t.op == "Exists";
+}
+
+bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations,
+                              const Taint& taint) {
+  return std::any_of(
+      tolerations.begin(), tolerations.end(),
+      [&](const Toleration& t) { return ToleratesTaint(t, taint); });
+}
+
+std::optional<Taint> FindUntoleratedNoScheduleTaint(
+    const std::vector<Taint>& taints,
+    const std::vector<Toleration>& tolerations) {
+  for (const Taint& taint : taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    if (!TolerationsTolerateTaint(tolerations, taint)) return taint;
+  }
+  return std::nullopt;
+}
+
+bool RequiredNodeAffinityMatches(const Pod& pod, const Node& node) {
+  // upstream: labels.SelectorFromSet(pod.Spec.NodeSelector).
+  for (const auto& [key, value] : pod.node_selector) {
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) return false;
+  }
+  if (!pod.required_node_affinity) return true;
+  // upstream: LazyErrorNodeSelector.Match: terms are ORed; empty terms are
+  // dropped; terms with parse errors never match.
+  for (const NodeSelectorTerm& term : *pod.required_node_affinity) {
+    if (term.match_expressions.empty() && term.match_fields.empty()) continue;
+    std::optional<bool> m = TermMatches(term, node);
+    if (m && *m) return true;
+  }
+  return false;
+}
+
+PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
+  PreFilterResult result;
+  if (!pod.required_node_affinity || pod.required_node_affinity->empty()) {
+    return result;
+  }
+  std::optional<std::set<std::string>> names;
+  for (const NodeSelectorTerm& term : *pod.required_node_affinity) {
+    std::optional<std::set<std::string>> term_names;
+    for (const auto& r : term.match_fields) {
+      if (r.key != "metadata.name" || r.op != "In") continue;
+      std::set<std::string> s(r.values.begin(), r.values.end());
+      if (!term_names) {
+        term_names = s;
+      } else {
+        std::set<std::string> both;
+        std::set_intersection(term_names->begin(), term_names->end(), s.begin(),
+                              s.end(), std::inserter(both, both.begin()));
+        term_names = both;
+      }
+    }
+    if (!term_names) return result;  // a term without names: every node
+    if (term_names->empty()) {
+      result.status = Fail(Code::kUnschedulableAndUnresolvable, "NodeAffinity",
+                           "pod affinity terms conflict");
+      return result;
+    }
+    if (!names) names.emplace();
+    names->insert(term_names->begin(), term_names->end());
+  }
+  result.node_names = names;
+  return result;
+}
+
+FilterStatus NodeUnschedulableFilter(const Pod& pod, const NodeInfo& info) {
+  if (info.node() == nullptr) {
+    return Fail(Code::kUnschedulableAndUnresolvable, "NodeUnschedulable",
+                "node(s) had unknown conditions");
+  }
+  Taint unschedulable{"node.kubernetes.io/unschedulable", "", "NoSchedule"};
+  if (info.node()->unschedulable &&
+      !TolerationsTolerateTaint(pod.tolerations, unschedulable)) {
+    return Fail(Code::kUnschedulableAndUnresolvable, "NodeUnschedulable",
+                "node(s) were unschedulable");
+  }
+  return {};
+}
+
+FilterStatus NodeNameFilter(const Pod& pod, const NodeInfo& info) {
+  if (info.node() == nullptr) {
+    return Fail(Code::kError, "NodeName", "node not found");
+  }
+  if (!pod.node_name.empty() && pod.node_name != info.node()->name) {
+    return Fail(Code::kUnschedulableAndUnresolvable, "NodeName",
+                "node(s) didn't match the requested node name");
+  }
+  return {};
+}
+
+FilterStatus TaintTolerationFilter(const Pod& pod, const NodeInfo& info) {
+  if (info.node() == nullptr) {
+    return Fail(Code::kError, "TaintToleration", "invalid nodeInfo");
+  }
+  std::optional<Taint> taint =
+      FindUntoleratedNoScheduleTaint(info.node()->taints, pod.tolerations);
+  if (!taint) return {};
+  return Fail(Code::kUnschedulableAndUnresolvable, "TaintToleration",
+              "node(s) had untolerated taint {" + taint->key + ": " +
+                  taint->value + "}");
+}
+
+FilterStatus NodeAffinityFilter(const Pod& pod, const NodeInfo& info) {
+  if (info.node() == nullptr) {
+    return Fail(Code::kError, "NodeAffinity", "node not found");
+  }
+  if (!RequiredNodeAffinityMatches(pod, *info.node())) {
+    return Fail(Code::kUnschedulableAndUnresolvable, "NodeAffinity",
+                "node(s) didn't match Pod's node affinity/selector");
+  }
+  return {};
+}
+
+std::vector<std::string> InsufficientResources(const Pod& pod,
+                                               const NodeInfo& info) {
+  std::vector<std::string> reasons;
+  auto get = [](const Resources& r, const std::string& name) -> int64_t {
+    auto it = r.find(name);
+    return it == r.end() ? 0 : it->second;
+  };
+  const Resources& allocatable = info.allocatable();
+  const Resources& requested = info.requested();
+  if (static_cast<int64_t>(info.pods().size()) + 1 > get(allocatable, "pods")) {
+    reasons.push_back("Too many pods");
+  }
+  Resources request = PodRequests(pod);
+  request.erase("pods");  // AllowedPodNumber is not a request to fit
+  if (request.empty()) return reasons;
+  for (const char* name : {"cpu", "memory", "ephemeral-storage"}) {
+    if (get(request, name) > get(allocatable, name) - get(requested, name)) {
+      reasons.push_back(std::string("Insufficient ") + name);
+    }
+  }
+  for (const auto& [name, amount] : request) {
+    if (name == "cpu" || name == "memory" || name == "ephemeral-storage") {
+      continue;
+    }
+    if (amount == 0) continue;
+    if (amount > get(allocatable, name) - get(requested, name)) {
+      reasons.push_back("Insufficient " + name);
+    }
+  }
+  return reasons;
+}
+
+FilterStatus NodeResourcesFitFilter(const Pod& pod, const NodeInfo& info) {
+  std::vector<std::string> reasons = InsufficientResources(pod, info);
+  if (reasons.empty()) return {};
+  return FilterStatus{Code::kUnschedulable, "NodeResourcesFit",
+                      std::move(reasons)};
+}
+
+FilterStatus RunFilterPlugins(const Pod& pod, const NodeInfo& info) {
+  for (auto* filter :
+       {&NodeUnschedulableFilter, &NodeNameFilter, &TaintTolerationFilter,
+        &NodeAffinityFilter, &NodeResourcesFitFilter}) {
+    FilterStatus s = filter(pod, info);
+    if (!s.ok()) return s;
+  }
+  return {};
+}
+
+}  // namespace schedtrace::model

@@ -1,0 +1,44 @@
+// What the node and "other kind" informer handlers of eventhandlers.go turn
+// an event into: the ClusterEvent MoveAllToActiveOrBackoffQueue receives, and
+// the PreEnqueueCheck (preCheckForNode) that filters it.
+#ifndef SCHEDTRACE_MODEL_NODE_EVENTS_H_
+#define SCHEDTRACE_MODEL_NODE_EVENTS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/objects.h"
+#include "harness/trace.h"
+#include "model/node_info.h"
+
+namespace schedtrace::model {
+
+// upstream: the ClusterEvent values of internal/queue/events.go that the
+// handlers send.
+ClusterEvent NodeAddEvent();
+ClusterEvent AssignedPodDeleteEvent();
+
+// upstream: nodeSchedulingPropertiesChange (eventhandlers.go): the first of
+// unschedulable (only when it becomes false), allocatable, labels, taints,
+// conditions (type -> status) that changed, or nullopt.
+std::optional<ClusterEvent> NodeSchedulingPropertiesChange(
+    const Node& new_node, const Node& old_node);
+
+// upstream: preCheckForNode / AdmissionCheck: the pod fits the node's free
+// resources, matches its required node affinity and node name (no ports in
+// our pods), and tolerates its NoSchedule taints.
+bool PreCheckForNode(const NodeInfo& info, const Pod& pod);
+
+// upstream: addAllEventHandlers' buildEvtResHandler / onStorageClassAdd: the
+// event a `cluster_event` step sends for a kind other than Node and Pod, or
+// nullopt when no handler is registered for it. `cluster_event_map` is the
+// header's (its resources and actions make upstream's gvkMap).
+std::optional<ClusterEvent> OtherKindEvent(
+    const std::vector<ClusterEventMapEntry>& cluster_event_map,
+    const std::string& resource, const std::string& action,
+    bool wait_for_first_consumer);
+
+}  // namespace schedtrace::model
+
+#endif  // SCHEDTRACE_MODEL_NODE_EVENTS_H_
