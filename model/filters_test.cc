@@ -1,0 +1,180 @@
+#include "model/filters.h"
+
+#include <memory>
+
+#include "gtest/gtest.h"
+#include "model/node_events.h"
+
+namespace schedtrace::model {
+namespace {
+
+NodePtr MakeNode(const std::string& name, const std::string& cpu = "1",
+                 Labels labels = {}) {
+  auto n = std::make_shared<Node>();
+  n->name = name;
+  n->labels = std::move(labels);
+  n->allocatable["cpu"] = *ParseQuantity(cpu);
+  n->allocatable["memory"] = *ParseQuantity("1Gi");
+  n->allocatable["pods"] = *ParseQuantity("2");
+  return n;
+}
+
+Pod MakePod(const std::string& cpu = "") {
+  Pod p;
+  p.namespace_ = "default";
+  p.name = "p";
+  p.uid = "uid-p";
+  Container c;
+  if (!cpu.empty()) c.requests["cpu"] = *ParseQuantity(cpu);
+  p.containers.push_back(c);
+  return p;
+}
+
+NodeInfo InfoOf(NodePtr node) {
+  NodeInfo info;
+  info.SetNode(std::move(node));
+  return info;
+}
+
+TEST(TolerationTest, MatchesUpstreamRules) {
+  Taint t{"k", "v", "NoSchedule"};
+  EXPECT_TRUE(ToleratesTaint({"k", "Equal", "v", "NoSchedule"}, t));
+  EXPECT_TRUE(ToleratesTaint({"k", "", "v", ""}, t));  // "" op = Equal
+  EXPECT_FALSE(ToleratesTaint({"k", "Equal", "w", ""}, t));
+  EXPECT_TRUE(ToleratesTaint({"", "Exists", "", ""}, t));  // matches all
+  EXPECT_FALSE(ToleratesTaint({"k", "Exists", "", "NoExecute"}, t));
+  EXPECT_FALSE(ToleratesTaint({"k", "Bogus", "v", ""}, t));
+}
+
+TEST(TaintTolerationFilterTest, OnlyNoScheduleAndNoExecuteCount) {
+  auto node = std::make_shared<Node>(*MakeNode("n1"));
+  node->taints = {{"soft", "", "PreferNoSchedule"}};
+  Pod pod = MakePod();
+  EXPECT_TRUE(TaintTolerationFilter(pod, InfoOf(node)).ok());
+  node->taints.push_back({"hard", "x", "NoExecute"});
+  FilterStatus s = TaintTolerationFilter(pod, InfoOf(node));
+  EXPECT_EQ(s.code, Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.plugin, "TaintToleration");
+  pod.tolerations.push_back({"hard", "Exists", "", "", std::nullopt});
+  EXPECT_TRUE(TaintTolerationFilter(pod, InfoOf(node)).ok());
+}
+
+TEST(NodeAffinityTest, SelectorAndRequiredTerms) {
+  NodePtr node = MakeNode("n1", "1", {{"zone", "a"}, {"gen", "5"}});
+  Pod pod = MakePod();
+  pod.node_selector = {{"zone", "a"}};
+  EXPECT_TRUE(RequiredNodeAffinityMatches(pod, *node));
+  pod.node_selector = {{"zone", "b"}};
+  EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *node));
+  pod.node_selector.clear();
+  // Terms are ORed, requirements inside a term ANDed.
+  pod.required_node_affinity = std::vector<NodeSelectorTerm>{
+      {{{"zone", "In", {"b"}}}, {}},
+      {{{"gen", "Gt", {"4"}}, {"zone", "NotIn", {"c"}}}, {}}};
+  EXPECT_TRUE(RequiredNodeAffinityMatches(pod, *node));
+  (*pod.required_node_affinity)[1].match_expressions[0] = {"gen", "Lt", {"4"}};
+  EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *node));
+  // An invalid requirement (Gt with two values) makes its term match nothing.
+  pod.required_node_affinity =
+      std::vector<NodeSelectorTerm>{{{{"gen", "Gt", {"1", "2"}}}, {}}};
+  EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *node));
+  // Only empty terms: nothing matches.
+  pod.required_node_affinity = std::vector<NodeSelectorTerm>{{}};
+  EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *node));
+  // matchFields on metadata.name.
+  pod.required_node_affinity =
+      std::vector<NodeSelectorTerm>{{{}, {{"metadata.name", "In", {"n1"}}}}};
+  EXPECT_TRUE(RequiredNodeAffinityMatches(pod, *node));
+  EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *MakeNode("n2")));
+}
+
+TEST(NodeAffinityPreFilterTest, PinsNodeNamesAndDetectsConflicts) {
+  Pod pod = MakePod();
+  EXPECT_FALSE(NodeAffinityPreFilter(pod).node_names.has_value());
+  pod.required_node_affinity = std::vector<NodeSelectorTerm>{
+      {{}, {{"metadata.name", "In", {"n1", "n2"}}}},
+      {{}, {{"metadata.name", "In", {"n3"}}}}};
+  PreFilterResult r = NodeAffinityPreFilter(pod);
+  ASSERT_TRUE(r.node_names.has_value());
+  EXPECT_EQ(*r.node_names, (std::set<std::string>{"n1", "n2", "n3"}));
+  pod.required_node_affinity = std::vector<NodeSelectorTerm>{
+      {{}, {{"metadata.name", "In", {"n1"}}, {"metadata.name", "In", {"n2"}}}}};
+  EXPECT_EQ(NodeAffinityPreFilter(pod).status.code,
+            Code::kUnschedulableAndUnresolvable);
+}
+
+TEST(NodeResourcesFitTest, CpuAndPodCount) {
+  NodeInfo info = InfoOf(MakeNode("n1", "1"));
+  EXPECT_TRUE(NodeResourcesFitFilter(MakePod("1"), info).ok());
+  FilterStatus s = NodeResourcesFitFilter(MakePod("1001m"), info);
+  EXPECT_EQ(s.code, Code::kUnschedulable);
+  EXPECT_EQ(s.reasons, std::vector<std::string>{"Insufficient cpu"});
+  info.AddPod(std::make_shared<Pod>(MakePod("500m")));
+  EXPECT_FALSE(NodeResourcesFitFilter(MakePod("600m"), info).ok());
+  info.AddPod(std::make_shared<Pod>(MakePod()));
+  // allocatable pods is 2: a third pod does not fit, even with no requests.
+  s = NodeResourcesFitFilter(MakePod(), info);
+  EXPECT_EQ(s.reasons, std::vector<std::string>{"Too many pods"});
+}
+
+TEST(RunFilterPluginsTest, FirstFailureWinsInUpstreamOrder) {
+  auto node = std::make_shared<Node>(*MakeNode("n1", "1"));
+  node->unschedulable = true;
+  node->taints = {{"k", "", "NoSchedule"}};
+  FilterStatus s = RunFilterPlugins(MakePod("2"), InfoOf(node));
+  EXPECT_EQ(s.plugin, "NodeUnschedulable");
+  node->unschedulable = false;
+  EXPECT_EQ(RunFilterPlugins(MakePod("2"), InfoOf(node)).plugin,
+            "TaintToleration");
+  node->taints.clear();
+  EXPECT_EQ(RunFilterPlugins(MakePod("2"), InfoOf(node)).plugin,
+            "NodeResourcesFit");
+  Pod named = MakePod();
+  named.node_name = "other";
+  EXPECT_EQ(RunFilterPlugins(named, InfoOf(node)).plugin, "NodeName");
+}
+
+TEST(NodeEventsTest, PropertiesChangeInUpstreamOrder) {
+  Node a = *MakeNode("n1");
+  Node b = a;
+  EXPECT_FALSE(NodeSchedulingPropertiesChange(b, a).has_value());
+  b.unschedulable = true;  // becoming unschedulable is no event
+  EXPECT_FALSE(NodeSchedulingPropertiesChange(b, a).has_value());
+  EXPECT_EQ(NodeSchedulingPropertiesChange(a, b)->label,
+            "NodeSpecUnschedulableChange");
+  b = a;
+  b.labels["x"] = "y";
+  b.taints = {{"t", "", "NoSchedule"}};
+  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->label, "NodeLabelChange");
+  b.labels = a.labels;
+  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->action, "UpdateNodeTaint");
+  b = a;
+  b.conditions = {{"Ready", "True"}};
+  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->label, "NodeConditionChange");
+}
+
+TEST(NodeEventsTest, PreCheckForNodeRejectsWhatTheNodeCannotTake) {
+  auto node = std::make_shared<Node>(*MakeNode("n1", "1"));
+  EXPECT_TRUE(PreCheckForNode(InfoOf(node), MakePod("1")));
+  EXPECT_FALSE(PreCheckForNode(InfoOf(node), MakePod("2")));
+  node->taints = {{"k", "", "NoExecute"}};  // only NoSchedule is checked
+  EXPECT_TRUE(PreCheckForNode(InfoOf(node), MakePod("1")));
+  node->taints = {{"k", "", "NoSchedule"}};
+  EXPECT_FALSE(PreCheckForNode(InfoOf(node), MakePod("1")));
+}
+
+TEST(NodeEventsTest, OtherKindsFollowTheClusterEventMap) {
+  std::vector<ClusterEventMapEntry> map = {
+      {"PersistentVolume", {"All"}, {"PrioritySort"}},
+      {"StorageClass", {"All"}, {"PrioritySort"}}};
+  EXPECT_EQ(OtherKindEvent(map, "PersistentVolume", "Add", false)->label,
+            "PvAdd");
+  EXPECT_FALSE(OtherKindEvent(map, "CSIDriver", "Add", false).has_value());
+  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Add", false).has_value());
+  EXPECT_EQ(OtherKindEvent(map, "StorageClass", "Add", true)->label,
+            "StorageClassAdd");
+  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Delete", true).has_value());
+}
+
+}  // namespace
+}  // namespace schedtrace::model
