@@ -1,0 +1,69 @@
+// schedtrace: replays schedtrace-v1 traces against systems under test.
+// See `schedtrace help` and the README.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "harness/cli/flags.h"
+#include "harness/cli/report.h"
+#include "harness/cli/run.h"
+#include "harness/cli/trace_files.h"
+
+namespace schedtrace::cli {
+namespace {
+
+int UsageError(const std::string& message) {
+  std::cerr << "schedtrace: " << message << "\n\n" << Usage();
+  return 2;
+}
+
+int Main(int argc, char** argv) {
+  absl::StatusOr<CommandLine> cl = ParseCommandLine(argc, argv);
+  if (!cl.ok()) return UsageError(std::string(cl.status().message()));
+  if (cl->command == "help") {
+    std::cout << Usage();
+    return 0;
+  }
+  std::string report = cl->Last("report", "");
+  if (cl->Has("report") && !KnownReportExtension(report)) {
+    return UsageError("--report takes FILE.md, FILE.xml or FILE.json");
+  }
+  std::vector<std::string> suts = cl->All("sut");
+  std::vector<std::string> paths = cl->paths;
+  if (cl->command == "replay") {
+    if (suts.size() != 1) return UsageError("replay takes one --sut");
+    if (paths.empty()) return UsageError("replay needs at least one PATH");
+  } else {  // conformance
+    if (suts.empty()) suts = {"model", "impl"};
+    if (paths.empty()) {
+#ifdef SCHEDTRACE_GOLDEN_DIR
+      paths = {cl->Last("golden", SCHEDTRACE_GOLDEN_DIR)};
+#else
+      paths = {cl->Last("golden", "golden")};
+#endif
+    }
+  }
+  absl::StatusOr<std::vector<std::string>> files = FindTraceFiles(paths);
+  if (!files.ok()) return UsageError(std::string(files.status().message()));
+
+  RunOptions options;
+  options.properties = !cl->Has("no-properties");
+  std::vector<SystemRun> runs;
+  for (const std::string& sut : suts) {
+    runs.push_back(RunSystem(sut, *files, options, std::cout));
+  }
+  if (cl->command == "conformance") std::cout << "\n" << ConformanceTable(runs);
+  if (!report.empty()) {
+    if (absl::Status s = WriteReport(report, runs); !s.ok()) {
+      std::cerr << "schedtrace: " << s.message() << "\n";
+      return 2;
+    }
+  }
+  std::cout << SummaryLine(runs) << std::endl;
+  return ExitStatus(runs);
+}
+
+}  // namespace
+}  // namespace schedtrace::cli
+
+int main(int argc, char** argv) { return schedtrace::cli::Main(argc, argv); }
