@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "harness/resources.h"
+
 namespace schedtrace::properties {
 namespace {
 
@@ -44,6 +46,17 @@ void History::GiveToCache(const PodPtr& pod) {
   cache_objects_[pod->Key()] = pod;
 }
 
+void History::CheckCallerObject(const PodPtr& given) {
+  if (given == nullptr) return;
+  PodPtr cached = CacheObject(given->Key());
+  if (cached == nullptr || cached->node_name != given->node_name ||
+      PodRequests(*cached) != PodRequests(*given)) {
+    drifted_.insert(given->Key());
+    drifted_nodes_.insert(given->node_name);
+    if (cached != nullptr) drifted_nodes_.insert(cached->node_name);
+  }
+}
+
 void History::Observe(const State& before, const Step& step,
                       const StepOut& out) {
   now_ = step.t;
@@ -71,14 +84,29 @@ void History::Observe(const State& before, const Step& step,
     case Op::kQAddUnschedulable:
       in_flight_.erase(step.pod_key);
       break;
+    case Op::kQActivate:
+      for (const PodPtr& pod : step.pods) {
+        PodPtr latest = Latest(pod->Key());
+        if (latest != nullptr && !latest->scheduling_gates.empty()) {
+          activated_gated_.insert(pod->Key());
+        }
+      }
+      break;
 
     // The cache layer.
+    // The cache layer: only what the cache accepted counts.
     case Op::kCAssume:
     case Op::kCAddPod:
-      GiveToCache(step.pod);
+      if (!out.error) GiveToCache(step.pod);
       break;
     case Op::kCUpdatePod:
-      GiveToCache(step.new_pod);
+      if (!out.error) {
+        CheckCallerObject(step.old_pod);
+        GiveToCache(step.new_pod);
+      }
+      break;
+    case Op::kCForget:
+      if (!out.error) CheckCallerObject(step.pod);
       break;
 
     // The scheduler layer's informer.

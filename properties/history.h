@@ -55,6 +55,21 @@ class History {
   bool UpdatedWithNilOld(const std::string& key) const {
     return nil_old_updates_.contains(key);
   }
+  // Keys whose cached requests the cache computed from an object the caller
+  // passed rather than the one it holds (UpdatePod's old object, ForgetPod's
+  // object: notes item 13): its accounting may drift, as upstream's does.
+  bool AccountingDrifted(const std::string& key) const {
+    return drifted_.contains(key);
+  }
+  // Nodes whose requested such a caller object changed.
+  bool NodeAccountingDrifted(const std::string& node) const {
+    return drifted_nodes_.contains(node);
+  }
+  // Queue layer: keys activated while their latest object carries
+  // scheduling gates.
+  bool ActivatedWhileGated(const std::string& key) const {
+    return activated_gated_.contains(key);
+  }
   // Whether `pod` is one the scheduler would consider pending: unassigned,
   // of a profile we serve, not being deleted.
   bool ServedAndPending(const Pod& pod) const;
@@ -62,6 +77,8 @@ class History {
  private:
   void Carry(const PodPtr& pod);
   void GiveToCache(const PodPtr& pod);
+  // Marks `key` drifted when `given` does not count like the cached object.
+  void CheckCallerObject(const PodPtr& given);
 
   TraceHeader header_;
   int64_t now_ = 0;
@@ -72,6 +89,9 @@ class History {
   std::set<std::string> in_flight_;
   std::set<std::string> deleted_while_waiting_;
   std::set<std::string> nil_old_updates_;
+  std::set<std::string> drifted_;
+  std::set<std::string> drifted_nodes_;
+  std::set<std::string> activated_gated_;
 };
 
 }  // namespace schedtrace::properties

@@ -38,6 +38,32 @@ bool RecreatedUid(const Observation& o, const Violation& v) {
          });
 }
 
+// notes item 13: UpdatePod subtracts the caller's old object and ForgetPod
+// the caller's object, not the cached one: a stale argument makes a
+// NodeInfo's requested drift from the sum over its pods.
+bool CallerObjectAccounting(const Observation& o, const Violation& v) {
+  return v.property == 6 && (o.history.NodeAccountingDrifted(v.node) ||
+                             AnyPod(v, [&](const std::string& k) {
+                               return o.history.AccountingDrifted(k);
+                             }));
+}
+
+// PreEnqueue runs only when a pod enters activeQ: activate() of a pod in
+// backoffQ whose object gained scheduling gates puts the QueuedPodInfo in
+// unschedulablePods and returns before deleting it from backoffQ.
+bool ActivateGatedInBackoff(const Observation& o, const Violation& v) {
+  return v.property == 1 && AnyPod(v, [&](const std::string& k) {
+           return o.history.ActivatedWhileGated(k);
+         });
+}
+
+// PreEnqueue runs only when a pod enters activeQ: an update that adds
+// scheduling gates to a pod already in activeQ leaves it there, and it pops.
+bool GatesAddedInActiveQ(const Observation&, const Violation& v) {
+  return v.property == 7 &&
+         v.detail.find("is gated but was popped") != std::string::npos;
+}
+
 }  // namespace
 
 const std::vector<KnownViolation>& KnownViolations() {
@@ -57,6 +83,23 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update carrying a new uid is a new pod to the cache but the same "
        "key to the queue: it is queued while the old uid waits or binds",
        &RecreatedUid},
+      {"caller-object-accounting", 6, "upstream-v1.26.7-notes.md item 13",
+       "golden/handwritten/cache/caller-object-accounting.jsonl",
+       "UpdatePod and ForgetPod subtract the caller's object, not the cached "
+       "one: a stale argument makes requested drift",
+       &CallerObjectAccounting},
+      {"activate-gated-pod-in-backoffq", 1,
+       "PreEnqueue only on entry to activeQ (PriorityQueue.activate)",
+       "golden/handwritten/queue/activate-gated-pod-in-backoffq.jsonl",
+       "Activate of a pod in backoffQ whose object gained scheduling gates "
+       "leaves it in backoffQ and unschedulablePods at once",
+       &ActivateGatedInBackoff},
+      {"gates-added-in-activeq", 7,
+       "PreEnqueue only on entry to activeQ (PriorityQueue.Update)",
+       "golden/handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
+       "an update adding scheduling gates to a pod in activeQ leaves it "
+       "there, and it is popped with its gates",
+       &GatesAddedInActiveQ},
   };
   return kAll;
 }

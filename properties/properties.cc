@@ -174,7 +174,9 @@ std::vector<Violation> CacheAccounting(const Observation& o) {
         checkable = false;
         break;
       }
-      AddResources(sum, PodRequests(*pod));
+      Resources requests = PodRequests(*pod);
+      requests.erase("pods");  // NodeInfo.update never adds AllowedPodNumber
+      AddResources(sum, requests);
     }
     if (checkable && sum != n.requested) {
       v.push_back(Make(6,
@@ -182,6 +184,7 @@ std::vector<Violation> CacheAccounting(const Observation& o) {
                                     " requested differs from the sum over "
                                     "its pods"),
                        n.pods));
+      v.back().node = n.name;
     }
   }
   return v;

@@ -33,6 +33,7 @@ struct Violation {
   int property = 0;               // 1..10, DESIGN.md's numbering
   std::string detail;             // what is wrong, readable
   std::vector<std::string> pods;  // the pods involved (keys)
+  std::string node;               // the NodeInfo involved, if any
   std::string Format() const;     // "property 1 (no pod in two queues): ..."
 };
 

@@ -1,0 +1,133 @@
+// GoHeap: a keyed binary heap that makes exactly the moves of upstream's
+// internal/heap.Heap over Go's container/heap (up, down, Fix, Remove), so
+// that elements that compare equal come out in the same order as upstream.
+//
+//   GoHeap<std::shared_ptr<QueuedPodInfo>> q(less, key_of);
+//   q.Add(x);           // insert, or replace the element with x's key
+//   x = q.Pop();        // the least element (q must not be empty)
+#ifndef SCHEDTRACE_MODEL_GO_HEAP_H_
+#define SCHEDTRACE_MODEL_GO_HEAP_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace schedtrace::model {
+
+template <typename T>
+class GoHeap {
+ public:
+  using LessFn = std::function<bool(const T&, const T&)>;
+  using KeyOf = std::function<std::string(const T&)>;
+
+  GoHeap(LessFn less, KeyOf key_of)
+      : less_(std::move(less)), key_of_(std::move(key_of)) {}
+
+  size_t Len() const { return items_.size(); }
+  bool Empty() const { return items_.empty(); }
+
+  // upstream: Heap.Add / Heap.Update: replaces and re-fixes an element with
+  // the same key, pushes otherwise.
+  void Add(const T& x) {
+    std::string key = key_of_(x);
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+      items_[it->second] = x;
+      Fix(it->second);
+      return;
+    }
+    items_.push_back(x);
+    index_[key] = items_.size() - 1;
+    Up(items_.size() - 1);
+  }
+
+  // upstream: Heap.Delete: false when no element has that key.
+  bool Delete(const std::string& key) {
+    auto it = index_.find(key);
+    if (it == index_.end()) return false;
+    size_t i = it->second;
+    size_t n = items_.size() - 1;
+    if (n != i) {
+      Swap(i, n);
+      if (!Down(i, n)) Up(i);
+    }
+    index_.erase(key_of_(items_.back()));
+    items_.pop_back();
+    return true;
+  }
+
+  // upstream: Heap.Pop.
+  T Pop() {
+    size_t n = items_.size() - 1;
+    Swap(0, n);
+    Down(0, n);
+    T x = items_.back();
+    index_.erase(key_of_(x));
+    items_.pop_back();
+    return x;
+  }
+
+  const T& Peek() const { return items_.front(); }
+
+  // upstream: Heap.GetByKey.
+  const T* Get(const std::string& key) const {
+    auto it = index_.find(key);
+    return it == index_.end() ? nullptr : &items_[it->second];
+  }
+
+  // Every element in pop order (pops a copy).
+  std::vector<T> InPopOrder() const {
+    GoHeap copy = *this;
+    std::vector<T> out;
+    while (!copy.Empty()) out.push_back(copy.Pop());
+    return out;
+  }
+
+  const std::vector<T>& items() const { return items_; }
+
+ private:
+  void Swap(size_t i, size_t j) {
+    std::swap(items_[i], items_[j]);
+    index_[key_of_(items_[i])] = i;
+    index_[key_of_(items_[j])] = j;
+  }
+  bool Less(size_t i, size_t j) const { return less_(items_[i], items_[j]); }
+  // container/heap.up
+  void Up(size_t j) {
+    while (j > 0) {
+      size_t i = (j - 1) / 2;
+      if (!Less(j, i)) break;
+      Swap(i, j);
+      j = i;
+    }
+  }
+  // container/heap.down
+  bool Down(size_t i0, size_t n) {
+    size_t i = i0;
+    for (;;) {
+      size_t j1 = 2 * i + 1;
+      if (j1 >= n) break;
+      size_t j = j1;
+      if (size_t j2 = j1 + 1; j2 < n && Less(j2, j1)) j = j2;
+      if (!Less(j, i)) break;
+      Swap(i, j);
+      i = j;
+    }
+    return i > i0;
+  }
+  // container/heap.Fix
+  void Fix(size_t i) {
+    if (!Down(i, items_.size())) Up(i);
+  }
+
+  LessFn less_;
+  KeyOf key_of_;
+  std::vector<T> items_;
+  std::map<std::string, size_t> index_;
+};
+
+}  // namespace schedtrace::model
+
+#endif  // SCHEDTRACE_MODEL_GO_HEAP_H_

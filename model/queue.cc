@@ -1,0 +1,583 @@
+#include "model/queue.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "model/fatal.h"
+
+namespace schedtrace::model {
+namespace {
+
+// Go's int64 arithmetic wraps; so does ours where upstream can overflow.
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+int64_t WrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+int64_t WrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+// A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
+int64_t MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
+
+// upstream: framework.ActionType bits.
+int ActionBits(const std::string& action) {
+  if (action == "Add") return 1;
+  if (action == "Delete") return 2;
+  if (action == "UpdateNodeAllocatable") return 4;
+  if (action == "UpdateNodeLabel") return 8;
+  if (action == "UpdateNodeTaint") return 16;
+  if (action == "UpdateNodeCondition") return 32;
+  if (action == "Update") return 4 | 8 | 16 | 32;
+  if (action == "All") return 63;
+  return 0;
+}
+constexpr int kAll = 63;
+
+// upstream: metav1.LabelSelectorAsSelector validation: false when the
+// selector cannot be converted (the affinity term is then dropped).
+bool ValidSelector(const LabelSelector& s) {
+  for (const auto& r : s.match_expressions) {
+    if (r.op == "In" || r.op == "NotIn") {
+      if (r.values.empty()) return false;
+    } else if (r.op == "Exists" || r.op == "DoesNotExist") {
+      if (!r.values.empty()) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// upstream: labels.Selector.Matches for a converted LabelSelector; a nil
+// selector selects nothing, an empty one everything.
+bool SelectorMatches(const std::optional<LabelSelector>& s,
+                     const Labels& labels) {
+  if (!s) return false;
+  for (const auto& [k, v] : s->match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const auto& r : s->match_expressions) {
+    auto it = labels.find(r.key);
+    bool has = it != labels.end();
+    bool in = has && std::find(r.values.begin(), r.values.end(), it->second) !=
+                         r.values.end();
+    if (r.op == "In" && !in) return false;
+    if (r.op == "NotIn" && in) return false;
+    if (r.op == "Exists" && !has) return false;
+    if (r.op == "DoesNotExist" && has) return false;
+  }
+  return true;
+}
+
+// upstream: getAffinityTerms / newAffinityTerm /
+// getNamespacesFromPodAffinityTerm (framework/types.go). An invalid term
+// drops them all, as the error return does.
+std::vector<AffinityTerm> GetAffinityTerms(const Pod& pod) {
+  std::vector<AffinityTerm> terms;
+  for (const PodAffinityTerm& t : pod.required_pod_affinity) {
+    if ((t.label_selector && !ValidSelector(*t.label_selector)) ||
+        (t.namespace_selector && !ValidSelector(*t.namespace_selector))) {
+      return {};
+    }
+    AffinityTerm term;
+    term.selector = t.label_selector;
+    term.namespace_selector = t.namespace_selector;
+    if (t.namespaces.empty() && !t.namespace_selector) {
+      term.namespaces.insert(pod.namespace_);
+    } else {
+      term.namespaces.insert(t.namespaces.begin(), t.namespaces.end());
+    }
+    terms.push_back(std::move(term));
+  }
+  return terms;
+}
+
+// upstream: AffinityTerm.Matches; namespaces have no labels here (the
+// recorder's namespace lister is empty).
+bool TermMatches(const AffinityTerm& term, const Pod& pod) {
+  if (term.namespaces.contains(pod.namespace_) ||
+      SelectorMatches(term.namespace_selector, Labels{})) {
+    return SelectorMatches(term.selector, pod.labels);
+  }
+  return false;
+}
+
+// upstream: NominatedNodeName (panics on a nil pod).
+const std::string& NominatedNodeName(const Pod& pod) {
+  return pod.nominated_node_name;
+}
+
+int64_t FloorDiv(__int128 a, int64_t b) {
+  __int128 q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return static_cast<int64_t>(q);
+}
+
+}  // namespace
+
+PodInfo::PodInfo(PodPtr p) { Update(std::move(p)); }
+
+void PodInfo::Update(PodPtr p) {
+  if (p != nullptr && pod != nullptr && pod->uid == p->uid) {
+    pod = std::move(p);
+    return;
+  }
+  required_affinity_terms = GetAffinityTerms(*p);
+  pod = std::move(p);
+}
+
+PriorityQueue::PriorityQueue(const Config& config, PodLister lister)
+    : config_(config),
+      lister_(std::move(lister)),
+      pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
+      pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
+      pod_max_in_unschedulable_(
+          MsToDuration(config.pod_max_in_unschedulable_ms)),
+      // upstream: PrioritySort.Less
+      activeQ_(
+          [](const std::shared_ptr<QueuedPodInfo>& a,
+             const std::shared_ptr<QueuedPodInfo>& b) {
+            int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
+            return p1 > p2 || (p1 == p2 && a->timestamp < b->timestamp);
+          },
+          [](const std::shared_ptr<QueuedPodInfo>& q) {
+            return q->pod().Key();
+          }),
+      // upstream: podsCompareBackoffCompleted
+      podBackoffQ_(
+          [this](const std::shared_ptr<QueuedPodInfo>& a,
+                 const std::shared_ptr<QueuedPodInfo>& b) {
+            return getBackoffTime(*a) < getBackoffTime(*b);
+          },
+          [](const std::shared_ptr<QueuedPodInfo>& q) {
+            return q->pod().Key();
+          }) {}
+
+// upstream: runPreEnqueuePlugins (the SchedulingGates plugin; plugins are
+// looked up by the pod's schedulerName).
+bool PriorityQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
+  auto it = config_.pre_enqueue_plugins.find(pInfo.pod().scheduler_name);
+  if (it == config_.pre_enqueue_plugins.end()) return true;
+  for (const std::string& plugin : it->second) {
+    bool ok = true;
+    if (plugin == "SchedulingGates") {
+      // upstream: SchedulingGates.PreEnqueue
+      ok = !config_.Feature("PodSchedulingReadiness") ||
+           pInfo.pod().scheduling_gates.empty();
+    }
+    if (ok) continue;
+    pInfo.unschedulable_plugins.insert(plugin);
+    return false;
+  }
+  return true;
+}
+
+// upstream: addToActiveQ
+bool PriorityQueue::addToActiveQ(const std::shared_ptr<QueuedPodInfo>& pInfo) {
+  pInfo->gated = !runPreEnqueuePlugins(*pInfo);
+  if (pInfo->gated) {
+    unschedulablePods_[pInfo->pod().Key()] = pInfo;
+    return false;
+  }
+  activeQ_.Add(pInfo);
+  return true;
+}
+
+// upstream: Add
+absl::Status PriorityQueue::Add(const PodPtr& pod) {
+  std::shared_ptr<QueuedPodInfo> pInfo = newQueuedPodInfo(pod);
+  if (!addToActiveQ(pInfo)) return absl::OkStatus();
+  unschedulablePods_.erase(pod->Key());
+  podBackoffQ_.Delete(pod->Key());
+  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  return absl::OkStatus();
+}
+
+// upstream: Activate
+void PriorityQueue::Activate(const std::vector<PodPtr>& pods) {
+  for (const PodPtr& pod : pods) activate(pod);
+}
+
+// upstream: activate
+bool PriorityQueue::activate(const PodPtr& pod) {
+  const std::string key = pod->Key();
+  if (activeQ_.Get(key) != nullptr) return false;
+  std::shared_ptr<QueuedPodInfo> pInfo;
+  if (auto it = unschedulablePods_.find(key); it != unschedulablePods_.end()) {
+    pInfo = it->second;
+  } else if (const auto* b = podBackoffQ_.Get(key)) {
+    pInfo = *b;
+  } else {
+    return false;
+  }
+  if (!addToActiveQ(pInfo)) return false;
+  unschedulablePods_.erase(pInfo->pod().Key());
+  podBackoffQ_.Delete(pInfo->pod().Key());
+  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  return true;
+}
+
+// upstream: isPodBackingoff
+bool PriorityQueue::isPodBackingoff(const QueuedPodInfo& pInfo) const {
+  if (pInfo.gated) return false;
+  return getBackoffTime(pInfo) > now_;
+}
+
+// upstream: AddUnschedulableIfNotPresent
+absl::Status PriorityQueue::AddUnschedulableIfNotPresent(
+    const std::shared_ptr<QueuedPodInfo>& pInfo, int64_t podSchedulingCycle) {
+  const std::string key = pInfo->pod().Key();
+  if (unschedulablePods_.contains(key)) {
+    return absl::AlreadyExistsError(
+        "Pod is already present in unschedulable queue");
+  }
+  if (activeQ_.Get(key) != nullptr) {
+    return absl::AlreadyExistsError(
+        "Pod is already present in the active queue");
+  }
+  if (podBackoffQ_.Get(key) != nullptr) {
+    return absl::AlreadyExistsError(
+        "Pod is already present in the backoff queue");
+  }
+  pInfo->timestamp = now_;
+  if (move_request_cycle_ >= podSchedulingCycle) {
+    podBackoffQ_.Add(pInfo);
+  } else {
+    unschedulablePods_[key] = pInfo;
+  }
+  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  return absl::OkStatus();
+}
+
+// upstream: flushBackoffQCompleted
+void PriorityQueue::flushBackoffQCompleted() {
+  while (!podBackoffQ_.Empty()) {
+    std::shared_ptr<QueuedPodInfo> pInfo = podBackoffQ_.Peek();
+    if (isPodBackingoff(*pInfo)) break;
+    podBackoffQ_.Pop();
+    addToActiveQ(pInfo);
+  }
+}
+
+// upstream: flushUnschedulablePodsLeftover (strictly older than the limit;
+// upstream walks a Go map: we walk by key)
+void PriorityQueue::flushUnschedulablePodsLeftover() {
+  std::vector<std::shared_ptr<QueuedPodInfo>> podsToMove;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    if (WrapSub(now_, pInfo->timestamp) > pod_max_in_unschedulable_) {
+      podsToMove.push_back(pInfo);
+    }
+  }
+  if (!podsToMove.empty()) {
+    movePodsToActiveOrBackoffQueue(
+        podsToMove, ClusterEvent{"*", "All", "UnschedulableTimeout"});
+  }
+}
+
+// upstream: Pop, but never blocking.
+std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
+  if (activeQ_.Empty()) return nullptr;
+  std::shared_ptr<QueuedPodInfo> pInfo = activeQ_.Pop();
+  pInfo->attempts++;
+  scheduling_cycle_++;
+  return pInfo;
+}
+
+// upstream: Update
+absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
+  if (oldPod != nullptr) {
+    for (auto* q : {&activeQ_, &podBackoffQ_}) {
+      const auto* found = q->Get(oldPod->Key());
+      if (found == nullptr) continue;
+      std::shared_ptr<QueuedPodInfo> pInfo = *found;
+      pInfo->pod_info->Update(newPod);  // upstream: updatePod
+      if (absl::Status s = updateNominatedPodUnlocked(oldPod, pInfo->pod_info);
+          !s.ok()) {
+        return s;
+      }
+      q->Add(pInfo);  // upstream: Heap.Update
+      return absl::OkStatus();
+    }
+  }
+  if (auto it = unschedulablePods_.find(newPod->Key());
+      it != unschedulablePods_.end()) {
+    std::shared_ptr<QueuedPodInfo> usPodInfo = it->second;
+    usPodInfo->pod_info->Update(newPod);  // upstream: updatePod
+    if (absl::Status s =
+            updateNominatedPodUnlocked(oldPod, usPodInfo->pod_info);
+        !s.ok()) {
+      return s;
+    }
+    if (PodSpecOrMetaChanged(*oldPod, *newPod)) {  // upstream: isPodUpdated
+      if (isPodBackingoff(*usPodInfo)) {
+        podBackoffQ_.Add(usPodInfo);
+        unschedulablePods_.erase(newPod->Key());
+      } else {
+        if (!addToActiveQ(usPodInfo)) return absl::OkStatus();
+        unschedulablePods_.erase(newPod->Key());
+      }
+    } else {
+      unschedulablePods_[newPod->Key()] = usPodInfo;
+    }
+    return absl::OkStatus();
+  }
+  std::shared_ptr<QueuedPodInfo> pInfo = newQueuedPodInfo(newPod);
+  if (!addToActiveQ(pInfo)) return absl::OkStatus();
+  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  return absl::OkStatus();
+}
+
+// upstream: Delete
+absl::Status PriorityQueue::Delete(const PodPtr& pod) {
+  deleteNominated(*pod);  // upstream: deleteNominatedPodIfExistsUnlocked
+  if (!activeQ_.Delete(pod->Key())) {
+    podBackoffQ_.Delete(pod->Key());
+    unschedulablePods_.erase(pod->Key());
+  }
+  return absl::OkStatus();
+}
+
+// upstream: AssignedPodAdded
+void PriorityQueue::AssignedPodAdded(const PodPtr& pod) {
+  movePodsToActiveOrBackoffQueue(
+      getUnschedulablePodsWithMatchingAffinityTerm(*pod),
+      ClusterEvent{"Pod", "Add", "AssignedPodAdd"});
+}
+
+// upstream: AssignedPodUpdated
+void PriorityQueue::AssignedPodUpdated(const PodPtr& pod) {
+  movePodsToActiveOrBackoffQueue(
+      getUnschedulablePodsWithMatchingAffinityTerm(*pod),
+      ClusterEvent{"Pod", "Update", "AssignedPodUpdate"});
+}
+
+// upstream: MoveAllToActiveOrBackoffQueue
+void PriorityQueue::MoveAllToActiveOrBackoffQueue(
+    const ClusterEvent& event, const PreEnqueueCheck& preCheck) {
+  std::vector<std::shared_ptr<QueuedPodInfo>> unschedulable;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    if (preCheck == nullptr || preCheck(pInfo->pod())) {
+      unschedulable.push_back(pInfo);
+    }
+  }
+  movePodsToActiveOrBackoffQueue(unschedulable, event);
+}
+
+// upstream: movePodsToActiveOrBackoffQueue
+void PriorityQueue::movePodsToActiveOrBackoffQueue(
+    const std::vector<std::shared_ptr<QueuedPodInfo>>& podInfoList,
+    const ClusterEvent& event) {
+  for (const std::shared_ptr<QueuedPodInfo>& pInfo : podInfoList) {
+    if (!pInfo->unschedulable_plugins.empty() &&
+        !podMatchesEvent(*pInfo, event)) {
+      continue;
+    }
+    const std::string key = pInfo->pod().Key();
+    if (isPodBackingoff(*pInfo)) {
+      podBackoffQ_.Add(pInfo);
+      unschedulablePods_.erase(key);
+    } else if (addToActiveQ(pInfo)) {
+      unschedulablePods_.erase(key);
+    }
+  }
+  move_request_cycle_ = scheduling_cycle_;
+}
+
+// upstream: getUnschedulablePodsWithMatchingAffinityTerm
+std::vector<std::shared_ptr<QueuedPodInfo>>
+PriorityQueue::getUnschedulablePodsWithMatchingAffinityTerm(
+    const Pod& pod) const {
+  std::vector<std::shared_ptr<QueuedPodInfo>> podsToMove;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    for (const AffinityTerm& term : pInfo->pod_info->required_affinity_terms) {
+      if (TermMatches(term, pod)) {
+        podsToMove.push_back(pInfo);
+        break;
+      }
+    }
+  }
+  return podsToMove;
+}
+
+// upstream: newQueuedPodInfo
+std::shared_ptr<QueuedPodInfo> PriorityQueue::newQueuedPodInfo(
+    const PodPtr& pod) const {
+  auto q = std::make_shared<QueuedPodInfo>();
+  q->pod_info = std::make_shared<PodInfo>(pod);
+  q->timestamp = now_;
+  q->initial_attempt_timestamp = now_;
+  return q;
+}
+
+// upstream: getBackoffTime (Go's Time.Add does not wrap: saturate instead)
+int64_t PriorityQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
+  __int128 t =
+      static_cast<__int128>(pInfo.timestamp) + calculateBackoffDuration(pInfo);
+  if (t > INT64_MAX) return INT64_MAX;
+  if (t < INT64_MIN) return INT64_MIN;
+  return static_cast<int64_t>(t);
+}
+
+// upstream: calculateBackoffDuration (with Go's wrapping arithmetic)
+int64_t PriorityQueue::calculateBackoffDuration(
+    const QueuedPodInfo& pInfo) const {
+  int64_t duration = pod_initial_backoff_;
+  for (int i = 1; i < pInfo.attempts; i++) {
+    if (duration > WrapSub(pod_max_backoff_, duration)) return pod_max_backoff_;
+    duration = WrapAdd(duration, duration);
+  }
+  return duration;
+}
+
+// upstream: podMatchesEvent
+bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
+                                    const ClusterEvent& event) const {
+  const int bits = ActionBits(event.action);
+  if (event.resource == "*" && bits == kAll) return true;  // IsWildCard
+  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
+    int entry_bits = 0;
+    for (const std::string& a : e.actions) entry_bits |= ActionBits(a);
+    bool evtMatch = (e.resource == "*" && entry_bits == kAll) ||
+                    (e.resource == event.resource && (entry_bits & bits) != 0);
+    if (!evtMatch) continue;
+    for (const std::string& plugin : e.plugins) {
+      if (pInfo.unschedulable_plugins.contains(plugin)) return true;
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The nominator.
+
+// upstream: nominator.DeleteNominatedPodIfExists
+void PriorityQueue::DeleteNominatedPodIfExists(const PodPtr& pod) {
+  deleteNominated(*pod);
+}
+
+// upstream: nominator.AddNominatedPod
+void PriorityQueue::AddNominatedPod(
+    const std::shared_ptr<PodInfo>& pi,
+    const std::optional<NominatingInfo>& nominatingInfo) {
+  addNominatedPodUnlocked(pi, nominatingInfo);
+}
+
+// upstream: nominator.NominatedPodsForNode (copies)
+std::vector<std::shared_ptr<PodInfo>> PriorityQueue::NominatedPodsForNode(
+    const std::string& nodeName) const {
+  std::vector<std::shared_ptr<PodInfo>> pods;
+  auto it = nominatedPods_.find(nodeName);
+  if (it == nominatedPods_.end()) return pods;
+  for (const auto& pi : it->second) {
+    pods.push_back(std::make_shared<PodInfo>(*pi));
+  }
+  return pods;
+}
+
+// upstream: nominator.addNominatedPodUnlocked
+void PriorityQueue::addNominatedPodUnlocked(
+    const std::shared_ptr<PodInfo>& pi,
+    const std::optional<NominatingInfo>& nominatingInfo) {
+  deleteNominated(*pi->pod);
+  std::string nodeName;
+  if (nominatingInfo && nominatingInfo->mode == NominatingMode::kOverride) {
+    nodeName = nominatingInfo->node;
+  } else {
+    if (pi->pod->nominated_node_name.empty()) return;
+    nodeName = pi->pod->nominated_node_name;
+  }
+  if (lister_ != nullptr) {
+    PodPtr updated = lister_(pi->pod->Key());
+    if (updated == nullptr) return;
+    if (!updated->node_name.empty()) return;
+  }
+  nominatedPodToNode_[pi->pod->uid] = nodeName;
+  auto& list = nominatedPods_[nodeName];
+  for (const auto& npi : list) {
+    if (npi->pod->uid == pi->pod->uid) return;
+  }
+  list.push_back(pi);
+}
+
+// upstream: nominator.delete
+void PriorityQueue::deleteNominated(const Pod& p) {
+  auto it = nominatedPodToNode_.find(p.uid);
+  if (it == nominatedPodToNode_.end()) return;
+  const std::string nnn = it->second;
+  auto list_it = nominatedPods_.find(nnn);
+  if (list_it != nominatedPods_.end()) {
+    auto& list = list_it->second;
+    for (auto np = list.begin(); np != list.end(); ++np) {
+      if ((*np)->pod->uid == p.uid) {
+        list.erase(np);
+        if (list.empty()) nominatedPods_.erase(list_it);
+        break;
+      }
+    }
+  }
+  nominatedPodToNode_.erase(p.uid);
+}
+
+// upstream: nominator.updateNominatedPodUnlocked (a nil old pod panics in
+// NominatedNodeName)
+absl::Status PriorityQueue::updateNominatedPodUnlocked(
+    const PodPtr& oldPod, const std::shared_ptr<PodInfo>& newPodInfo) {
+  if (oldPod == nullptr) {
+    return FatalError("nil pointer dereference in NominatedNodeName(oldPod)");
+  }
+  std::optional<NominatingInfo> nominatingInfo;
+  if (NominatedNodeName(*oldPod).empty() &&
+      NominatedNodeName(*newPodInfo->pod).empty()) {
+    if (auto it = nominatedPodToNode_.find(oldPod->uid);
+        it != nominatedPodToNode_.end()) {
+      nominatingInfo = NominatingInfo{NominatingMode::kOverride, it->second};
+    }
+  }
+  deleteNominated(*oldPod);
+  addNominatedPodUnlocked(newPodInfo, nominatingInfo);
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+
+QueueState PriorityQueue::SnapshotQueue() const {
+  QueueState q;
+  for (const auto& p : activeQ_.InPopOrder()) {
+    q.active.push_back({p->pod().Key(), p->attempts});
+  }
+  for (const auto& p : podBackoffQ_.items()) {
+    q.backoff.push_back(
+        {p->pod().Key(), p->attempts, FloorDiv(getBackoffTime(*p), 1000000)});
+  }
+  std::sort(
+      q.backoff.begin(), q.backoff.end(),
+      [](const QueuedPod& a, const QueuedPod& b) { return a.pod < b.pod; });
+  for (const auto& [key, p] : unschedulablePods_) {
+    QueuedPod u{key, p->attempts};
+    u.plugins.assign(p->unschedulable_plugins.begin(),
+                     p->unschedulable_plugins.end());
+    u.gated = p->gated;
+    q.unschedulable.push_back(std::move(u));
+  }
+  q.scheduling_cycle = scheduling_cycle_;
+  q.move_request_cycle = move_request_cycle_;
+  return q;
+}
+
+Nominated PriorityQueue::SnapshotNominated() const {
+  Nominated n;
+  for (const auto& [node, list] : nominatedPods_) {
+    std::vector<std::string>& keys = n[node];
+    for (const auto& pi : list) keys.push_back(pi->pod->Key());
+    std::sort(keys.begin(), keys.end());
+  }
+  return n;
+}
+
+}  // namespace schedtrace::model

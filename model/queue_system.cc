@@ -1,0 +1,152 @@
+// The queue layer's System: applies each queue-layer op of the spec to a
+// model PriorityQueue, with the nominator's pod lister the spec's
+// `nominatorPodLister: "queue-ops"` describes.
+#include <map>
+#include <memory>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "model/fatal.h"
+#include "model/queue.h"
+#include "model/system.h"
+
+namespace schedtrace::model {
+namespace {
+
+class QueueSystem : public System {
+ public:
+  absl::Status Configure(const TraceHeader& header) override {
+    if (header.layer != Layer::kQueue) {
+      return absl::InvalidArgumentError("model: not a queue-layer trace");
+    }
+    lister_view_.clear();
+    last_popped_.clear();
+    exited_ = false;
+    PodLister lister;
+    if (header.config.nominator_pod_lister == "queue-ops") {
+      lister = [this](const std::string& key) -> PodPtr {
+        auto it = lister_view_.find(key);
+        return it == lister_view_.end() ? nullptr : it->second;
+      };
+    }
+    queue_ = std::make_unique<PriorityQueue>(header.config, lister);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (queue_ == nullptr) {
+      return absl::FailedPreconditionError("model: Apply before Configure");
+    }
+    if (exited_) {
+      return absl::FailedPreconditionError(
+          "model: the queue panicked at an earlier step");
+    }
+    queue_->SetNow(step.t);
+    StepOut out;
+    absl::Status s = Dispatch(step, out);
+    if (IsFatal(s)) {
+      exited_ = true;
+      return StepOut{.fatal = true};
+    }
+    if (absl::IsInvalidArgument(s)) return s;  // not applicable at all
+    if (!s.ok()) out.error = true;
+    return out;
+  }
+
+  State Snapshot() const override {
+    State state;
+    if (queue_ == nullptr) return state;
+    state.queue = queue_->SnapshotQueue();
+    state.nominated = queue_->SnapshotNominated();
+    return state;
+  }
+
+ private:
+  absl::Status Dispatch(const Step& step, StepOut& out) {
+    PriorityQueue& q = *queue_;
+    switch (step.op) {
+      case Op::kQAdd:
+        lister_view_[step.pod->Key()] = step.pod;
+        return q.Add(step.pod);
+      case Op::kQUpdate:
+        lister_view_[step.new_pod->Key()] = step.new_pod;
+        return q.Update(step.old_pod, step.new_pod);
+      case Op::kQDelete:
+        lister_view_.erase(step.pod->Key());
+        return q.Delete(step.pod);
+      case Op::kQPop: {
+        out.popped_present = true;
+        std::shared_ptr<QueuedPodInfo> p = q.Pop();
+        if (p != nullptr) {
+          out.popped = p->pod().Key();
+          out.attempts = p->attempts;
+          last_popped_[p->pod().Key()] = p;
+        }
+        return absl::OkStatus();
+      }
+      case Op::kQAddUnschedulable: {
+        auto it = last_popped_.find(step.pod_key);
+        if (it == last_popped_.end()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "q_add_unschedulable: ", step.pod_key, " was never popped"));
+        }
+        std::shared_ptr<QueuedPodInfo> p = it->second;
+        p->unschedulable_plugins =
+            std::set<std::string>(step.plugins.begin(), step.plugins.end());
+        return q.AddUnschedulableIfNotPresent(
+            p, step.cycle.value_or(q.SchedulingCycle()));
+      }
+      case Op::kQActivate:
+        q.Activate(step.pods);
+        return absl::OkStatus();
+      case Op::kQMoveAll: {
+        PreEnqueueCheck check;
+        if (step.precheck) {
+          std::set<std::string> allowed(step.precheck->begin(),
+                                        step.precheck->end());
+          check = [allowed](const Pod& pod) {
+            return allowed.contains(pod.Key());
+          };
+        }
+        q.MoveAllToActiveOrBackoffQueue(step.event, check);
+        return absl::OkStatus();
+      }
+      case Op::kQAssignedPodAdded:
+        lister_view_[step.pod->Key()] = step.pod;
+        q.AssignedPodAdded(step.pod);
+        return absl::OkStatus();
+      case Op::kQAssignedPodUpdated:
+        lister_view_[step.pod->Key()] = step.pod;
+        q.AssignedPodUpdated(step.pod);
+        return absl::OkStatus();
+      case Op::kQNominate:
+        q.AddNominatedPod(
+            std::make_shared<PodInfo>(step.pod),
+            NominatingInfo{NominatingMode::kOverride, step.nominated_node});
+        return absl::OkStatus();
+      case Op::kFlushBackoff:
+        q.flushBackoffQCompleted();
+        return absl::OkStatus();
+      case Op::kFlushUnschedulable:
+        q.flushUnschedulablePodsLeftover();
+        return absl::OkStatus();
+      default:
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model queue system: op ", std::string(OpName(step.op)),
+            " is not a queue-layer op"));
+    }
+  }
+
+  std::unique_ptr<PriorityQueue> queue_;
+  std::map<std::string, PodPtr> lister_view_;
+  std::map<std::string, std::shared_ptr<QueuedPodInfo>> last_popped_;
+  bool exited_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<System> NewQueueSystem() {
+  return std::make_unique<QueueSystem>();
+}
+
+}  // namespace schedtrace::model
