@@ -26,6 +26,13 @@ PodPtr History::CacheObject(const std::string& key) const {
   return it == cache_objects_.end() ? nullptr : it->second;
 }
 
+bool History::DifferentPodsUnderKey(const std::string& key) const {
+  PodPtr cached = CacheObject(key);
+  auto it = informer_.find(key);
+  return cached != nullptr && it != informer_.end() &&
+         cached->uid != it->second->uid;
+}
+
 bool History::ServedAndPending(const Pod& pod) const {
   const auto& profiles = header_.config.profiles;
   return pod.node_name.empty() && !pod.deletion_timestamp &&

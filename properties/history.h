@@ -44,6 +44,11 @@ class History {
   bool AmbiguousInCache(const std::string& key) const {
     return ambiguous_in_cache_.contains(key);
   }
+  // Scheduler layer: whether the cache's object for `key` and the
+  // informer's are different pods (uids): a pod deleted while its old
+  // incarnation stays assumed (notes item 20) and created again. State is
+  // keyed by name, so properties about "the same pod" skip such keys.
+  bool DifferentPodsUnderKey(const std::string& key) const;
   // Queue layer: popped and not yet given back (q_add_unschedulable) or
   // deleted.
   const std::set<std::string>& in_flight() const { return in_flight_; }

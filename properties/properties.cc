@@ -84,6 +84,7 @@ std::vector<Violation> AssumedPodsNeverRequeued(const Observation& o) {
   std::map<std::string, int> is = QueueCounts(o.after);
   for (const std::string& key : before) {
     if (!after.contains(key)) continue;
+    if (o.history.DifferentPodsUnderKey(key)) continue;  // another uid
     if (is[key] > was[key]) {
       v.push_back(
           Make(2, absl::StrCat(key, " is assumed and was requeued"), {key}));
@@ -287,6 +288,7 @@ std::vector<Violation> OneCopy(const Observation& o) {
   for (const std::string& k : AsSet(o.after.parked)) busy.insert(k);
   for (const std::string& k : o.history.in_flight()) busy.insert(k);
   for (const auto& [key, n] : QueueCounts(o.after)) {
+    if (o.history.DifferentPodsUnderKey(key)) continue;  // another uid
     if (busy.contains(key)) {
       v.push_back(Make(10,
                        absl::StrCat(key,
