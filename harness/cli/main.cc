@@ -7,6 +7,7 @@
 #include "harness/cli/flags.h"
 #include "harness/cli/report.h"
 #include "harness/cli/run.h"
+#include "harness/cli/suts.h"
 #include "harness/cli/trace_files.h"
 
 namespace schedtrace::cli {
@@ -41,6 +42,11 @@ int Main(int argc, char** argv) {
 #else
       paths = {cl->Last("golden", "golden")};
 #endif
+    }
+  }
+  for (const std::string& sut : suts) {
+    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut); !s.ok()) {
+      return UsageError(std::string(s.status().message()));
     }
   }
   absl::StatusOr<std::vector<std::string>> files = FindTraceFiles(paths);

@@ -1,0 +1,181 @@
+// Runs the real `schedtrace` binary on small traces: exit statuses, the
+// closing line, divergence reports, bad-input messages, report formats.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedtrace::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result RunCli(const std::string& args) {
+  Result r;
+  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
+  int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+const char kHeader[] =
+    R"({"schedtrace":1,"name":"t","layer":"cache","upstream":"v1.26.7","source":"handwritten","config":{"assumedPodTtlMs":0}})";
+const char kAddNode[] =
+    R"({"t":100,"op":"c_add_node","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","pods":"110"}}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":[],"requested":{}}],"assumed":[],"bindingFinished":[]}}}})";
+const char kAddPod[] =
+    R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"250m"}}}]}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":["default/a"],"requested":{"cpu":250}}]}}}})";
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("schedtrace_cli_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string Trace(const std::string& name, const std::string& steps) {
+    return Write(name, std::string(kHeader) + "\n" + steps);
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliTest, PassingTraceExitsZero) {
+  std::string t =
+      Trace("ok.jsonl", std::string(kAddNode) + "\n" + kAddPod + "\n");
+  Result r = RunCli("replay --sut=model " + t);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("PASS " + t));
+  EXPECT_THAT(r.output, HasSubstr("\n1 passed, 0 failed\n"));
+}
+
+TEST_F(CliTest, DivergenceExitsOneWithStepOpAndDiff) {
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  std::string t =
+      Trace("bad.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
+  Result r = RunCli("replay --sut=model " + t);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL " + t));
+  EXPECT_THAT(r.output, HasSubstr(":3: step 2 (c_add_pod)"));
+  EXPECT_THAT(r.output, HasSubstr("state.cache.nodes[0].requested.cpu"));
+  EXPECT_THAT(r.output, HasSubstr("expected: 300"));
+  EXPECT_THAT(r.output, HasSubstr("actual:   250"));
+  EXPECT_THAT(r.output, HasSubstr("0 passed, 1 failed"));
+}
+
+struct BadInput {
+  const char* name;
+  std::string text;
+  const char* expect;  // in the message, after "file:line: "
+};
+
+TEST_F(CliTest, EveryKindOfBadInputExitsTwoNamingFileLineField) {
+  const std::string h = kHeader;
+  const BadInput cases[] = {
+      {"malformed", h + "\n{\"t\":1,\"op\":\n", ":2: malformed JSON"},
+      {"unknown-op", h + "\n{\"t\":1,\"op\":\"q_fly\"}\n", ":2: field \"op\""},
+      {"missing-field", h + "\n{\"t\":1,\"op\":\"c_add_pod\"}\n",
+       ":2: field \"pod\""},
+      {"mistyped-field", h + "\n{\"t\":\"soon\",\"op\":\"c_cleanup\"}\n",
+       ":2: field \"t\""},
+      {"decreasing-t",
+       h + "\n{\"t\":5,\"op\":\"c_cleanup\"}\n{\"t\":4,\"op\":\"c_cleanup\"}\n",
+       ":3: field \"t\""},
+      {"bad-quantity",
+       h + "\n" +
+           R"({"t":1,"op":"c_add_node","node":{"metadata":{"name":"n"},"status":{"allocatable":{"cpu":"12x"}}}})" +
+           "\n",
+       ":2: field \"node.status.allocatable.cpu\""},
+      {"unknown-ref",
+       h + "\n" + R"({"t":1,"op":"c_add_pod","pod":{"$ref":"default/ghost"}})" +
+           "\n",
+       ":2: field \"pod"},
+      {"truncated", h + "\n" + std::string(kAddNode).substr(0, 80),
+       ":2: malformed JSON"},
+  };
+  for (const BadInput& c : cases) {
+    std::string t = Write(std::string(c.name) + ".jsonl", c.text);
+    Result r = RunCli("replay --sut=model " + t);
+    EXPECT_EQ(r.status, 2) << c.name << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr(t + c.expect)) << c.name;
+    EXPECT_THAT(r.output, HasSubstr("0 passed, 1 failed")) << c.name;
+  }
+}
+
+TEST_F(CliTest, BadInputWinsOverAFailedTrace) {
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  Trace("a-fails.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
+  Write("b-bad.jsonl", std::string(kHeader) + "\n{\n");
+  Result r = RunCli("replay --sut=model " + dir_.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("0 passed, 2 failed"));
+}
+
+TEST_F(CliTest, ReportsAreWellFormed) {
+  std::string ok = Trace("ok.jsonl", std::string(kAddNode) + "\n");
+  std::string md = (dir_ / "r.md").string();
+  std::string xml = (dir_ / "r.xml").string();
+  std::string json = (dir_ / "r.json").string();
+  for (const std::string& report : {md, xml, json}) {
+    Result r = RunCli("replay --sut=model --report=" + report + " " + ok);
+    EXPECT_EQ(r.status, 0) << r.output;
+  }
+  std::ifstream jf(json);
+  nlohmann::json j = nlohmann::json::parse(jf);
+  EXPECT_EQ(j["systems"][0]["sut"], "model");
+  EXPECT_EQ(j["systems"][0]["passed"], 1);
+  EXPECT_EQ(j["systems"][0]["traces"][0]["verdict"], "PASS");
+  std::stringstream x;
+  x << std::ifstream(xml).rdbuf();
+  EXPECT_THAT(x.str(), HasSubstr("<testsuite name=\"schedtrace.model\" "
+                                 "tests=\"1\" failures=\"0\""));
+  std::stringstream m;
+  m << std::ifstream(md).rdbuf();
+  EXPECT_THAT(m.str(), HasSubstr("| model | cache | 1 | 0 | 0 |"));
+}
+
+TEST_F(CliTest, CommandLineErrorsExitTwoAndHelpZero) {
+  EXPECT_EQ(RunCli("help").status, 0);
+  EXPECT_THAT(RunCli("help").output, HasSubstr("--sut"));
+  EXPECT_EQ(RunCli("replay --sut=model --bogus=1 x").status, 2);
+  EXPECT_EQ(RunCli("replay --sut=nosuch " + dir_.string()).status, 2);
+  EXPECT_EQ(RunCli("replay --sut=model --report=r.txt x").status, 2);
+  EXPECT_EQ(RunCli("replay --sut=model /no/such/path").status, 2);
+  EXPECT_EQ(RunCli("frobnicate").status, 2);
+}
+
+TEST_F(CliTest, ConformanceReplaysTheGoldenCorpusGreen) {
+  Result r = RunCli("conformance --sut=model --golden=" +
+                    std::string(SCHEDTRACE_SOURCE_DIR) + "/golden");
+  EXPECT_EQ(r.status, 0) << r.output.substr(
+      r.output.size() > 3000 ? r.output.size() - 3000 : 0);
+  EXPECT_THAT(r.output, HasSubstr("model    queue"));
+  EXPECT_THAT(r.output, HasSubstr("kubernetes/kubernetes#118226"));
+}
+
+}  // namespace
+}  // namespace schedtrace::cli
