@@ -29,7 +29,8 @@ nlohmann::json OutToJson(const StepOut& out);
 nlohmann::json StateToJson(const State& state);
 
 // `where` prefixes error messages ("file:line: ").
-absl::StatusOr<Pod> PodFromJson(const nlohmann::json& j, const std::string& where,
+absl::StatusOr<Pod> PodFromJson(const nlohmann::json& j,
+                                const std::string& where,
                                 const std::string& field);
 absl::StatusOr<Node> NodeFromJson(const nlohmann::json& j,
                                   const std::string& where,

@@ -51,9 +51,9 @@ struct TraceResult {
 
 // Called after every step with the state before and after; a non-empty
 // return (e.g. a property violation) fails the trace with that message.
-using StepCheck = std::function<std::string(
-    const State& before, const Step& step, const StepOut& out,
-    const State& after)>;
+using StepCheck =
+    std::function<std::string(const State& before, const Step& step,
+                              const StepOut& out, const State& after)>;
 
 struct ReplayOptions {
   StepCheck check;  // optional

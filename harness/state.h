@@ -45,8 +45,8 @@ struct EmittedEvent {
 // a pop found activeQ empty), `attempts` (queue-layer pops), `error`,
 // `fatal`, `result`, and the three lists when non-empty.
 struct StepOut {
-  bool popped_present = false;       // the step popped (or tried to)
-  std::optional<std::string> popped; // nullopt with popped_present = null
+  bool popped_present = false;        // the step popped (or tried to)
+  std::optional<std::string> popped;  // nullopt with popped_present = null
   std::optional<int> attempts;
   bool error = false;
   bool fatal = false;
@@ -60,9 +60,9 @@ struct StepOut {
 struct QueuedPod {
   std::string pod;  // key
   int attempts = 0;
-  int64_t backoff_expires_at = 0;      // backoff list only (ms)
-  std::vector<std::string> plugins;    // unschedulable list only, sorted
-  bool gated = false;                  // unschedulable list only
+  int64_t backoff_expires_at = 0;    // backoff list only (ms)
+  std::vector<std::string> plugins;  // unschedulable list only, sorted
+  bool gated = false;                // unschedulable list only
   bool operator==(const QueuedPod&) const = default;
 };
 

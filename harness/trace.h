@@ -146,16 +146,16 @@ struct Step {
   NodePtr new_node;
 
   std::string pod_key;
-  std::vector<PodPtr> pods;             // q_activate
-  std::vector<std::string> pod_keys;    // q_activate, as written
-  std::vector<std::string> plugins;     // q_add_unschedulable
-  std::optional<int64_t> cycle;         // q_add_unschedulable; nullopt = "current"
-  ClusterEvent event;                   // q_move_all; cluster_event uses
-                                        // resource and action
+  std::vector<PodPtr> pods;           // q_activate
+  std::vector<std::string> pod_keys;  // q_activate, as written
+  std::vector<std::string> plugins;   // q_add_unschedulable
+  std::optional<int64_t> cycle;  // q_add_unschedulable; nullopt = "current"
+  ClusterEvent event;            // q_move_all; cluster_event uses
+                                 // resource and action
   std::optional<std::vector<std::string>> precheck;  // q_move_all
-  std::string nominated_node;           // q_nominate `node`
-  bool tombstone = false;               // pod_delete, node_delete
-  bool wait_for_first_consumer = false; // cluster_event StorageClass Add
+  std::string nominated_node;                        // q_nominate `node`
+  bool tombstone = false;                            // pod_delete, node_delete
+  bool wait_for_first_consumer = false;  // cluster_event StorageClass Add
   ReserveOutcome reserve = ReserveOutcome::kOk;  // schedule_one
   PermitOutcome permit = PermitOutcome::kAllow;  // schedule_one
   bool prebind_ok = true;                        // bind

@@ -8,7 +8,7 @@
 #include "harness/cli/report.h"
 #include "harness/cli/run.h"
 #include "harness/cli/suts.h"
-#include "harness/cli/trace_files.h"
+#include "harness/trace_files.h"
 
 namespace schedtrace::cli {
 namespace {

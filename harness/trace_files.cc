@@ -1,11 +1,11 @@
-#include "harness/cli/trace_files.h"
+#include "harness/trace_files.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
 
-namespace schedtrace::cli {
+namespace schedtrace {
 
 absl::StatusOr<std::vector<std::string>> FindTraceFiles(
     const std::vector<std::string>& paths) {
@@ -37,4 +37,4 @@ absl::StatusOr<std::vector<std::string>> FindTraceFiles(
   return files;
 }
 
-}  // namespace schedtrace::cli
+}  // namespace schedtrace

@@ -1,18 +1,18 @@
 // Finds the traces a PATH argument names: a file, or a directory searched
 // recursively for *.jsonl, in sorted order.
-#ifndef SCHEDTRACE_HARNESS_CLI_TRACE_FILES_H_
-#define SCHEDTRACE_HARNESS_CLI_TRACE_FILES_H_
+#ifndef SCHEDTRACE_HARNESS_TRACE_FILES_H_
+#define SCHEDTRACE_HARNESS_TRACE_FILES_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 
-namespace schedtrace::cli {
+namespace schedtrace {
 
 absl::StatusOr<std::vector<std::string>> FindTraceFiles(
     const std::vector<std::string>& paths);
 
-}  // namespace schedtrace::cli
+}  // namespace schedtrace
 
-#endif  // SCHEDTRACE_HARNESS_CLI_TRACE_FILES_H_
+#endif  // SCHEDTRACE_HARNESS_TRACE_FILES_H_
