@@ -2,7 +2,8 @@
 // header's layer when the system is configured.
 //
 //   std::unique_ptr<System> model = schedtrace::model::NewSystem();
-//   model->Configure(trace.header);  // picks the queue, cache or scheduler model
+//   model->Configure(trace.header);  // picks the queue, cache or scheduler
+//   model
 #ifndef SCHEDTRACE_MODEL_SYSTEM_H_
 #define SCHEDTRACE_MODEL_SYSTEM_H_
 
