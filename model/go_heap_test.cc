@@ -1,0 +1,56 @@
+#include "model/go_heap.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace schedtrace::model {
+namespace {
+
+// (key, rank): ordered by rank only, so equal ranks are ties.
+using Item = std::pair<std::string, int>;
+
+GoHeap<Item> MakeHeap() {
+  return GoHeap<Item>(
+      [](const Item& a, const Item& b) { return a.second < b.second; },
+      [](const Item& x) { return x.first; });
+}
+
+std::vector<std::string> Keys(const std::vector<Item>& items) {
+  std::vector<std::string> keys;
+  for (const Item& i : items) keys.push_back(i.first);
+  return keys;
+}
+
+TEST(GoHeapTest, PopsInOrderAndAddReplacesByKey) {
+  GoHeap<Item> h = MakeHeap();
+  h.Add({"c", 3});
+  h.Add({"a", 1});
+  h.Add({"b", 2});
+  h.Add({"c", 0});  // same key: replaced and re-fixed
+  EXPECT_EQ(h.Len(), 3u);
+  EXPECT_EQ(Keys(h.InPopOrder()), (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_TRUE(h.Delete("a"));
+  EXPECT_FALSE(h.Delete("a"));
+  EXPECT_EQ(h.Pop().first, "c");
+  EXPECT_EQ(h.Pop().first, "b");
+  EXPECT_TRUE(h.Empty());
+}
+
+TEST(GoHeapTest, TiesComeOutAsGoContainerHeapWouldPopThem) {
+  // Pushing w, x, y, z of equal rank into Go's container/heap leaves the
+  // slice [w x y z]; Pop swaps the root with the last element and sifts
+  // down without moving ties, so the order is w, z, y, x.
+  GoHeap<Item> h = MakeHeap();
+  for (const char* k : {"w", "x", "y", "z"}) h.Add({k, 7});
+  EXPECT_EQ(Keys(h.InPopOrder()),
+            (std::vector<std::string>{"w", "z", "y", "x"}));
+  // Remove(i) swaps with the last element too: deleting x leaves [w z y].
+  EXPECT_TRUE(h.Delete("x"));
+  EXPECT_EQ(Keys(h.items()), (std::vector<std::string>{"w", "z", "y"}));
+}
+
+}  // namespace
+}  // namespace schedtrace::model
