@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
 
@@ -86,6 +87,19 @@ std::string ConformanceTable(const std::vector<SystemRun>& runs) {
     for (const auto& [layer, t] : layers) {
       out << absl::StrFormat("%-8s %-12s %7d %7d %7d\n", sut, layer, t.passed,
                              t.failed, t.skipped);
+    }
+  }
+  bool any_failure = false;
+  for (const SystemRun& run : runs) {
+    for (const TraceRun& tr : run.traces) {
+      if (tr.result.verdict != Verdict::kFailed &&
+          tr.result.verdict != Verdict::kError) {
+        continue;
+      }
+      if (!any_failure) out << "\nfailures (first divergence of each):\n";
+      any_failure = true;
+      out << "  " << run.sut << ": " << tr.result.path << "\n    "
+          << absl::StrReplaceAll(Detail(tr), {{"\n", "\n    "}}) << "\n";
     }
   }
   for (const SystemRun& run : runs) {
