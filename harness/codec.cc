@@ -62,7 +62,8 @@ absl::StatusOr<json> ParseLine(std::string_view line,
   }
   try {
     return json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception&
+               e) {  // parse_error; out_of_range 406 for numbers past double
     std::string detail = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
     if (size_t pos = detail.find("] "); pos != std::string::npos) {

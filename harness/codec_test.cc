@@ -748,6 +748,12 @@ TEST(BadInputTest, DeepNestingIsRefusedNotOverflowed) {
   EXPECT_TRUE(t.ok()) << t.status();
 }
 
+TEST(BadInputTest, NumberPastDoubleRangeIsMalformedNotACrash) {
+  // nlohmann throws out_of_range (406), not parse_error, for 1e400.
+  ExpectBad(QueueTrace("{\"t\":1e400,\"op\":\"q_pop\"}\n"), "2",
+            "malformed JSON: ");
+}
+
 TEST(BadInputTest, TruncatedLastLine) {
   ExpectBad(QueueTrace("{\"t\":1,\"op\":\"q_pop\"}\n{\"t\":2,\"op\":\"q_p"),
             "3", "malformed JSON: ");

@@ -166,6 +166,10 @@ TEST_F(CliTest, CommandLineErrorsExitTwoAndHelpZero) {
   EXPECT_EQ(RunCli("replay --sut=model --report=r.txt x").status, 2);
   EXPECT_EQ(RunCli("replay --sut=model /no/such/path").status, 2);
   EXPECT_EQ(RunCli("frobnicate").status, 2);
+  // An existing directory without traces is not a green run.
+  Result empty = RunCli("replay --sut=model " + dir_.string());
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_THAT(empty.output, HasSubstr("no *.jsonl"));
 }
 
 TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {

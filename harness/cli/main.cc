@@ -51,22 +51,24 @@ int Main(int argc, char** argv) {
   }
   absl::StatusOr<std::vector<std::string>> files = FindTraceFiles(paths);
   if (!files.ok()) return UsageError(std::string(files.status().message()));
+  if (files->empty()) {
+    // A corpus that moved or emptied must not pass as "nothing failed".
+    return UsageError("no *.jsonl trace under the given PATH");
+  }
 
   RunOptions options;
   options.properties = !cl->Has("no-properties");
   std::vector<SystemRun> runs;
   for (const std::string& sut : suts) {
+    if (suts.size() > 1) std::cout << "== " << sut << "\n";
     runs.push_back(RunSystem(sut, *files, options, std::cout));
   }
   if (cl->command == "conformance") std::cout << "\n" << ConformanceTable(runs);
-  if (!report.empty()) {
-    if (absl::Status s = WriteReport(report, runs); !s.ok()) {
-      std::cerr << "schedtrace: " << s.message() << "\n";
-      return 2;
-    }
-  }
+  absl::Status written =
+      report.empty() ? absl::OkStatus() : WriteReport(report, runs);
+  if (!written.ok()) std::cerr << "schedtrace: " << written.message() << "\n";
   std::cout << SummaryLine(runs) << std::endl;
-  return ExitStatus(runs);
+  return written.ok() ? ExitStatus(runs) : 2;
 }
 
 }  // namespace

@@ -1,0 +1,346 @@
+#include "harness/generator.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/json_codec.h"
+
+namespace schedtrace {
+namespace {
+
+Quantity Q(const std::string& s) { return *ParseQuantity(s); }
+
+class Generator {
+ public:
+  Generator(System& sut, const GenOptions& options)
+      : sut_(sut), options_(options), rng_(options.seed) {}
+
+  absl::StatusOr<Trace> Run() {
+    Trace trace;
+    trace.header = SchedulerHeader(
+        absl::StrCat("generated/scheduler/seed-", options_.seed));
+    trace.header.source = "generated";
+    trace.header.seed = static_cast<int64_t>(options_.seed);
+    trace.header.description = absl::StrCat(
+        "random valid scheduler-layer sequence, seed ", options_.seed, ", ",
+        options_.nodes, " nodes, ", options_.pods, " pods");
+    if (absl::Status s = sut_.Configure(trace.header); !s.ok()) return s;
+    for (int i = 0; i < options_.steps; ++i) {
+      Step step = Next();
+      absl::StatusOr<StepOut> out = sut_.Apply(step);
+      if (!out.ok()) return out.status();
+      auto expect = std::make_shared<Expect>();
+      expect->out = OutToJson(*out);
+      if (!out->fatal) expect->state = StateToJson(sut_.Snapshot());
+      step.expect = expect;
+      Observe(step, *out);
+      trace.steps.push_back(std::move(step));
+      if (out->fatal) break;
+    }
+    return trace;
+  }
+
+ private:
+  int Uniform(int lo, int hi) {  // inclusive
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
+  bool Chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
+  }
+
+  // --- objects
+  PodPtr NewPod(int index) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = index % 2 == 0 ? "default" : "team";
+    p->name = absl::StrCat("p", index);
+    p->uid = absl::StrCat("uid-", p->namespace_, "-", p->name, "-",
+                          ++incarnation_[index]);
+    p->resource_version = "1";
+    p->labels = {{"app", Chance(0.5) ? "web" : "db"}};
+    p->scheduler_name = Chance(0.9) ? "default-scheduler" : "other-scheduler";
+    if (Chance(0.8)) p->priority = Uniform(0, 5);
+    Container c;
+    c.name = "c";
+    c.image = "img";
+    c.requests["cpu"] = Q(absl::StrCat(Uniform(1, 15) * 100, "m"));
+    if (Chance(0.3))
+      c.requests["memory"] = Q(absl::StrCat(Uniform(1, 4), "Gi"));
+    p->containers.push_back(c);
+    if (Chance(0.2)) p->node_selector = {{"zone", "a"}};
+    if (Chance(0.25)) {
+      p->tolerations.push_back({"dedicated", "Exists", "", "NoSchedule", {}});
+    }
+    if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
+    return p;
+  }
+
+  NodePtr NewNode(int index) {
+    auto n = std::make_shared<Node>();
+    n->name = absl::StrCat("n", index);
+    n->uid = absl::StrCat("uid-node-", n->name);
+    n->labels = {
+        {"zone", Chance(0.5) ? "a" : "b"},
+        {"schedtrace.io/score", absl::StrCat(index * 10 + Uniform(0, 9))}};
+    n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
+    n->allocatable["memory"] = Q("8Gi");
+    n->allocatable["pods"] = Q(Chance(0.2) ? "2" : "110");
+    if (Chance(0.2)) n->taints.push_back({"dedicated", "x", "NoSchedule"});
+    if (Chance(0.1)) n->unschedulable = true;
+    return n;
+  }
+
+  PodPtr Bump(const Pod& old) {
+    auto p = std::make_shared<Pod>(old);
+    p->resource_version = absl::StrCat(std::stoll(old.resource_version) + 1);
+    return p;
+  }
+
+  // --- the step mix
+  Step Next() {
+    Step step;
+    t_ += Chance(0.05)   ? 310000
+          : Chance(0.15) ? Uniform(5000, 20000)
+                         : Uniform(100, 3000);
+    step.t = t_;
+    State s = sut_.Snapshot();
+    std::vector<std::string> waiting =
+        s.waiting.value_or(std::vector<std::string>{});
+    std::vector<std::string> parked =
+        s.parked.value_or(std::vector<std::string>{});
+    std::vector<int> present, absent;
+    for (int i = 0; i < options_.pods; ++i) {
+      (pods_[i] ? present : absent).push_back(i);
+    }
+    std::vector<int> nodes_present, nodes_absent;
+    for (int i = 0; i < options_.nodes; ++i) {
+      (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
+    }
+    for (;;) {
+      int r = Uniform(0, 99);
+      if (!confirm_.empty() && Chance(0.6)) {
+        // The apiserver's answer to a successful bind.
+        auto [index, node] = confirm_.front();
+        confirm_.erase(confirm_.begin());
+        if (!pods_[index] || !pods_[index]->node_name.empty()) continue;
+        PodPtr next = Bump(*pods_[index]);
+        std::const_pointer_cast<Pod>(next)->node_name = node;
+        return Update(step, index, next);
+      }
+      if (r < 14 && !absent.empty()) {
+        int i = Pick(absent);
+        step.op = Op::kPodAdd;
+        step.pod = pods_[i] = NewPod(i);
+        return step;
+      }
+      if (r < 30 && !present.empty()) {
+        int i = Pick(present);
+        const Pod& old = *pods_[i];
+        auto next = std::const_pointer_cast<Pod>(Bump(old));
+        switch (Uniform(0, 7)) {
+          case 0:
+            next->labels["app"] = next->labels["app"] == "web" ? "db" : "web";
+            break;
+          case 1:
+            next->priority = Uniform(0, 5);
+            break;
+          case 2:
+            next->annotations["touched"] = absl::StrCat(t_);
+            break;
+          case 3:
+            next->resource_version = old.resource_version;  // a resync
+            break;
+          case 4:
+            next->scheduling_gates.clear();
+            break;
+          case 5:
+            if (old.node_name.empty() && !nodes_present.empty()) {
+              next->node_name = nodes_[Pick(nodes_present)]->name;
+            }
+            break;
+          case 6:
+            if (!old.deletion_timestamp) next->deletion_timestamp = "2026";
+            break;
+          default:
+            next->nominated_node_name =
+                nodes_present.empty() ? "" : nodes_[Pick(nodes_present)]->name;
+        }
+        return Update(step, i, next);
+      }
+      if (r < 36 && !present.empty()) {
+        int i = Pick(present);
+        step.op = Op::kPodDelete;
+        step.pod = pods_[i];
+        step.tombstone = Chance(0.2);
+        pods_[i] = nullptr;
+        return step;
+      }
+      if (r < 42 && !nodes_absent.empty()) {
+        int i = Pick(nodes_absent);
+        step.op = Op::kNodeAdd;
+        step.node = nodes_[i] = NewNode(i);
+        return step;
+      }
+      if (r < 50 && !nodes_present.empty()) {
+        int i = Pick(nodes_present);
+        auto next = std::make_shared<Node>(*nodes_[i]);
+        switch (Uniform(0, 5)) {
+          case 0:
+            next->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
+            break;
+          case 1:
+            next->labels["zone"] = next->labels["zone"] == "a" ? "b" : "a";
+            break;
+          case 2:
+            if (next->taints.empty()) {
+              next->taints.push_back({"dedicated", "x", "NoSchedule"});
+            } else {
+              next->taints.clear();
+            }
+            break;
+          case 3:
+            next->unschedulable = !next->unschedulable;
+            break;
+          case 4:
+            next->conditions = {{"Ready", Chance(0.5) ? "True" : "False"}};
+            break;
+          default:
+            break;  // an update that changes nothing the scheduler reads
+        }
+        step.op = Op::kNodeUpdate;
+        step.old_node = nodes_[i];
+        step.new_node = nodes_[i] = next;
+        return step;
+      }
+      if (r < 53 && !nodes_present.empty()) {
+        int i = Pick(nodes_present);
+        step.op = Op::kNodeDelete;
+        step.node = nodes_[i];
+        step.tombstone = Chance(0.2);
+        nodes_[i] = nullptr;
+        return step;
+      }
+      if (r < 56) {
+        static const std::vector<std::string> kKinds = {
+            "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
+            "CSINode", "CSIDriver"};
+        static const std::vector<std::string> kActions = {"Add", "Update",
+                                                          "Delete"};
+        step.op = Op::kClusterEvent;
+        step.event.resource = Pick(kKinds);
+        step.event.action = Pick(kActions);
+        step.wait_for_first_consumer = Chance(0.5);
+        return step;
+      }
+      if (r < 78) {
+        step.op = Op::kScheduleOne;
+        if (Chance(0.1)) step.reserve = ReserveOutcome::kError;
+        int p = Uniform(0, 9);
+        step.permit = p < 2   ? PermitOutcome::kWait
+                      : p < 3 ? PermitOutcome::kReject
+                              : PermitOutcome::kAllow;
+        return step;
+      }
+      if (r < 84 && !waiting.empty()) {
+        step.op = Chance(0.6) ? Op::kPermitAllow : Op::kPermitReject;
+        step.pod_key = Pick(waiting);
+        return step;
+      }
+      if (r < 92 && !parked.empty()) {
+        step.op = Op::kBind;
+        step.pod_key = Pick(parked);
+        step.prebind_ok = !Chance(0.1);
+        step.bind_ok = !Chance(0.1);
+        return step;
+      }
+      if (r < 97) {
+        step.op = Op::kFlushBackoff;
+        return step;
+      }
+      step.op = Op::kFlushUnschedulable;
+      return step;
+    }
+  }
+
+  Step& Update(Step& step, int index, PodPtr next) {
+    step.op = Op::kPodUpdate;
+    step.old_pod = pods_[index];
+    step.new_pod = pods_[index] = std::move(next);
+    return step;
+  }
+
+  void Observe(const Step& step, const StepOut& out) {
+    if (step.op != Op::kBind) return;
+    for (const Binding& b : out.bindings) {
+      for (int i = 0; i < options_.pods; ++i) {
+        if (pods_[i] && pods_[i]->Key() == b.pod)
+          confirm_.push_back({i, b.node});
+      }
+    }
+  }
+
+  System& sut_;
+  GenOptions options_;
+  std::mt19937_64 rng_;
+  int64_t t_ = 0;
+  std::map<int, PodPtr> pods_;
+  std::map<int, NodePtr> nodes_;
+  std::map<int, int> incarnation_;
+  std::vector<std::pair<int, std::string>> confirm_;
+};
+
+}  // namespace
+
+TraceHeader SchedulerHeader(const std::string& name) {
+  TraceHeader h;
+  h.name = name;
+  h.layer = Layer::kScheduler;
+  h.upstream = "v1.26.7";
+  Config& c = h.config;
+  c.profiles = {"default-scheduler"};
+  c.features = {{"PodSchedulingReadiness", true}};
+  c.percentage_of_nodes_to_score = 100;
+  const std::vector<std::string> others = {"PrioritySort", "TraceBind",
+                                           "TracePermit",  "TracePreBind",
+                                           "TraceReserve", "TraceScore"};
+  c.cluster_event_map = {
+      {"CSINode", {"All"}, others},
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node",
+       {"Add", "Update"},
+       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
+      {"Node", {"All"}, others},
+      {"PersistentVolume", {"All"}, others},
+      {"PersistentVolumeClaim", {"All"}, others},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+      {"Pod", {"All"}, others},
+      {"StorageClass", {"All"}, others},
+  };
+  c.plugins = {{"queueSort", {"PrioritySort"}},
+               {"preEnqueue", {"SchedulingGates"}},
+               {"preFilter", {"NodeAffinity", "NodeResourcesFit"}},
+               {"filter",
+                {"NodeUnschedulable", "NodeName", "TaintToleration",
+                 "NodeAffinity", "NodeResourcesFit"}},
+               {"score", {"TraceScore"}},
+               {"reserve", {"TraceReserve"}},
+               {"permit", {"TracePermit"}},
+               {"preBind", {"TracePreBind"}},
+               {"bind", {"TraceBind"}},
+               {"postBind", {"TraceBind"}}};
+  return h;
+}
+
+absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
+                                             const GenOptions& options) {
+  return Generator(sut, options).Run();
+}
+
+}  // namespace schedtrace
