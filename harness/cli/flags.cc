@@ -35,7 +35,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   cl.command = argv[1];
   if (cl.command == "--help" || cl.command == "-h") cl.command = "help";
   if (cl.command != "help" && cl.command != "replay" &&
-      cl.command != "conformance") {
+      cl.command != "conformance" && cl.command != "gen") {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown command \"", cl.command, "\""));
   }
@@ -80,6 +80,10 @@ std::string Usage() {
          "system, print the conformance table\n"
          "  schedtrace replay --sut=S [--report=F] [--no-properties] PATH...\n"
          "      replay traces against one system\n"
+         "  schedtrace gen --layer=scheduler [--seed=N] [--steps=K] [--sut=S] "
+         "[--out=FILE]\n"
+         "      write a random valid trace, expectations recorded from S "
+         "(default model)\n"
          "  schedtrace help\n\n"
          "PATH is a trace file or a directory searched recursively for "
          "*.jsonl.\n\nflags:\n";

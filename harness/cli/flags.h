@@ -19,7 +19,7 @@ struct FlagSpec {
 };
 
 inline constexpr FlagSpec kFlags[] = {
-    {"sut", "replay conformance",
+    {"sut", "replay conformance gen",
      "system under test: model or impl (repeatable for conformance; default "
      "model and impl)"},
     {"report", "replay conformance",
@@ -27,6 +27,10 @@ inline constexpr FlagSpec kFlags[] = {
      "FILE.json"},
     {"no-properties", "replay conformance",
      "do not check the invariants after every step"},
+    {"layer", "gen", "the layer to generate (scheduler)"},
+    {"seed", "gen", "the random seed (default 1)"},
+    {"steps", "gen", "how many steps (default 60)"},
+    {"out", "gen", "write the trace there instead of stdout"},
     {"golden", "conformance",
      "the corpus to replay when no PATH is given (default: the source tree's "
      "golden/)"},

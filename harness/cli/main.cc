@@ -1,13 +1,17 @@
 // schedtrace: replays schedtrace-v1 traces against systems under test.
 // See `schedtrace help` and the README.
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/report.h"
 #include "harness/cli/run.h"
 #include "harness/cli/suts.h"
+#include "harness/codec.h"
+#include "harness/generator.h"
 #include "harness/trace_files.h"
 
 namespace schedtrace::cli {
@@ -16,6 +20,35 @@ namespace {
 int UsageError(const std::string& message) {
   std::cerr << "schedtrace: " << message << "\n\n" << Usage();
   return 2;
+}
+
+// schedtrace gen: a random valid trace recorded from a system.
+int Gen(const CommandLine& cl) {
+  if (cl.Last("layer", "scheduler") != "scheduler") {
+    return UsageError("gen: only --layer=scheduler is generated so far");
+  }
+  GenOptions options;
+  if (!absl::SimpleAtoi(cl.Last("seed", "1"), &options.seed) ||
+      !absl::SimpleAtoi(cl.Last("steps", "60"), &options.steps) ||
+      options.steps < 0) {
+    return UsageError("gen: --seed and --steps take whole numbers");
+  }
+  absl::StatusOr<std::unique_ptr<System>> sut =
+      MakeSystem(cl.Last("sut", "model"));
+  if (!sut.ok()) return UsageError(std::string(sut.status().message()));
+  absl::StatusOr<Trace> trace = GenerateSchedulerTrace(**sut, options);
+  if (!trace.ok()) {
+    std::cerr << "schedtrace gen: " << trace.status() << "\n";
+    return 1;
+  }
+  std::string text = EncodeTrace(*trace);
+  if (!cl.Has("out")) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(cl.Last("out", ""));
+  out << text;
+  return out ? 0 : 2;
 }
 
 int Main(int argc, char** argv) {
@@ -29,6 +62,7 @@ int Main(int argc, char** argv) {
   if (cl->Has("report") && !KnownReportExtension(report)) {
     return UsageError("--report takes FILE.md, FILE.xml or FILE.json");
   }
+  if (cl->command == "gen") return Gen(*cl);
   std::vector<std::string> suts = cl->All("sut");
   std::vector<std::string> paths = cl->paths;
   if (cl->command == "replay") {
