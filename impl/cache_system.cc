@@ -1,27 +1,89 @@
-// Placeholder until the cache layer's implementation lands (issue 4).
+// The cache layer's System over impl::Cache.
 #include <memory>
+#include <optional>
 
+#include "impl/cache.h"
 #include "impl/system.h"
 
 namespace schedtrace::impl {
 namespace {
 
-class UnimplementedCache : public System {
+class CacheSystem : public System {
  public:
-  absl::Status Configure(const TraceHeader&) override {
-    return absl::UnimplementedError(
-        "impl: the cache layer is not implemented yet");
+  absl::Status Configure(const TraceHeader& header) override {
+    if (header.layer != Layer::kCache) {
+      return absl::InvalidArgumentError("impl: not a cache-layer trace");
+    }
+    cache_.emplace(header.config.assumed_pod_ttl_ms);
+    exited_ = false;
+    return absl::OkStatus();
   }
-  absl::StatusOr<StepOut> Apply(const Step&) override {
-    return absl::UnimplementedError("impl: cache layer");
+
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (!cache_) return absl::FailedPreconditionError("impl: not configured");
+    if (exited_) {
+      return absl::FailedPreconditionError(
+          "impl: the cache exited at an earlier step");
+    }
+    CacheResult r;
+    Cache& c = *cache_;
+    switch (step.op) {
+      case Op::kCAssume:
+        r = c.AssumePod(step.pod);
+        break;
+      case Op::kCFinishBinding:
+        r = c.FinishBinding(step.pod, step.t);
+        break;
+      case Op::kCForget:
+        r = c.ForgetPod(step.pod);
+        break;
+      case Op::kCAddPod:
+        r = c.AddPod(step.pod);
+        break;
+      case Op::kCUpdatePod:
+        r = c.UpdatePod(step.old_pod, step.new_pod);
+        break;
+      case Op::kCRemovePod:
+        r = c.RemovePod(step.pod);
+        break;
+      case Op::kCAddNode:
+        r = c.AddNode(step.node);
+        break;
+      case Op::kCUpdateNode:
+        r = c.UpdateNode(step.old_node, step.new_node);
+        break;
+      case Op::kCRemoveNode:
+        r = c.RemoveNode(step.node);
+        break;
+      case Op::kCCleanup:
+        r = c.CleanupAssumedPods(step.t);
+        break;
+      default:
+        return absl::InvalidArgumentError(
+            "impl cache system: not a cache-layer op");
+    }
+    StepOut out;
+    out.error = r == CacheResult::kError;
+    out.fatal = r == CacheResult::kFatal;
+    exited_ = out.fatal;
+    return out;
   }
-  State Snapshot() const override { return State{}; }
+
+  State Snapshot() const override {
+    State s;
+    s.cache = cache_ ? cache_->Snapshot() : CacheState{};
+    return s;
+  }
+
+ private:
+  std::optional<Cache> cache_;
+  bool exited_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<System> NewCacheSystem() {
-  return std::make_unique<UnimplementedCache>();
+  return std::make_unique<CacheSystem>();
 }
 
 }  // namespace schedtrace::impl
