@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -295,6 +296,175 @@ class Generator {
   std::vector<std::pair<int, std::string>> confirm_;
 };
 
+// Cache-layer sequences.
+class CacheGenerator {
+ public:
+  CacheGenerator(System& sut, const GenOptions& options)
+      : sut_(sut), options_(options), rng_(options.seed) {}
+
+  absl::StatusOr<Trace> Run() {
+    Trace trace;
+    TraceHeader& h = trace.header;
+    h.name = absl::StrCat("generated/cache/seed-", options_.seed);
+    h.layer = Layer::kCache;
+    h.upstream = "v1.26.7";
+    h.source = "generated";
+    h.seed = static_cast<int64_t>(options_.seed);
+    h.config.assumed_pod_ttl_ms = ttl_ = Chance(0.5) ? 0 : 30000;
+    h.description =
+        absl::StrCat("random cache-layer sequence, seed ", options_.seed,
+                     ", ttl ", h.config.assumed_pod_ttl_ms, " ms");
+    if (absl::Status s = sut_.Configure(h); !s.ok()) return s;
+    for (int i = 0; i < options_.steps; ++i) {
+      Step step = Next();
+      absl::StatusOr<StepOut> out = sut_.Apply(step);
+      if (!out.ok()) return out.status();
+      auto expect = std::make_shared<Expect>();
+      expect->out = OutToJson(*out);
+      if (!out->fatal) expect->state = StateToJson(sut_.Snapshot());
+      step.expect = expect;
+      trace.steps.push_back(std::move(step));
+      if (out->fatal) break;
+    }
+    return trace;
+  }
+
+ private:
+  int Uniform(int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
+  bool Chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+
+  std::string NodeName() {
+    return absl::StrCat("n", Uniform(0, options_.nodes - 1));
+  }
+
+  PodPtr MakePod(int index, const std::string& node) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = "default";
+    p->name = absl::StrCat("p", index);
+    p->uid = absl::StrCat("uid-p", index, "-", incarnation_[index]);
+    p->resource_version = absl::StrCat(++rv_);
+    p->node_name = node;
+    Container c;
+    c.name = "c";
+    c.requests["cpu"] = Q(absl::StrCat(Uniform(1, 20) * 50, "m"));
+    if (Chance(0.4))
+      c.requests["memory"] = Q(absl::StrCat(Uniform(1, 512), "Mi"));
+    if (Chance(0.2))
+      c.requests["example.com/gpu"] = Q(absl::StrCat(Uniform(1, 2)));
+    p->containers.push_back(c);
+    if (Chance(0.2)) {
+      Container init;
+      init.name = "init";
+      init.requests["cpu"] = Q(absl::StrCat(Uniform(1, 30) * 50, "m"));
+      p->init_containers.push_back(init);
+    }
+    return p;
+  }
+
+  NodePtr MakeNode(const std::string& name) {
+    auto n = std::make_shared<Node>();
+    n->name = name;
+    n->labels = {{"topology.kubernetes.io/zone", Chance(0.5) ? "a" : "b"}};
+    n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 8)));
+    return n;
+  }
+
+  Step Next() {
+    Step step;
+    // Cleanups exactly at and just after a deadline: expiry is strict.
+    while (!boundaries_.empty() && *boundaries_.begin() <= t_) {
+      boundaries_.erase(boundaries_.begin());
+    }
+    if (!boundaries_.empty() && Chance(0.3)) {
+      t_ = *boundaries_.begin();
+      boundaries_.erase(boundaries_.begin());
+      step.t = t_;
+      step.op = Op::kCCleanup;
+      return step;
+    }
+    t_ += Chance(0.1) ? Uniform(20000, 40000) : Uniform(100, 3000);
+    step.t = t_;
+    int i = Uniform(0, options_.pods - 1);
+    PodPtr& known = pods_[i];
+    int r = Uniform(0, 99);
+    if (r < 20) {  // the scheduler assumes a pod (or retries one)
+      if (known == nullptr || Chance(0.2)) {
+        if (known == nullptr) ++incarnation_[i];
+        known = MakePod(i, NodeName());
+      }
+      step.op = Op::kCAssume;
+      step.pod = known;
+    } else if (r < 32 && known) {
+      step.op = Op::kCFinishBinding;
+      step.pod = known;
+      if (ttl_ > 0) {
+        boundaries_.insert(t_ + ttl_);
+        boundaries_.insert(t_ + ttl_ + 1);
+      }
+    } else if (r < 40 && known) {
+      step.op = Op::kCForget;
+      step.pod = known;
+    } else if (r < 55) {  // the informer confirms (or adds) a pod
+      if (known == nullptr) {
+        ++incarnation_[i];
+        known = MakePod(i, NodeName());
+      } else if (Chance(0.2)) {
+        auto moved = std::make_shared<Pod>(*known);
+        moved->node_name = NodeName();
+        known = moved;
+      }
+      step.op = Op::kCAddPod;
+      step.pod = known;
+    } else if (r < 65 && known) {
+      auto next = std::make_shared<Pod>(*MakePod(i, known->node_name));
+      next->uid = known->uid;
+      step.op = Op::kCUpdatePod;
+      step.old_pod = known;
+      step.new_pod = known = next;
+    } else if (r < 73 && known) {
+      step.op = Op::kCRemovePod;
+      step.pod = known;
+      if (Chance(0.2)) {  // the stale unassigned version
+        auto stale = std::make_shared<Pod>(*known);
+        stale->node_name.clear();
+        step.pod = stale;
+      }
+      known = nullptr;
+    } else if (r < 81) {
+      std::string name = NodeName();
+      step.op = Op::kCAddNode;
+      step.node = nodes_[name] = MakeNode(name);
+    } else if (r < 87) {
+      std::string name = NodeName();
+      NodePtr old = nodes_[name] ? nodes_[name] : MakeNode(name);
+      step.op = Op::kCUpdateNode;
+      step.old_node = old;
+      step.new_node = nodes_[name] = MakeNode(name);
+    } else if (r < 92) {
+      std::string name = NodeName();
+      step.op = Op::kCRemoveNode;
+      step.node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      nodes_[name] = nullptr;
+    } else {
+      step.op = Op::kCCleanup;
+    }
+    return step;
+  }
+
+  System& sut_;
+  GenOptions options_;
+  std::mt19937_64 rng_;
+  int64_t t_ = 0;
+  int64_t rv_ = 0;
+  int64_t ttl_ = 0;
+  std::set<int64_t> boundaries_;
+  std::map<int, PodPtr> pods_;
+  std::map<int, int> incarnation_;
+  std::map<std::string, NodePtr> nodes_;
+};
+
 }  // namespace
 
 TraceHeader SchedulerHeader(const std::string& name) {
@@ -341,6 +511,11 @@ TraceHeader SchedulerHeader(const std::string& name) {
 absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
                                              const GenOptions& options) {
   return Generator(sut, options).Run();
+}
+
+absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
+                                         const GenOptions& options) {
+  return CacheGenerator(sut, options).Run();
 }
 
 }  // namespace schedtrace

@@ -34,6 +34,14 @@ TraceHeader SchedulerHeader(const std::string& name);
 absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
                                              const GenOptions& options);
 
+// Cache-layer traces: the calls the scheduler and its informer make on the
+// cache (assume, finish binding, forget, confirm by add, update, remove),
+// nodes coming and going with pods on them, cleanups across the TTL (0 or
+// 30 s, chosen by the seed). Valid calls mostly, with the wrong-but-possible
+// ones upstream answers with an error mixed in.
+absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
+                                         const GenOptions& options);
+
 }  // namespace schedtrace
 
 #endif  // SCHEDTRACE_HARNESS_GENERATOR_H_

@@ -27,7 +27,7 @@ inline constexpr FlagSpec kFlags[] = {
      "FILE.json"},
     {"no-properties", "replay conformance",
      "do not check the invariants after every step"},
-    {"layer", "gen", "the layer to generate (scheduler)"},
+    {"layer", "gen", "the layer to generate: scheduler or cache"},
     {"seed", "gen", "the random seed (default 1)"},
     {"steps", "gen", "how many steps (default 60)"},
     {"out", "gen", "write the trace there instead of stdout"},

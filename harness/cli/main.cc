@@ -24,8 +24,10 @@ int UsageError(const std::string& message) {
 
 // schedtrace gen: a random valid trace recorded from a system.
 int Gen(const CommandLine& cl) {
-  if (cl.Last("layer", "scheduler") != "scheduler") {
-    return UsageError("gen: only --layer=scheduler is generated so far");
+  const std::string layer = cl.Last("layer", "scheduler");
+  if (layer != "scheduler" && layer != "cache") {
+    return UsageError(
+        "gen: --layer=scheduler or --layer=cache (queue: not yet)");
   }
   GenOptions options;
   if (!absl::SimpleAtoi(cl.Last("seed", "1"), &options.seed) ||
@@ -36,7 +38,9 @@ int Gen(const CommandLine& cl) {
   absl::StatusOr<std::unique_ptr<System>> sut =
       MakeSystem(cl.Last("sut", "model"));
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
-  absl::StatusOr<Trace> trace = GenerateSchedulerTrace(**sut, options);
+  absl::StatusOr<Trace> trace = layer == "cache"
+                                    ? GenerateCacheTrace(**sut, options)
+                                    : GenerateSchedulerTrace(**sut, options);
   if (!trace.ok()) {
     std::cerr << "schedtrace gen: " << trace.status() << "\n";
     return 1;
