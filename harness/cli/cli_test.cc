@@ -178,15 +178,24 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
   Trace("a-ok.jsonl", std::string(kAddNode) + "\n");
   std::string bad =
       Trace("b-fails.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
+  // A queue-layer trace: impl does not implement that layer yet (update
+  // this test when it does).
+  Write("c-queue.jsonl",
+        R"({"schedtrace":1,"name":"q","layer":"queue","config":{}})"
+        "\n"
+        R"({"t":1,"op":"flush_backoff","expect":{"out":{}}})"
+        "\n");
   Result r = RunCli("conformance " + dir_.string());
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("model    cache              1       1"));
-  EXPECT_THAT(r.output, HasSubstr("impl     cache              0       0"));
+  EXPECT_THAT(r.output, HasSubstr("impl     cache              1       1"));
+  EXPECT_THAT(r.output,
+              HasSubstr("impl     queue              0       0       1"));
   EXPECT_THAT(r.output, HasSubstr("failures (first divergence of each):\n"
                                   "  model: " +
                                   bad));
   // One closing line for the whole run, summed over model and impl.
-  EXPECT_THAT(r.output, HasSubstr("\n1 passed, 1 failed, 2 skipped\n"));
+  EXPECT_THAT(r.output, HasSubstr("\n3 passed, 2 failed, 1 skipped\n"));
 }
 
 TEST_F(CliTest, ExecSystemsAreAUsageErrorForNow) {
