@@ -98,4 +98,16 @@ bool OpInLayer(Op op, Layer layer) {
   return false;
 }
 
+int ActionTypeBits(const std::string& action) {
+  if (action == "Add") return 1 << 0;
+  if (action == "Delete") return 1 << 1;
+  if (action == "UpdateNodeAllocatable") return 1 << 2;
+  if (action == "UpdateNodeLabel") return 1 << 3;
+  if (action == "UpdateNodeTaint") return 1 << 4;
+  if (action == "UpdateNodeCondition") return 1 << 5;
+  if (action == "Update") return 0b111100;
+  if (action == "All") return kAllActionBits;
+  return 0;
+}
+
 }  // namespace schedtrace

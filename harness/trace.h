@@ -109,6 +109,13 @@ std::optional<Op> OpFromName(std::string_view name);
 // Whether `op` belongs to `layer` (flush_* belong to queue and scheduler).
 bool OpInLayer(Op op, Layer layer);
 
+// upstream framework.ActionType: the bits of an action name ("Add" 1,
+// "Delete" 2, "UpdateNodeAllocatable" 4, "UpdateNodeLabel" 8,
+// "UpdateNodeTaint" 16, "UpdateNodeCondition" 32, "Update" the four node
+// updates, "All" every bit); 0 for an unknown name.
+int ActionTypeBits(const std::string& action);
+inline constexpr int kAllActionBits = 63;
+
 // A cluster event as MoveAllToActiveOrBackoffQueue receives it.
 struct ClusterEvent {
   std::string resource;  // "Node", "Pod", "PersistentVolume", ...

@@ -88,6 +88,29 @@ TEST(NodeAffinityTest, SelectorAndRequiredTerms) {
   EXPECT_FALSE(RequiredNodeAffinityMatches(pod, *MakeNode("n2")));
 }
 
+TEST(NodeAffinityTest, RequirementsAreValidatedAsLabelSelectors) {
+  NodePtr node = MakeNode("n1", "1", {{"gen", "5"}});
+  Pod pod = MakePod();
+  auto with = [&](NodeSelectorRequirement r) {
+    pod.required_node_affinity =
+        std::vector<NodeSelectorTerm>{{{std::move(r)}, {}}};
+    return RequiredNodeAffinityMatches(pod, *node);
+  };
+  EXPECT_TRUE(with({"gen", "Gt", {"4"}}));
+  EXPECT_FALSE(with({"gen", "Lt", {"-5"}}));  // "-5" is no label value
+  EXPECT_FALSE(with({"gen", "Lt", {"+6"}}));  // nor is "+6"
+  // The node's label is only parsed (strconv.ParseInt takes one sign).
+  node = MakeNode("n1", "1", {{"gen", "+7"}});
+  EXPECT_TRUE(with({"gen", "Gt", {"6"}}));
+  node = MakeNode("n1", "1", {{"gen", "+-7"}});
+  EXPECT_FALSE(with({"gen", "Lt", {"6"}}));
+  node = MakeNode("n1", "1", {{"gen", "5"}});
+  EXPECT_FALSE(with({"bad key", "Exists", {}}));  // invalid label key
+  EXPECT_FALSE(with({"gen", "NotIn", {"a b"}}));  // invalid label value
+  EXPECT_TRUE(with({"gen", "NotIn", {"a"}}));
+  EXPECT_FALSE(with({"Example.com/gen", "Exists", {}}));  // prefix: lowercase
+}
+
 TEST(NodeAffinityPreFilterTest, PinsNodeNamesAndDetectsConflicts) {
   Pod pod = MakePod();
   EXPECT_FALSE(NodeAffinityPreFilter(pod).node_names.has_value());
@@ -174,6 +197,18 @@ TEST(NodeEventsTest, OtherKindsFollowTheClusterEventMap) {
   EXPECT_EQ(OtherKindEvent(map, "StorageClass", "Add", true)->label,
             "StorageClassAdd");
   EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Delete", true).has_value());
+}
+
+TEST(NodeEventsTest, OtherKindsRegisterByActionBits) {
+  // A plugin registering only UpdateNodeTaint for a kind still gets that
+  // kind's Update handler (upstream tests `at&framework.Update != 0`), but
+  // no Add or Delete handler.
+  std::vector<ClusterEventMapEntry> map = {
+      {"CSINode", {"UpdateNodeTaint"}, {"SomePlugin"}}};
+  EXPECT_EQ(OtherKindEvent(map, "CSINode", "Update", false)->label,
+            "CSINodeUpdate");
+  EXPECT_FALSE(OtherKindEvent(map, "CSINode", "Add", false).has_value());
+  EXPECT_FALSE(OtherKindEvent(map, "CSINode", "Delete", false).has_value());
 }
 
 }  // namespace

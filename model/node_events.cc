@@ -15,14 +15,10 @@ std::map<std::string, std::string> ConditionStatuses(
   return m;
 }
 
-// upstream: framework.ActionType bits of one registered action name.
+// upstream: `at&framework.<Action> != 0` in addAllEventHandlers: the handler
+// for `action` is registered when the registered bits intersect its bits.
 bool ActionCovers(const std::string& registered, const std::string& action) {
-  if (registered == "All") return true;
-  if (registered == action) return true;
-  if (registered == "Update") {
-    return action == "Update" || action.rfind("UpdateNode", 0) == 0;
-  }
-  return false;
+  return (ActionTypeBits(registered) & ActionTypeBits(action)) != 0;
 }
 
 // The short names buildEvtResHandler labels events with.

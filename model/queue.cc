@@ -24,20 +24,6 @@ int64_t WrapMul(int64_t a, int64_t b) {
 // A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
 int64_t MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
 
-// upstream: framework.ActionType bits.
-int ActionBits(const std::string& action) {
-  if (action == "Add") return 1;
-  if (action == "Delete") return 2;
-  if (action == "UpdateNodeAllocatable") return 4;
-  if (action == "UpdateNodeLabel") return 8;
-  if (action == "UpdateNodeTaint") return 16;
-  if (action == "UpdateNodeCondition") return 32;
-  if (action == "Update") return 4 | 8 | 16 | 32;
-  if (action == "All") return 63;
-  return 0;
-}
-constexpr int kAll = 63;
-
 // upstream: metav1.LabelSelectorAsSelector validation: false when the
 // selector cannot be converted (the affinity term is then dropped).
 bool ValidSelector(const LabelSelector& s) {
@@ -438,12 +424,13 @@ int64_t PriorityQueue::calculateBackoffDuration(
 // upstream: podMatchesEvent
 bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
                                     const ClusterEvent& event) const {
-  const int bits = ActionBits(event.action);
-  if (event.resource == "*" && bits == kAll) return true;  // IsWildCard
+  const int bits = ActionTypeBits(event.action);
+  if (event.resource == "*" && bits == kAllActionBits)
+    return true;  // IsWildCard
   for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
     int entry_bits = 0;
-    for (const std::string& a : e.actions) entry_bits |= ActionBits(a);
-    bool evtMatch = (e.resource == "*" && entry_bits == kAll) ||
+    for (const std::string& a : e.actions) entry_bits |= ActionTypeBits(a);
+    bool evtMatch = (e.resource == "*" && entry_bits == kAllActionBits) ||
                     (e.resource == event.resource && (entry_bits & bits) != 0);
     if (!evtMatch) continue;
     for (const std::string& plugin : e.plugins) {
