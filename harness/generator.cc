@@ -16,6 +16,18 @@ namespace {
 
 Quantity Q(const std::string& s) { return *ParseQuantity(s); }
 
+// Applies `step` to `sut` and records what it emitted and showed as the
+// step's expectations. Returns the out, so a generator can react to it.
+absl::StatusOr<StepOut> Record(System& sut, Step& step) {
+  absl::StatusOr<StepOut> out = sut.Apply(step);
+  if (!out.ok()) return out.status();
+  auto expect = std::make_shared<Expect>();
+  expect->out = OutToJson(*out);
+  if (!out->fatal) expect->state = StateToJson(sut.Snapshot());
+  step.expect = expect;
+  return out;
+}
+
 class Generator {
  public:
   Generator(System& sut, const GenOptions& options)
@@ -33,12 +45,8 @@ class Generator {
     if (absl::Status s = sut_.Configure(trace.header); !s.ok()) return s;
     for (int i = 0; i < options_.steps; ++i) {
       Step step = Next();
-      absl::StatusOr<StepOut> out = sut_.Apply(step);
+      absl::StatusOr<StepOut> out = Record(sut_, step);
       if (!out.ok()) return out.status();
-      auto expect = std::make_shared<Expect>();
-      expect->out = OutToJson(*out);
-      if (!out->fatal) expect->state = StateToJson(sut_.Snapshot());
-      step.expect = expect;
       Observe(step, *out);
       trace.steps.push_back(std::move(step));
       if (out->fatal) break;
@@ -317,12 +325,8 @@ class CacheGenerator {
     if (absl::Status s = sut_.Configure(h); !s.ok()) return s;
     for (int i = 0; i < options_.steps; ++i) {
       Step step = Next();
-      absl::StatusOr<StepOut> out = sut_.Apply(step);
+      absl::StatusOr<StepOut> out = Record(sut_, step);
       if (!out.ok()) return out.status();
-      auto expect = std::make_shared<Expect>();
-      expect->out = OutToJson(*out);
-      if (!out->fatal) expect->state = StateToJson(sut_.Snapshot());
-      step.expect = expect;
       trace.steps.push_back(std::move(step));
       if (out->fatal) break;
     }
