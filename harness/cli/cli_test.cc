@@ -178,10 +178,10 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
   Trace("a-ok.jsonl", std::string(kAddNode) + "\n");
   std::string bad =
       Trace("b-fails.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
-  // A queue-layer trace: impl does not implement that layer yet (update
-  // this test when it does).
-  Write("c-queue.jsonl",
-        R"({"schedtrace":1,"name":"q","layer":"queue","config":{}})"
+  // A scheduler-layer trace: impl does not implement that layer yet
+  // (update this test when it does).
+  Write("c-scheduler.jsonl",
+        R"({"schedtrace":1,"name":"s","layer":"scheduler","config":{}})"
         "\n"
         R"({"t":1,"op":"flush_backoff","expect":{"out":{}}})"
         "\n");
@@ -190,7 +190,7 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
   EXPECT_THAT(r.output, HasSubstr("model    cache              1       1"));
   EXPECT_THAT(r.output, HasSubstr("impl     cache              1       1"));
   EXPECT_THAT(r.output,
-              HasSubstr("impl     queue              0       0       1"));
+              HasSubstr("impl     scheduler          0       0       1"));
   EXPECT_THAT(r.output, HasSubstr("failures (first divergence of each):\n"
                                   "  model: " +
                                   bad));

@@ -1,0 +1,213 @@
+// impl::PriorityQueue: the optimized scheduling queue (upstream v1.26.7
+// internal/queue/scheduling_queue.go PriorityQueue, nominator included).
+//
+// Same observable behaviour as upstream, built for throughput:
+//  - pod keys are interned into dense uint32 ids;
+//  - QueuedPodInfos live in a slab of reference-counted records (upstream's
+//    *QueuedPodInfo pointers: the same record can be held by a sub-queue, by
+//    the nominator and by the "last popped" table, and mutations are shared
+//    exactly as in Go) that is recycled, so the steady state allocates
+//    nothing for them;
+//  - activeQ and backoffQ are IndexedHeaps with Go container/heap's order;
+//  - unschedulablePods is a dense id -> record table plus an index from
+//    plugin id to the pods whose UnschedulablePlugins hold it, so a move
+//    request visits only the pods it can move.
+//
+//   PriorityQueue q(config);
+//   q.SetNow(t_ms);
+//   q.Add(pod);
+//   std::optional<PriorityQueue::Popped> p = q.Pop();
+#ifndef SCHEDTRACE_IMPL_QUEUE_H_
+#define SCHEDTRACE_IMPL_QUEUE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "harness/objects.h"
+#include "harness/state.h"
+#include "harness/trace.h"
+#include "impl/indexed_heap.h"
+
+namespace schedtrace::impl {
+
+// What a call did, as the queue layer's `out` shows it.
+enum class QueueResult { kOk, kError, kFatal };
+
+class PriorityQueue {
+ public:
+  explicit PriorityQueue(const Config& config);
+  // The heaps' comparators point back at this queue: not copyable/movable.
+  PriorityQueue(const PriorityQueue&) = delete;
+  PriorityQueue& operator=(const PriorityQueue&) = delete;
+
+  // The fake clock, in milliseconds.
+  void SetNow(int64_t t_ms) { now_ns_ = t_ms * 1000000; }
+
+  struct Popped {
+    std::string key;
+    int attempts = 0;
+  };
+
+  QueueResult Add(const PodPtr& pod);
+  QueueResult Update(const PodPtr& old_pod, const PodPtr& new_pod);
+  QueueResult Delete(const PodPtr& pod);
+  std::optional<Popped> Pop();
+  // `cycle` nullopt = the current scheduling cycle. Fails (kError) when the
+  // key was never popped.
+  QueueResult AddUnschedulableIfNotPresent(
+      const std::string& key, const std::vector<std::string>& plugins,
+      std::optional<int64_t> cycle);
+  void Activate(const std::vector<PodPtr>& pods);
+  void MoveAllToActiveOrBackoffQueue(
+      const ClusterEvent& event,
+      const std::optional<std::vector<std::string>>& precheck);
+  void AssignedPodAdded(const PodPtr& pod);
+  void AssignedPodUpdated(const PodPtr& pod);
+  void AddNominatedPodOverride(const PodPtr& pod, const std::string& node);
+  void FlushBackoffQCompleted();
+  void FlushUnschedulablePodsLeftover();
+
+  // The nominator's pod lister ("queue-ops"): the informer's view.
+  void ListerSet(const PodPtr& pod);
+  void ListerDelete(const Pod& pod);
+
+  QueueState SnapshotQueue() const;
+  Nominated SnapshotNominated() const;
+
+  // Whether `key` was ever popped (q_add_unschedulable needs that pop).
+  bool WasPopped(const std::string& key) const;
+
+  // Exposed for tests: ids of the pods the plugin index yields for `event`
+  // (before the precheck), sorted.
+  std::vector<std::string> MoveCandidatesForTest(const ClusterEvent& event);
+
+ private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+  using PluginSet = absl::InlinedVector<uint16_t, 4>;  // sorted plugin ids
+
+  // upstream: framework.QueuedPodInfo (with its PodInfo).
+  struct Record {
+    PodPtr pod;
+    PodPtr terms_pod;      // the pod RequiredAffinityTerms were computed from
+    uint32_t key = kNone;  // interned pod key
+    int attempts = 0;
+    int64_t timestamp_ns = 0;
+    PluginSet plugins;
+    bool gated = false;
+    int refs = 0;
+  };
+
+  struct ActiveLess {
+    const PriorityQueue* q;
+    bool operator()(uint32_t a, uint32_t b) const;
+  };
+  struct BackoffLess {
+    const PriorityQueue* q;
+    bool operator()(uint32_t a, uint32_t b) const;
+  };
+  struct KeyOf {
+    const PriorityQueue* q;
+    uint32_t operator()(uint32_t h) const { return q->slab_[h].key; }
+  };
+  using Heap = IndexedHeap<uint32_t, ActiveLess, KeyOf>;
+  using BHeap = IndexedHeap<uint32_t, BackoffLess, KeyOf>;
+
+  // Slab of records.
+  uint32_t NewRecord(const PodPtr& pod);
+  void Ref(uint32_t h) { ++slab_[h].refs; }
+  void Unref(uint32_t h);
+
+  uint32_t InternKey(const std::string& key);
+  std::optional<uint32_t> FindKey(const std::string& key) const;
+  std::optional<uint32_t> FindKey(const Pod& pod);  // no allocation
+  uint16_t InternPlugin(const std::string& name);
+  void EnsureKeyTables(uint32_t id);
+
+  // Heaps with reference counting.
+  void ActiveUpsert(uint32_t h);
+  void BackoffUpsert(uint32_t h);
+  void ActiveDelete(uint32_t key);
+  void BackoffDelete(uint32_t key);
+
+  // unschedulablePods with the plugin index.
+  void UnschedAddOrUpdate(uint32_t h);
+  void UnschedDelete(uint32_t key);
+  void IndexInsert(uint32_t key, const PluginSet& plugins);
+  void IndexErase(uint32_t key, const PluginSet& plugins);
+  void SetPlugins(uint32_t h, PluginSet plugins);
+  void SetPod(uint32_t h, const PodPtr& pod);
+
+  int64_t BackoffDurationNs(const Record& r) const;
+  int64_t BackoffTimeNs(const Record& r) const;
+  bool IsPodBackingOff(const Record& r) const;
+  bool RunPreEnqueuePlugins(uint32_t h);
+  bool AddToActiveQ(uint32_t h);
+  bool PodMatchesEvent(const Record& r, const ClusterEvent& event);
+  void ComputeEventPlugins(const ClusterEvent& event);
+  void MovePodsToActiveOrBackoffQueue(const ClusterEvent& event);
+  void CollectCandidates(const ClusterEvent& event);
+  bool AffinityMatches(const Record& r, const Pod& assigned) const;
+
+  // Nominator.
+  void NominatorDelete(const Pod& pod);
+  void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
+  bool UpdateNominatedPodUnlocked(const PodPtr& old_pod, uint32_t h);
+
+  Config config_;
+  int64_t now_ns_ = 0;
+  int64_t initial_backoff_ns_ = 0;
+  int64_t max_backoff_ns_ = 0;
+  int64_t max_in_unschedulable_ns_ = 0;
+  int64_t scheduling_cycle_ = 0;
+  int64_t move_request_cycle_ = -1;
+
+  std::vector<Record> slab_;
+  std::vector<uint32_t> free_;
+
+  absl::flat_hash_map<std::string, uint32_t> key_ids_;
+  std::vector<std::string> keys_;
+  std::vector<uint32_t> unsched_;       // key -> record, or kNone
+  std::vector<uint32_t> last_popped_;   // key -> record, or kNone
+  std::vector<uint32_t> stamp_;         // key -> epoch (candidate dedup)
+  std::vector<uint32_t> unsched_keys_;  // keys in unschedulablePods
+  std::vector<uint32_t> unsched_pos_;   // key -> position in unsched_keys_
+  uint32_t epoch_ = 0;
+
+  absl::flat_hash_map<std::string, uint16_t> plugin_ids_;
+  std::vector<std::string> plugin_names_;
+  std::vector<absl::flat_hash_set<uint32_t>> plugin_index_;  // plugin -> keys
+  absl::flat_hash_set<uint32_t> no_plugins_;  // keys with empty plugin sets
+
+  // clusterEventMap, interned: resource, action bits, plugin ids.
+  struct EventEntry {
+    std::string resource;
+    uint32_t actions = 0;
+    std::vector<uint16_t> plugins;
+  };
+  std::vector<EventEntry> event_map_;
+  std::vector<char> event_plugins_;   // plugin -> matched by this event
+  std::vector<uint32_t> candidates_;  // records, reused by move requests
+
+  // PreEnqueue: scheduler name -> whether SchedulingGates runs.
+  absl::flat_hash_map<std::string, std::vector<std::string>> pre_enqueue_;
+  bool scheduling_readiness_ = false;
+
+  Heap active_;
+  BHeap backoff_;
+
+  // nominator: node -> records (insertion order), uid -> node.
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> nominated_pods_;
+  absl::flat_hash_map<std::string, std::string> nominated_pod_to_node_;
+  absl::flat_hash_map<std::string, PodPtr> lister_;  // key -> pod
+  std::string key_buf_;  // reused to build "namespace/name" keys
+};
+
+}  // namespace schedtrace::impl
+
+#endif  // SCHEDTRACE_IMPL_QUEUE_H_

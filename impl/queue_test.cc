@@ -1,0 +1,182 @@
+#include "impl/queue.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace schedtrace::impl {
+namespace {
+
+Config TestConfig() {
+  Config c;
+  c.features["PodSchedulingReadiness"] = true;
+  c.pre_enqueue_plugins["default-scheduler"] = {"SchedulingGates"};
+  c.cluster_event_map = {
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node", {"Add", "Update"}, {"NodeAffinity", "NodeResourcesFit"}},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+  };
+  return c;
+}
+
+PodPtr MakePod(const std::string& name, int32_t prio = 0) {
+  auto p = std::make_shared<Pod>();
+  p->namespace_ = "ns";
+  p->name = name;
+  p->uid = "uid-" + name;
+  p->scheduler_name = "default-scheduler";
+  p->priority = prio;
+  return p;
+}
+
+// Adds, pops and fails `name` with `plugins` at time t (ms).
+void MakeUnschedulable(PriorityQueue& q, const std::string& name,
+                       const std::vector<std::string>& plugins, int64_t t) {
+  q.SetNow(t);
+  PodPtr p = MakePod(name);
+  q.ListerSet(p);
+  q.Add(p);
+  ASSERT_TRUE(q.Pop().has_value());
+  ASSERT_EQ(q.AddUnschedulableIfNotPresent(p->Key(), plugins, std::nullopt),
+            QueueResult::kOk);
+}
+
+TEST(PluginIndexTest, EventVisitsOnlyMatchingAndPluginlessPods) {
+  PriorityQueue q(TestConfig());
+  MakeUnschedulable(q, "taint", {"NodeUnschedulable"}, 10);
+  MakeUnschedulable(q, "fit", {"NodeResourcesFit"}, 20);
+  MakeUnschedulable(q, "none", {}, 30);
+  MakeUnschedulable(q, "other", {"VolumeBinding"}, 40);
+
+  EXPECT_EQ(q.MoveCandidatesForTest({"Node", "UpdateNodeTaint", ""}),
+            (std::vector<std::string>{"ns/fit", "ns/none", "ns/taint"}));
+  EXPECT_EQ(q.MoveCandidatesForTest({"Node", "UpdateNodeLabel", ""}),
+            (std::vector<std::string>{"ns/fit", "ns/none"}));
+  EXPECT_EQ(q.MoveCandidatesForTest({"Pod", "Delete", ""}),
+            (std::vector<std::string>{"ns/fit", "ns/none"}));
+  EXPECT_EQ(q.MoveCandidatesForTest({"PersistentVolume", "Add", ""}),
+            (std::vector<std::string>{"ns/none"}));
+  // Only "*"/All is the wildcard event: every pod.
+  EXPECT_EQ(
+      q.MoveCandidatesForTest({"*", "All", ""}),
+      (std::vector<std::string>{"ns/fit", "ns/none", "ns/other", "ns/taint"}));
+  EXPECT_EQ(q.MoveCandidatesForTest({"*", "Add", ""}),
+            (std::vector<std::string>{"ns/none"}));
+}
+
+TEST(PluginIndexTest, IndexFollowsMovesAndDeletes) {
+  PriorityQueue q(TestConfig());
+  MakeUnschedulable(q, "a", {"NodeUnschedulable"}, 10);
+  MakeUnschedulable(q, "b", {"NodeUnschedulable"}, 20);
+  q.SetNow(100000);
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, std::nullopt);
+  EXPECT_TRUE(q.SnapshotQueue().unschedulable.empty());
+  EXPECT_TRUE(q.MoveCandidatesForTest({"Node", "Add", ""}).empty());
+  EXPECT_EQ(q.SnapshotQueue().active.size(), 2u);
+  q.Delete(MakePod("a"));
+  q.Delete(MakePod("b"));
+
+  MakeUnschedulable(q, "c", {"NodeResourcesFit"}, 100100);
+  q.Delete(MakePod("c"));
+  EXPECT_TRUE(q.MoveCandidatesForTest({"Pod", "Delete", ""}).empty());
+}
+
+TEST(PluginIndexTest, WildcardEntryInMapMatchesEveryEvent) {
+  Config c = TestConfig();
+  c.cluster_event_map.push_back({"*", {"All"}, {"Custom"}});
+  PriorityQueue q(c);
+  MakeUnschedulable(q, "x", {"Custom"}, 10);
+  EXPECT_EQ(q.MoveCandidatesForTest({"CSINode", "Add", ""}),
+            (std::vector<std::string>{"ns/x"}));
+}
+
+TEST(PriorityQueueTest, GatedPodIndexedUnderSchedulingGates) {
+  PriorityQueue q(TestConfig());
+  auto p = std::make_shared<Pod>(*MakePod("g"));
+  p->scheduling_gates = {"wait"};
+  q.ListerSet(p);
+  q.Add(p);
+  QueueState s = q.SnapshotQueue();
+  ASSERT_EQ(s.unschedulable.size(), 1u);
+  EXPECT_TRUE(s.unschedulable[0].gated);
+  EXPECT_EQ(s.unschedulable[0].plugins,
+            (std::vector<std::string>{"SchedulingGates"}));
+  EXPECT_EQ(q.MoveCandidatesForTest({"Pod", "Update", ""}),
+            (std::vector<std::string>{"ns/g"}));
+}
+
+// notes 29: a max backoff past Go's Duration range wraps; the doubling check
+// wraps too, so the backoff keeps doubling instead of being capped.
+TEST(PriorityQueueTest, BackoffOverflowWrapsLikeGo) {
+  Config c = TestConfig();
+  c.pod_initial_backoff_ms = 1000;
+  c.pod_max_backoff_ms = 9223372037000;  // * 1e6 ns wraps negative
+  PriorityQueue q(c);
+  PodPtr p = MakePod("p");
+  q.ListerSet(p);
+  q.SetNow(0);
+  q.Add(p);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(q.Pop().has_value());
+    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
+    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+              QueueResult::kOk);
+    q.Activate({p});
+  }
+  ASSERT_TRUE(q.Pop().has_value());  // attempts 4
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
+  ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+            QueueResult::kOk);
+  QueueState s = q.SnapshotQueue();
+  ASSERT_EQ(s.backoff.size(), 1u);
+  EXPECT_EQ(s.backoff[0].attempts, 4);
+  EXPECT_EQ(s.backoff[0].backoff_expires_at, 8000);  // 1s doubled 3 times
+}
+
+TEST(PriorityQueueTest, MaxBackoffCapsWithoutOverflow) {
+  Config c = TestConfig();
+  c.pod_initial_backoff_ms = 1000;
+  c.pod_max_backoff_ms = 3000;
+  PriorityQueue q(c);
+  PodPtr p = MakePod("p");
+  q.ListerSet(p);
+  q.SetNow(0);
+  q.Add(p);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(q.Pop().has_value());
+    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
+    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+              QueueResult::kOk);
+    q.Activate({p});
+  }
+  ASSERT_TRUE(q.Pop().has_value());
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
+  q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt);
+  EXPECT_EQ(q.SnapshotQueue().backoff.at(0).backoff_expires_at, 3000);
+}
+
+TEST(PriorityQueueTest, UpdateNilOldOfUnschedulablePodIsFatal) {
+  PriorityQueue q(TestConfig());
+  MakeUnschedulable(q, "u", {"NodeResourcesFit"}, 10);
+  EXPECT_EQ(q.Update(nullptr, MakePod("u")), QueueResult::kFatal);
+}
+
+TEST(PriorityQueueTest, NominateEmptyNodeIsStored) {
+  PriorityQueue q(TestConfig());
+  PodPtr p = MakePod("n");
+  q.ListerSet(p);
+  q.Add(p);
+  q.AddNominatedPodOverride(p, "");
+  Nominated n = q.SnapshotNominated();
+  ASSERT_EQ(n.count(""), 1u);
+  EXPECT_EQ(n[""], (std::vector<std::string>{"ns/n"}));
+  q.ListerDelete(*p);
+  q.Delete(p);
+  EXPECT_TRUE(q.SnapshotNominated().empty());
+}
+
+}  // namespace
+}  // namespace schedtrace::impl
