@@ -5,33 +5,52 @@
 #include "harness/resources.h"
 
 namespace schedtrace::impl {
+namespace {
 
-// upstream: calculateResource (framework/types.go): containers summed,
-// raised to each init container, plus overhead; `pods` never counts.
-Requests Cache::ComputeRequests(const Pod& pod) {
-  Requests r;
-  auto scalar = [&](const std::string& name) -> int64_t& {
-    uint32_t id = ScalarId(name);
+constexpr uint32_t kNotScalar = ~uint32_t{0};
+
+// Go's int64 arithmetic wraps; C++'s signed overflow is undefined.
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+int64_t WrapMul(int64_t sign, int64_t v) {
+  return static_cast<int64_t>(static_cast<uint64_t>(sign) *
+                              static_cast<uint64_t>(v));
+}
+
+}  // namespace
+
+// upstream: calculateResource (framework/types.go): containers summed
+// (Resource.Add), raised to each init container (Resource.SetMaxResource),
+// plus overhead; `pods` is never counted in a NodeInfo's Requested.
+void Cache::ComputeRequests(const Pod& pod, Requests& r) {
+  r.cpu = r.memory = r.ephemeral = 0;
+  r.scalars.clear();
+  auto scalar = [&](uint32_t id) -> int64_t& {
     for (auto& [sid, v] : r.scalars) {
       if (sid == id) return v;
     }
     r.scalars.push_back({id, 0});
     return r.scalars.back().second;
   };
+  // upstream: Resource.Add
   auto add = [&](const ResourceList& list) {
     for (const auto& [name, q] : list) {
       if (name == "cpu") {
-        r.cpu += q.MilliValue();
+        r.cpu = WrapAdd(r.cpu, q.MilliValue());
       } else if (name == "memory") {
-        r.memory += q.Value();
+        r.memory = WrapAdd(r.memory, q.Value());
       } else if (name == "ephemeral-storage") {
-        r.ephemeral += q.Value();
-      } else if (name != "pods" && IsScalarResourceName(name)) {
-        scalar(name) += q.Value();
+        r.ephemeral = WrapAdd(r.ephemeral, q.Value());
+      } else if (uint32_t id = ScalarId(name); id != kNotScalar) {
+        int64_t& v = scalar(id);
+        v = WrapAdd(v, q.Value());
       }
     }
   };
   for (const Container& c : pod.containers) add(c.requests);
+  // upstream: Resource.SetMaxResource
   for (const Container& c : pod.init_containers) {
     for (const auto& [name, q] : c.requests) {
       if (name == "cpu") {
@@ -40,133 +59,278 @@ Requests Cache::ComputeRequests(const Pod& pod) {
         r.memory = std::max(r.memory, q.Value());
       } else if (name == "ephemeral-storage") {
         r.ephemeral = std::max(r.ephemeral, q.Value());
-      } else if (name != "pods" && IsScalarResourceName(name)) {
-        int64_t& v = scalar(name);
+      } else if (uint32_t id = ScalarId(name); id != kNotScalar) {
+        int64_t& v = scalar(id);
         v = std::max(v, q.Value());
       }
     }
   }
   add(pod.overhead);
-  return r;
 }
 
+// Interns a scalar resource name (schedutil.IsScalarResourceName, decided
+// once per name); kNotScalar for a name upstream's Resource ignores ("pods"
+// included: NodeInfo never counts it).
 uint32_t Cache::ScalarId(const std::string& name) {
-  auto [it, inserted] = scalar_ids_.try_emplace(
-      name, static_cast<uint32_t>(scalar_names_.size()));
-  if (inserted) scalar_names_.push_back(name);
-  return it->second;
+  auto it = scalar_ids_.find(name);
+  if (it != scalar_ids_.end()) return it->second;
+  uint32_t id = kNotScalar;
+  if (name != "pods" && IsScalarResourceName(name)) {
+    id = static_cast<uint32_t>(scalar_names_.size());
+    scalar_names_.push_back(name);
+  }
+  scalar_ids_.emplace(name, id);
+  return id;
 }
 
-// upstream: NodeInfo.update
-void Cache::Account(NodeEntry& n, const Pod& pod, int64_t sign) {
-  Requests r = ComputeRequests(pod);
-  n.cpu += sign * r.cpu;
-  n.memory += sign * r.memory;
-  n.ephemeral += sign * r.ephemeral;
-  for (const auto& [id, v] : r.scalars) n.scalars[id] += sign * v;
+// Interns a pod uid (framework.GetPodKey).
+uint32_t Cache::PodId(const std::string& uid) {
+  auto it = pod_ids_.find(uid);
+  if (it != pod_ids_.end()) return it->second;
+  uint32_t id;
+  if (free_pod_ids_.empty()) {
+    id = static_cast<uint32_t>(pods_.size());
+    pods_.emplace_back();
+  } else {
+    id = free_pod_ids_.back();
+    free_pod_ids_.pop_back();
+  }
+  pod_ids_.emplace(uid, id);
+  return id;
 }
 
-// upstream: cacheImpl.addPod's NodeInfo part (a placeholder when missing)
-void Cache::AddToNode(const PodPtr& pod) {
-  NodeEntry& n = nodes_[pod->node_name];
-  n.pods.push_back(pod);
-  Account(n, *pod, +1);
+// upstream: cacheImpl.podStates[key] lookup (null when absent).
+Cache::PodSlot* Cache::FindPod(const std::string& uid) {
+  auto it = pod_ids_.find(uid);
+  if (it == pod_ids_.end() || pods_[it->second].pod == nullptr) return nullptr;
+  return &pods_[it->second];
 }
 
-// upstream: NodeInfo.RemovePod: by uid; subtracts the object given.
-CacheResult Cache::RemoveFromNode(const Pod& pod) {
-  auto it = nodes_.find(pod.node_name);
-  if (it == nodes_.end()) return CacheResult::kOk;  // logged upstream
-  NodeEntry& n = it->second;
-  for (size_t i = 0; i < n.pods.size(); ++i) {
-    if (n.pods[i]->uid != pod.uid) continue;
-    n.pods[i] = n.pods.back();
-    n.pods.pop_back();
-    Account(n, pod, -1);
-    if (n.pods.empty() && n.node == nullptr) nodes_.erase(it);
+// Interns a node name.
+uint32_t Cache::NodeId(const std::string& name) {
+  auto it = node_ids_.find(name);
+  if (it != node_ids_.end()) return it->second;
+  uint32_t id = static_cast<uint32_t>(nodes_.size());
+  node_ids_.emplace(name, id);
+  nodes_.emplace_back().name = name;
+  return id;
+}
+
+// upstream: cacheImpl.nodes[name] lookup (null when absent).
+Cache::NodeSlot* Cache::FindLiveNode(const std::string& name) {
+  auto it = node_ids_.find(name);
+  if (it == node_ids_.end() || !nodes_[it->second].live) return nullptr;
+  return &nodes_[it->second];
+}
+
+// upstream: NodeInfo.update (the Requested part).
+void Cache::Account(NodeSlot& n, const Requests& r, int64_t sign) {
+  n.cpu = WrapAdd(n.cpu, WrapMul(sign, r.cpu));
+  n.memory = WrapAdd(n.memory, WrapMul(sign, r.memory));
+  n.ephemeral = WrapAdd(n.ephemeral, WrapMul(sign, r.ephemeral));
+  for (const auto& [id, v] : r.scalars) {
+    auto it = std::find_if(n.scalars.begin(), n.scalars.end(),
+                           [id = id](const auto& e) { return e.first == id; });
+    if (it == n.scalars.end()) {
+      n.scalars.push_back({id, WrapMul(sign, v)});
+    } else {
+      it->second = WrapAdd(it->second, WrapMul(sign, v));
+    }
+  }
+}
+
+// upstream: cacheImpl.addPod's NodeInfo part: NodeInfo.AddPod on the pod's
+// node, creating a placeholder NodeInfo when the node is unknown.
+void Cache::AddToNode(uint32_t pod_id, const PodPtr& pod) {
+  NodeSlot& n = nodes_[NodeId(pod->node_name)];
+  n.live = true;
+  n.pod_ids.push_back(pod_id);
+  NodePod& e = n.pods.emplace_back();
+  ++pods_[pod_id].refs;
+  e.obj = pod;
+  ComputeRequests(*pod, e.req);
+  Account(n, e.req, +1);
+}
+
+// upstream: cacheImpl.removePod's NodeInfo part and NodeInfo.RemovePod:
+// finds the entry by uid (first match, swap-remove) and subtracts the
+// requests of the object given, not of the object stored.
+CacheResult Cache::RemoveFromNode(uint32_t pod_id, const Pod& pod) {
+  NodeSlot* n = FindLiveNode(pod.node_name);
+  if (n == nullptr) return CacheResult::kOk;  // logged upstream
+  for (size_t i = 0; i < n->pod_ids.size(); ++i) {
+    if (n->pod_ids[i] != pod_id) continue;
+    if (n->pods[i].obj.get() == &pod) {
+      Account(*n, n->pods[i].req, -1);
+    } else {
+      ComputeRequests(pod, scratch_);
+      Account(*n, scratch_, -1);
+    }
+    --pods_[pod_id].refs;
+    if (i + 1 != n->pods.size()) {
+      n->pods[i] = std::move(n->pods.back());
+      n->pod_ids[i] = n->pod_ids.back();
+    }
+    n->pods.pop_back();
+    n->pod_ids.pop_back();
+    if (n->pods.empty() && n->node == nullptr) {
+      // upstream: removeNodeInfoFromList
+      n->live = false;
+      n->cpu = n->memory = n->ephemeral = 0;
+      n->scalars.clear();
+    }
     return CacheResult::kOk;
   }
-  // The error message dereferences the placeholder's nil node.
-  return n.node == nullptr ? CacheResult::kFatal : CacheResult::kError;
+  // The error message dereferences a placeholder's nil node: a panic.
+  return n->node == nullptr ? CacheResult::kFatal : CacheResult::kError;
+}
+
+// upstream: cacheImpl.podStates[key] = &podState{pod: pod}
+void Cache::SetState(PodSlot& s, const PodPtr& pod) {
+  if (s.pod == nullptr) ++s.refs;
+  s.pod = pod;
+}
+
+// Returns `pod_id` (interned from `uid`) to the free list when neither
+// podStates nor any NodeInfo refers to it. Called at the end of an
+// operation only: within one, a slot may drop to zero and be refilled.
+void Cache::MaybeRelease(uint32_t pod_id, const std::string& uid) {
+  if (pods_[pod_id].refs != 0) return;
+  pod_ids_.erase(uid);
+  free_pod_ids_.push_back(pod_id);
+}
+
+// Drops a pod from cacheImpl.assumedPods (its heap entries go stale).
+void Cache::Unassume(PodSlot& s) {
+  if (s.assumed) --assumed_count_;
+  s.assumed = false;
+  s.binding_finished = false;
+  ++s.stamp;
 }
 
 // upstream: cacheImpl.removePod
-CacheResult Cache::RemoveCached(const Pod& pod) {
-  if (CacheResult r = RemoveFromNode(pod); r != CacheResult::kOk) return r;
-  pods_.erase(pod.uid);
-  assumed_.erase(pod.uid);
+CacheResult Cache::RemoveCached(uint32_t pod_id, const Pod& pod) {
+  if (CacheResult r = RemoveFromNode(pod_id, pod); r != CacheResult::kOk) {
+    return r;
+  }
+  PodSlot& s = pods_[pod_id];
+  Unassume(s);
+  if (s.pod != nullptr) --s.refs;
+  s.pod = nullptr;
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.AssumePod (+ addPod(pod, true))
 CacheResult Cache::AssumePod(const PodPtr& pod) {
-  if (pod->uid.empty() || pods_.contains(pod->uid)) return CacheResult::kError;
-  AddToNode(pod);
-  pods_[pod->uid] = PodState{pod, /*assumed=*/true};
-  assumed_.insert(pod->uid);
+  if (pod->uid.empty()) return CacheResult::kError;
+  uint32_t id = PodId(pod->uid);
+  PodSlot& s = pods_[id];
+  if (s.pod != nullptr) return CacheResult::kError;
+  AddToNode(id, pod);
+  SetState(s, pod);
+  s.assumed = true;
+  s.binding_finished = false;
+  ++assumed_count_;
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.finishBinding: deadline = now + ttl (none for ttl 0).
 CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   if (pod->uid.empty()) return CacheResult::kError;
-  auto it = pods_.find(pod->uid);
-  if (it != pods_.end() && it->second.assumed) {
-    it->second.has_deadline = ttl_ms_ != 0;
-    it->second.deadline = now_ms + ttl_ms_;
-    it->second.binding_finished = true;
+  PodSlot* s = FindPod(pod->uid);
+  if (s == nullptr || !s->assumed) return CacheResult::kOk;
+  s->binding_finished = true;
+  ++s->stamp;
+  if (ttl_ms_ != 0) {
+    deadlines_.Push(now_ms + ttl_ms_, pod_ids_.find(pod->uid)->second,
+                    s->stamp);
+    if (deadlines_.size() > 2 * static_cast<size_t>(assumed_count_) + 64) {
+      deadlines_.Compact([&](const DeadlineHeap::Entry& e) {
+        return pods_[e.id].stamp == e.stamp;
+      });
+    }
   }
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.ForgetPod
 CacheResult Cache::ForgetPod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
-  auto it = pods_.find(pod->uid);
-  if (it == pods_.end() || !it->second.assumed ||
-      it->second.pod->node_name != pod->node_name) {
+  PodSlot* s = FindPod(pod->uid);
+  if (s == nullptr || s->pod->node_name != pod->node_name || !s->assumed) {
     return CacheResult::kError;
   }
-  return RemoveCached(*pod);  // the caller's object, as upstream
+  uint32_t id = pod_ids_.find(pod->uid)->second;
+  CacheResult r = RemoveCached(id, *pod);  // the caller's object
+  MaybeRelease(id, pod->uid);
+  return r;
 }
 
+// upstream: cacheImpl.AddPod
 CacheResult Cache::AddPod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
-  auto it = pods_.find(pod->uid);
-  if (it != pods_.end() && !it->second.assumed) return CacheResult::kError;
-  if (it != pods_.end()) {
-    // Confirms the assumed pod (on whatever node the object names).
-    PodPtr assumed = it->second.pod;
-    CacheResult r = RemoveCached(*assumed);
-    if (r == CacheResult::kFatal) return r;
-    if (r == CacheResult::kError) return CacheResult::kOk;  // logged
+  uint32_t id = PodId(pod->uid);
+  PodSlot& s = pods_[id];
+  if (s.pod != nullptr && !s.assumed) return CacheResult::kError;
+  if (s.pod != nullptr) {
+    // upstream: updatePod(currState.pod, pod); an error is only logged.
+    PodPtr assumed = s.pod;
+    CacheResult r = RemoveCached(id, *assumed);
+    if (r != CacheResult::kOk) {
+      return r == CacheResult::kFatal ? r : CacheResult::kOk;
+    }
   }
-  AddToNode(pod);
-  pods_[pod->uid] = PodState{pod};
+  AddToNode(id, pod);
+  SetState(s, pod);
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.UpdatePod (+ updatePod: remove the caller's old
+// object, add the new one).
 CacheResult Cache::UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod) {
   if (old_pod->uid.empty()) return CacheResult::kError;
-  auto it = pods_.find(old_pod->uid);
-  if (it == pods_.end() || it->second.assumed) return CacheResult::kError;
-  if (it->second.pod->node_name != new_pod->node_name) {
+  PodSlot* s = FindPod(old_pod->uid);
+  if (s == nullptr || s->assumed) return CacheResult::kError;
+  if (s->pod->node_name != new_pod->node_name) {
     return CacheResult::kFatal;  // klog.FlushAndExit
   }
-  if (CacheResult r = RemoveCached(*old_pod); r != CacheResult::kOk) return r;
-  AddToNode(new_pod);
-  pods_[new_pod->uid] = PodState{new_pod};
+  uint32_t id = pod_ids_.find(old_pod->uid)->second;
+  if (CacheResult r = RemoveCached(id, *old_pod); r != CacheResult::kOk) {
+    return r;
+  }
+  // addPod keys by the new object's uid.
+  if (new_pod->uid.empty()) {
+    MaybeRelease(id, old_pod->uid);
+    return CacheResult::kError;
+  }
+  uint32_t new_id = PodId(new_pod->uid);
+  AddToNode(new_id, new_pod);
+  // addPod(newPod, false) writes a fresh podState (no deadline, binding
+  // not finished) but leaves assumedPods as it is.
+  PodSlot& ns = pods_[new_id];
+  ns.binding_finished = false;
+  ++ns.stamp;
+  SetState(ns, new_pod);
+  if (new_id != id) MaybeRelease(id, old_pod->uid);
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.RemovePod
 CacheResult Cache::RemovePod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
-  auto it = pods_.find(pod->uid);
-  if (it == pods_.end()) return CacheResult::kError;
-  PodPtr cached = it->second.pod;
-  if (cached->node_name != pod->node_name && !pod->node_name.empty()) {
+  PodSlot* s = FindPod(pod->uid);
+  if (s == nullptr) return CacheResult::kError;
+  if (s->pod->node_name != pod->node_name && !pod->node_name.empty()) {
     return CacheResult::kFatal;  // klog.FlushAndExit
   }
-  return RemoveCached(*cached);
+  PodPtr cached = s->pod;
+  uint32_t id = pod_ids_.find(pod->uid)->second;
+  CacheResult r = RemoveCached(id, *cached);
+  MaybeRelease(id, pod->uid);
+  return r;
 }
 
+// upstream: utilnode.GetZoneKey (region + ":\x00:" + zone, "" when neither).
 std::string Cache::ZoneKey(const Node& node) {
   auto get = [&](const char* a, const char* b) -> std::string {
     auto it = node.labels.find(a);
@@ -181,78 +345,108 @@ std::string Cache::ZoneKey(const Node& node) {
   return region + std::string(":\0:", 3) + zone;
 }
 
-void Cache::TreeAdd(const Node& node) {
-  std::vector<std::string>& names = tree_[ZoneKey(node)];
-  if (std::find(names.begin(), names.end(), node.name) == names.end()) {
-    names.push_back(node.name);
+// upstream: nodeTree.addNode (a name already in its zone is skipped).
+void Cache::TreeAdd(const Node& node, uint32_t node_id) {
+  std::vector<uint32_t>& ids = tree_[ZoneKey(node)];
+  if (std::find(ids.begin(), ids.end(), node_id) == ids.end()) {
+    ids.push_back(node_id);
   }
 }
 
-bool Cache::TreeRemove(const Node& node) {
+// upstream: nodeTree.removeNode (false: the error "node not in tree").
+bool Cache::TreeRemove(const Node& node, uint32_t node_id) {
   auto it = tree_.find(ZoneKey(node));
   if (it == tree_.end()) return false;
-  auto pos = std::find(it->second.begin(), it->second.end(), node.name);
+  auto pos = std::find(it->second.begin(), it->second.end(), node_id);
   if (pos == it->second.end()) return false;
   it->second.erase(pos);
   if (it->second.empty()) tree_.erase(it);
   return true;
 }
 
+// upstream: cacheImpl.AddNode
 CacheResult Cache::AddNode(const NodePtr& node) {
-  NodeEntry& n = nodes_[node->name];
-  TreeAdd(*node);
+  uint32_t id = NodeId(node->name);
+  NodeSlot& n = nodes_[id];
+  n.live = true;
+  TreeAdd(*node, id);
   n.node = node;
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.UpdateNode (+ nodeTree.updateNode, which moves the node
+// between zones and dereferences a nil old node when the zone changes).
 CacheResult Cache::UpdateNode(const NodePtr& old_node,
                               const NodePtr& new_node) {
-  auto it = nodes_.find(new_node->name);
-  if (it == nodes_.end()) {
-    it = nodes_.try_emplace(new_node->name).first;
-    TreeAdd(*new_node);
+  uint32_t id = NodeId(new_node->name);
+  NodeSlot& n = nodes_[id];
+  if (!n.live) {
+    n.live = true;
+    TreeAdd(*new_node, id);
   }
-  // upstream: nodeTree.updateNode moves the node between zones.
   std::string old_zone = old_node ? ZoneKey(*old_node) : "";
   if (old_zone != ZoneKey(*new_node)) {
     if (old_node == nullptr) return CacheResult::kFatal;
-    TreeRemove(*old_node);
-    TreeAdd(*new_node);
+    // nodeTree.removeNode keys by the old object's name.
+    auto old_id = node_ids_.find(old_node->name);
+    if (old_id != node_ids_.end()) TreeRemove(*old_node, old_id->second);
+    TreeAdd(*new_node, id);
   }
-  it->second.node = new_node;
+  n.node = new_node;
   return CacheResult::kOk;
 }
 
+// upstream: cacheImpl.RemoveNode (the NodeInfo stays as a placeholder while
+// it holds pods; the tree's error is returned after that).
 CacheResult Cache::RemoveNode(const NodePtr& node) {
-  auto it = nodes_.find(node->name);
-  if (it == nodes_.end()) return CacheResult::kError;
-  it->second.node = nullptr;
-  if (it->second.pods.empty()) nodes_.erase(it);
-  return TreeRemove(*node) ? CacheResult::kOk : CacheResult::kError;
+  NodeSlot* n = FindLiveNode(node->name);
+  if (n == nullptr) return CacheResult::kError;
+  n->node = nullptr;
+  if (n->pods.empty()) {
+    n->live = false;
+    n->cpu = n->memory = n->ephemeral = 0;
+    n->scalars.clear();
+  }
+  uint32_t id = static_cast<uint32_t>(n - nodes_.data());
+  return TreeRemove(*node, id) ? CacheResult::kOk : CacheResult::kError;
 }
 
+// upstream: cacheImpl.cleanupAssumedPods (+ expirePod): every assumed pod
+// whose binding finished and whose deadline has passed (now.After(deadline))
+// is removed; ttl 0 sets no deadline, so nothing expires. Go's map order
+// does not matter: removals are independent of each other.
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
-  if (ttl_ms_ == 0) return CacheResult::kOk;
-  std::vector<PodPtr> expired;
-  for (const std::string& uid : assumed_) {
-    const PodState& s = pods_.at(uid);
-    if (s.binding_finished && s.has_deadline && now_ms > s.deadline) {
-      expired.push_back(s.pod);
-    }
+  while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
+    if (!(now_ms > top->deadline)) break;
+    DeadlineHeap::Entry e = *top;
+    deadlines_.Pop();
+    PodSlot& s = pods_[e.id];
+    if (s.stamp != e.stamp || !s.assumed || !s.binding_finished) continue;
+    PodPtr pod = s.pod;
+    CacheResult r = RemoveCached(e.id, *pod);
+    MaybeRelease(e.id, pod->uid);
+    // A panic ends the run; an error is only logged: the pod stays assumed
+    // and the next cleanup tries again.
+    if (r == CacheResult::kFatal) return r;
+    if (r == CacheResult::kError) retry_.push_back(e);
   }
-  for (const PodPtr& pod : expired) {
-    if (RemoveCached(*pod) == CacheResult::kFatal) return CacheResult::kFatal;
+  for (const DeadlineHeap::Entry& e : retry_) {
+    deadlines_.Push(e.deadline, e.id, e.stamp);
   }
+  retry_.clear();
   return CacheResult::kOk;
 }
 
+// The spec's cache snapshot: NodeInfos by name with their pod keys and
+// non-zero Requested, assumed and binding-finished pod keys, all sorted.
 CacheState Cache::Snapshot() const {
   CacheState cs;
-  for (const auto& [name, n] : nodes_) {
+  for (const NodeSlot& n : nodes_) {
+    if (!n.live) continue;
     NodeInfoState& ns = cs.nodes.emplace_back();
-    ns.name = name;
+    ns.name = n.name;
     ns.present = n.node != nullptr;
-    for (const PodPtr& p : n.pods) ns.pods.push_back(p->Key());
+    for (const NodePod& p : n.pods) ns.pods.push_back(p.obj->Key());
     std::sort(ns.pods.begin(), ns.pods.end());
     if (n.cpu != 0) ns.requested["cpu"] = n.cpu;
     if (n.memory != 0) ns.requested["memory"] = n.memory;
@@ -263,7 +457,8 @@ CacheState Cache::Snapshot() const {
   }
   std::sort(cs.nodes.begin(), cs.nodes.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
-  for (const auto& [uid, s] : pods_) {
+  for (const PodSlot& s : pods_) {
+    if (s.pod == nullptr) continue;
     if (s.assumed) cs.assumed.push_back(s.pod->Key());
     if (s.binding_finished) cs.binding_finished.push_back(s.pod->Key());
   }

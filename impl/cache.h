@@ -1,12 +1,21 @@
-// impl::Cache: the scheduler cache (upstream internal/cache/cache.go) built
-// for throughput: pods keyed by uid and nodes by name in flat hash maps, a
-// pod's requests computed straight from its parsed quantities into a fixed
-// struct (no map per event), per-node aggregates updated incrementally.
-// Observable behaviour is the model's (model/cache.h), proven by the golden
-// traces; no code is shared with it.
+// impl::Cache: the scheduler cache (upstream internal/cache/cache.go and the
+// NodeInfo accounting of framework/types.go) built for throughput.
+//
+// Pods are interned by uid and nodes by name into dense ids (a pod id is
+// recycled once nothing refers to its uid any more), so after one hash lookup
+// per call everything is a vector index. A node's Requested is a fixed
+// cpu/memory/ephemeral triple plus a small inline vector of interned scalar
+// resources. A pod object's requests are computed once, when it is added to a
+// NodeInfo, and reused when the same object is removed again. Assumed pods
+// whose binding finished sit in a min-heap by deadline (DeadlineHeap), so
+// CleanupAssumedPods touches only the pods that expire. The steady state
+// (assume, finish, add, update, remove of pods with at most two scalar
+// resources on known nodes) allocates nothing. Observable behaviour is
+// upstream's, proven by the golden traces.
 //
 //   impl::Cache cache(ttl_ms);
 //   CacheResult r = cache.AssumePod(pod);   // kOk, kError or kFatal
+//   CacheState s = cache.Snapshot();        // the spec's cache snapshot
 #ifndef SCHEDTRACE_IMPL_CACHE_H_
 #define SCHEDTRACE_IMPL_CACHE_H_
 
@@ -16,10 +25,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "harness/objects.h"
 #include "harness/state.h"
+#include "impl/deadline_heap.h"
 
 namespace schedtrace::impl {
 
@@ -27,8 +36,9 @@ namespace schedtrace::impl {
 // exited (klog.FlushAndExit or a panic).
 enum class CacheResult { kOk, kError, kFatal };
 
-// framework.Resource without the pod count: cpu (milli), memory, ephemeral
-// storage, and scalar resources by interned id.
+// framework.Resource without the pod count (NodeInfo never adds `pods` to
+// Requested): cpu (milli), memory, ephemeral storage, and scalar resources
+// by interned id.
 struct Requests {
   int64_t cpu = 0;
   int64_t memory = 0;
@@ -54,40 +64,66 @@ class Cache {
   CacheState Snapshot() const;
 
  private:
-  struct PodState {
-    PodPtr pod;
+  // upstream: podState plus membership of cacheImpl.assumedPods.
+  struct PodSlot {
+    PodPtr pod;  // null: not in podStates
     bool assumed = false;
     bool binding_finished = false;
-    bool has_deadline = false;
-    int64_t deadline = 0;
+    uint32_t stamp = 0;  // bumped whenever a heap entry must go stale
+    // NodeInfo entries naming this uid, plus one while `pod` is set; at zero
+    // the id returns to the free list (stamps keep counting across reuse).
+    uint32_t refs = 0;
   };
-  struct NodeEntry {
-    NodePtr node;  // null: a placeholder kept while it holds pods
-    std::vector<PodPtr> pods;
+  // One entry of NodeInfo.Pods: the object and its requests (its interned
+  // uid sits at the same index of NodeSlot::pod_ids, scanned on removal).
+  struct NodePod {
+    PodPtr obj;
+    Requests req;
+  };
+  // upstream: nodeInfoListItem / NodeInfo.
+  struct NodeSlot {
+    std::string name;
+    bool live = false;  // present in cacheImpl.nodes
+    NodePtr node;       // null while live: a placeholder holding pods
+    std::vector<uint32_t> pod_ids;  // parallel to `pods`
+    std::vector<NodePod> pods;
     int64_t cpu = 0, memory = 0, ephemeral = 0;
-    absl::flat_hash_map<uint32_t, int64_t> scalars;
+    absl::InlinedVector<std::pair<uint32_t, int64_t>, 4> scalars;
   };
 
-  Requests ComputeRequests(const Pod& pod);
+  void ComputeRequests(const Pod& pod, Requests& r);
   uint32_t ScalarId(const std::string& name);
-  void Account(NodeEntry& n, const Pod& pod, int64_t sign);
-  void AddToNode(const PodPtr& pod);
-  CacheResult RemoveFromNode(const Pod& pod);
-  CacheResult RemoveCached(const Pod& pod);
+  uint32_t PodId(const std::string& uid);
+  PodSlot* FindPod(const std::string& uid);
+  uint32_t NodeId(const std::string& name);
+  NodeSlot* FindLiveNode(const std::string& name);
+  void Account(NodeSlot& n, const Requests& r, int64_t sign);
+  void AddToNode(uint32_t pod_id, const PodPtr& pod);
+  CacheResult RemoveFromNode(uint32_t pod_id, const Pod& pod);
+  CacheResult RemoveCached(uint32_t pod_id, const Pod& pod);
+  void Unassume(PodSlot& s);
+  void SetState(PodSlot& s, const PodPtr& pod);
+  void MaybeRelease(uint32_t pod_id, const std::string& uid);
 
-  // upstream: nodeTree (only its membership is observable here: RemoveNode
-  // of a node the tree does not hold is an error).
   static std::string ZoneKey(const Node& node);
-  void TreeAdd(const Node& node);
-  bool TreeRemove(const Node& node);
+  void TreeAdd(const Node& node, uint32_t node_id);
+  bool TreeRemove(const Node& node, uint32_t node_id);
 
   int64_t ttl_ms_;
-  absl::flat_hash_map<std::string, PodState> pods_;  // by uid
-  absl::flat_hash_set<std::string> assumed_;
-  absl::flat_hash_map<std::string, NodeEntry> nodes_;
-  absl::flat_hash_map<std::string, std::vector<std::string>> tree_;
-  absl::flat_hash_map<std::string, uint32_t> scalar_ids_;
+  absl::flat_hash_map<std::string, uint32_t> pod_ids_;  // uid -> id
+  std::vector<PodSlot> pods_;
+  std::vector<uint32_t> free_pod_ids_;
+  int assumed_count_ = 0;
+  DeadlineHeap deadlines_;
+  std::vector<DeadlineHeap::Entry> retry_;  // CleanupAssumedPods' errors
+  absl::flat_hash_map<std::string, uint32_t> node_ids_;  // name -> id
+  std::vector<NodeSlot> nodes_;
+  // upstream: nodeTree.tree (zone -> node names); only membership is
+  // observable (RemoveNode of a node it does not hold is an error).
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> tree_;
+  absl::flat_hash_map<std::string, uint32_t> scalar_ids_;  // or kNotScalar
   std::vector<std::string> scalar_names_;
+  Requests scratch_;  // requests of a removed object that is not cached
 };
 
 }  // namespace schedtrace::impl

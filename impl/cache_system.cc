@@ -1,4 +1,7 @@
-// The cache layer's System over impl::Cache.
+// The cache layer's System over impl::Cache: each cache-layer op of the
+// spec calls the cacheImpl method of the same name (internal/cache/cache.go);
+// an error return sets out.error, klog.FlushAndExit or a panic sets
+// out.fatal, after which the system refuses further steps.
 #include <memory>
 #include <optional>
 
@@ -10,6 +13,7 @@ namespace {
 
 class CacheSystem : public System {
  public:
+  // upstream: newCache(ttl, period, stop) (cache.go) with the header's ttl.
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kCache) {
       return absl::InvalidArgumentError("impl: not a cache-layer trace");
@@ -19,6 +23,7 @@ class CacheSystem : public System {
     return absl::OkStatus();
   }
 
+  // One op: the cacheImpl method it names, at time step.t.
   absl::StatusOr<StepOut> Apply(const Step& step) override {
     if (!cache_) return absl::FailedPreconditionError("impl: not configured");
     if (exited_) {
@@ -69,6 +74,7 @@ class CacheSystem : public System {
     return out;
   }
 
+  // The spec's cache snapshot (upstream: cacheImpl.Dump, sorted).
   State Snapshot() const override {
     State s;
     s.cache = cache_ ? cache_->Snapshot() : CacheState{};
