@@ -3,27 +3,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "harness/go_int.h"
+
 namespace schedtrace::impl {
 namespace {
-
-// Go's int64 arithmetic wraps; C++'s signed overflow is undefined.
-int64_t WrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
-int64_t WrapSub(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) -
-                              static_cast<uint64_t>(b));
-}
-int64_t WrapMul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) *
-                              static_cast<uint64_t>(b));
-}
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 // upstream: labels.Selector.Matches for metav1.LabelSelectorAsSelector
 // (apimachinery): every matchLabels pair and every expression must hold.

@@ -3,24 +3,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "harness/go_int.h"
 #include "model/fatal.h"
 
 namespace schedtrace::model {
 namespace {
 
-// Go's int64 arithmetic wraps; so does ours where upstream can overflow.
-int64_t WrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
-int64_t WrapSub(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) -
-                              static_cast<uint64_t>(b));
-}
-int64_t WrapMul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) *
-                              static_cast<uint64_t>(b));
-}
 // A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
 int64_t MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
 
@@ -97,12 +85,6 @@ bool TermMatches(const AffinityTerm& term, const Pod& pod) {
 // upstream: NominatedNodeName (panics on a nil pod).
 const std::string& NominatedNodeName(const Pod& pod) {
   return pod.nominated_node_name;
-}
-
-int64_t FloorDiv(__int128 a, int64_t b) {
-  __int128 q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return static_cast<int64_t>(q);
 }
 
 }  // namespace
