@@ -1,22 +1,11 @@
 #include "harness/cli/flags.h"
 
 #include <sstream>
-#include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
+#include "harness/cli/command.h"
 
 namespace schedtrace::cli {
-namespace {
-
-bool CommandTakes(const FlagSpec& spec, const std::string& command) {
-  for (absl::string_view c : absl::StrSplit(spec.commands, ' ')) {
-    if (c == command) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::vector<std::string> CommandLine::All(const std::string& name) const {
   auto it = flags.find(name);
@@ -34,8 +23,9 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   if (argc < 2) return absl::InvalidArgumentError("no command given");
   cl.command = argv[1];
   if (cl.command == "--help" || cl.command == "-h") cl.command = "help";
-  if (cl.command != "help" && cl.command != "replay" &&
-      cl.command != "conformance" && cl.command != "gen") {
+  if (cl.command == "help") return cl;
+  const Command* command = FindCommand(cl.command);
+  if (command == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown command \"", cl.command, "\""));
   }
@@ -55,14 +45,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
       cl.command = "help";
       continue;
     }
-    const FlagSpec* spec = nullptr;
-    for (const FlagSpec& f : kFlags) {
-      if (name == f.name) spec = &f;
-    }
-    if (spec == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
-    }
-    if (!CommandTakes(*spec, cl.command)) {
+    if (FindFlag(*command, name) == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("schedtrace ", cl.command, " takes no --", name));
     }
@@ -73,25 +56,19 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
 
 std::string Usage() {
   std::ostringstream out;
-  out << "usage:\n"
-         "  schedtrace conformance [--sut=S]... [--report=F] [--golden=DIR] "
-         "[PATH...]\n"
-         "      the main job: replay PATH (default golden/) against each "
-         "system, print the conformance table\n"
-         "  schedtrace replay --sut=S [--report=F] [--no-properties] PATH...\n"
-         "      replay traces against one system\n"
-         "  schedtrace gen --layer=scheduler [--seed=N] [--steps=K] [--sut=S] "
-         "[--out=FILE]\n"
-         "      write a random valid trace, expectations recorded from S "
-         "(default model)\n"
-         "  schedtrace help\n\n"
-         "PATH is a trace file or a directory searched recursively for "
-         "*.jsonl.\n\nflags:\n";
-  for (const FlagSpec& f : kFlags) {
-    out << "  --" << f.name << "  (" << f.commands << ")\n      " << f.help
-        << "\n";
+  out << "usage:\n";
+  for (const Command* c : Commands()) {
+    out << "  schedtrace " << c->name << " " << c->synopsis << "\n      "
+        << c->summary << "\n";
+    for (const FlagSpec& f : c->flags) {
+      out << "        --" << f.name << "  " << f.help << "\n";
+    }
   }
-  out << "\nexit status: 0 nothing failed, 1 a trace failed, 2 bad input "
+  out << "  schedtrace help\n\n"
+         "PATH is a trace file or a directory searched recursively for "
+         "*.jsonl.\nS is a system under test: model, impl (or exec:CMD where "
+         "a command says so).\n"
+         "\nexit status: 0 nothing failed, 1 a trace failed, 2 bad input "
          "(a trace that does not decode, a bad command line)\n";
   return out.str();
 }

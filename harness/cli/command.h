@@ -1,0 +1,63 @@
+// The commands of `schedtrace`, each in its own file, registered at start-up:
+//
+//   // harness/cli/cmd_gen.cc
+//   int Gen(const CommandLine& cl) { ... return 0; }
+//   const CommandRegistrar kGen({
+//       .name = "gen",
+//       .order = 40,
+//       .synopsis = "--layer=L [--seed=N] [--steps=K] [--out=FILE]",
+//       .summary = "write a random valid trace recorded from a system",
+//       .flags = {{"layer", "queue, cache or scheduler"}, ...},
+//       .run = &Gen,
+//   });
+//
+// The parser (flags.h) accepts exactly the flags a command lists, and
+// `schedtrace help` prints every command in `order` with its flags, so adding
+// a command touches no other file.
+#ifndef SCHEDTRACE_HARNESS_CLI_COMMAND_H_
+#define SCHEDTRACE_HARNESS_CLI_COMMAND_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedtrace::cli {
+
+struct CommandLine;
+
+struct FlagSpec {
+  std::string name;  // without the leading "--"
+  std::string help;
+};
+
+struct Command {
+  std::string name;
+  int order = 100;       // position in `schedtrace help`
+  std::string synopsis;  // what follows `schedtrace NAME`
+  std::string summary;   // one line
+  std::vector<FlagSpec> flags;
+  // Returns the exit status: 0 nothing failed, 1 something failed, 2 bad
+  // input or a bad command line.
+  int (*run)(const CommandLine&) = nullptr;
+};
+
+// Registers a command when the program starts; define one per command, at
+// namespace scope, in that command's file.
+class CommandRegistrar {
+ public:
+  explicit CommandRegistrar(Command command);
+};
+
+// Every registered command, in `order` (then name).
+std::vector<const Command*> Commands();
+// The command called `name`, or null.
+const Command* FindCommand(std::string_view name);
+// The flag `name` of `command`, or null.
+const FlagSpec* FindFlag(const Command& command, std::string_view name);
+
+// Prints "schedtrace: MESSAGE" and the usage to stderr; returns 2.
+int UsageError(const std::string& message);
+
+}  // namespace schedtrace::cli
+
+#endif  // SCHEDTRACE_HARNESS_CLI_COMMAND_H_
