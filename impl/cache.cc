@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/resources.h"
+#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -142,7 +143,9 @@ void Cache::Account(NodeSlot& n, const Requests& r, int64_t sign) {
 // upstream: cacheImpl.addPod's NodeInfo part: NodeInfo.AddPod on the pod's
 // node, creating a placeholder NodeInfo when the node is unknown.
 void Cache::AddToNode(uint32_t pod_id, const PodPtr& pod) {
-  NodeSlot& n = nodes_[NodeId(pod->node_name)];
+  const uint32_t node_id = NodeId(pod->node_name);
+  MarkDirty(node_id);
+  NodeSlot& n = nodes_[node_id];
   n.live = true;
   n.pod_ids.push_back(pod_id);
   NodePod& e = n.pods.emplace_back();
@@ -173,7 +176,9 @@ CacheResult Cache::RemoveFromNode(uint32_t pod_id, const Pod& pod) {
     }
     n->pods.pop_back();
     n->pod_ids.pop_back();
-    if (n->pods.empty() && n->node == nullptr) {
+    MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
+    if (n->pods.empty() && n->node == nullptr &&
+        !MutantActive(Mutant::kPlaceholderKept)) {
       // upstream: removeNodeInfoFromList
       n->live = false;
       n->cpu = n->memory = n->ephemeral = 0;
@@ -261,6 +266,13 @@ CacheResult Cache::ForgetPod(const PodPtr& pod) {
     return CacheResult::kError;
   }
   uint32_t id = pod_ids_.find(pod->uid)->second;
+  if (MutantActive(Mutant::kForgetLeaksRequests)) {
+    // Planted: the requests stay on the node after the pod leaves it.
+    if (NodeSlot* n = FindLiveNode(pod->node_name)) {
+      ComputeRequests(*pod, scratch_);
+      Account(*n, scratch_, +1);
+    }
+  }
   CacheResult r = RemoveCached(id, *pod);  // the caller's object
   MaybeRelease(id, pod->uid);
   return r;
@@ -272,7 +284,7 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
   uint32_t id = PodId(pod->uid);
   PodSlot& s = pods_[id];
   if (s.pod != nullptr && !s.assumed) return CacheResult::kError;
-  if (s.pod != nullptr) {
+  if (s.pod != nullptr && !MutantActive(Mutant::kAddAssumedDoubleCount)) {
     // upstream: updatePod(currState.pod, pod); an error is only logged.
     PodPtr assumed = s.pod;
     CacheResult r = RemoveCached(id, *assumed);
@@ -325,6 +337,10 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
   }
   PodPtr cached = s->pod;
   uint32_t id = pod_ids_.find(pod->uid)->second;
+  if (MutantActive(Mutant::kRemovePodKeepsAssumed) && s->assumed) {
+    // Planted: the pod leaves its node but stays assumed in podStates.
+    return RemoveFromNode(id, *cached);
+  }
   CacheResult r = RemoveCached(id, *cached);
   MaybeRelease(id, pod->uid);
   return r;
@@ -347,9 +363,13 @@ std::string Cache::ZoneKey(const Node& node) {
 
 // upstream: nodeTree.addNode (a name already in its zone is skipped).
 void Cache::TreeAdd(const Node& node, uint32_t node_id) {
-  std::vector<uint32_t>& ids = tree_[ZoneKey(node)];
+  std::string zone = ZoneKey(node);
+  auto [it, inserted] = tree_.try_emplace(zone);
+  if (inserted) zone_order_.push_back(std::move(zone));
+  std::vector<uint32_t>& ids = it->second;
   if (std::find(ids.begin(), ids.end(), node_id) == ids.end()) {
     ids.push_back(node_id);
+    ++tree_size_;
   }
 }
 
@@ -360,13 +380,19 @@ bool Cache::TreeRemove(const Node& node, uint32_t node_id) {
   auto pos = std::find(it->second.begin(), it->second.end(), node_id);
   if (pos == it->second.end()) return false;
   it->second.erase(pos);
-  if (it->second.empty()) tree_.erase(it);
+  --tree_size_;
+  if (it->second.empty()) {
+    zone_order_.erase(
+        std::find(zone_order_.begin(), zone_order_.end(), it->first));
+    tree_.erase(it);
+  }
   return true;
 }
 
 // upstream: cacheImpl.AddNode
 CacheResult Cache::AddNode(const NodePtr& node) {
   uint32_t id = NodeId(node->name);
+  MarkDirty(id);
   NodeSlot& n = nodes_[id];
   n.live = true;
   TreeAdd(*node, id);
@@ -379,6 +405,7 @@ CacheResult Cache::AddNode(const NodePtr& node) {
 CacheResult Cache::UpdateNode(const NodePtr& old_node,
                               const NodePtr& new_node) {
   uint32_t id = NodeId(new_node->name);
+  MarkDirty(id);
   NodeSlot& n = nodes_[id];
   if (!n.live) {
     n.live = true;
@@ -401,8 +428,9 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
 CacheResult Cache::RemoveNode(const NodePtr& node) {
   NodeSlot* n = FindLiveNode(node->name);
   if (n == nullptr) return CacheResult::kError;
+  MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
   n->node = nullptr;
-  if (n->pods.empty()) {
+  if (n->pods.empty() || MutantActive(Mutant::kRemoveNodeDropsPods)) {
     n->live = false;
     n->cpu = n->memory = n->ephemeral = 0;
     n->scalars.clear();
@@ -417,7 +445,10 @@ CacheResult Cache::RemoveNode(const NodePtr& node) {
 // does not matter: removals are independent of each other.
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
   while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
-    if (!(now_ms > top->deadline)) break;
+    const bool expired = MutantActive(Mutant::kExpireInclusive)
+                             ? now_ms >= top->deadline
+                             : now_ms > top->deadline;
+    if (!expired) break;
     DeadlineHeap::Entry e = *top;
     deadlines_.Pop();
     PodSlot& s = pods_[e.id];
@@ -465,6 +496,55 @@ CacheState Cache::Snapshot() const {
   std::sort(cs.assumed.begin(), cs.assumed.end());
   std::sort(cs.binding_finished.begin(), cs.binding_finished.end());
   return cs;
+}
+
+// ---------------------------------------------------------------------------
+// The scheduler layer's read side.
+
+bool Cache::IsAssumedPod(const std::string& uid) const {
+  if (uid.empty()) return false;
+  auto it = pod_ids_.find(uid);
+  if (it == pod_ids_.end()) return false;
+  const PodSlot& s = pods_[it->second];
+  return s.pod != nullptr && s.assumed;
+}
+
+uint32_t Cache::FindNodeId(const std::string& name) const {
+  auto it = node_ids_.find(name);
+  return it == node_ids_.end() ? kNoNode : it->second;
+}
+
+void Cache::NodeRequested(uint32_t id, Requests& out) const {
+  const NodeSlot& n = nodes_[id];
+  out.cpu = n.cpu;
+  out.memory = n.memory;
+  out.ephemeral = n.ephemeral;
+  out.scalars.assign(n.scalars.begin(), n.scalars.end());
+}
+
+void Cache::MarkDirty(uint32_t node_id) {
+  if (node_id >= dirty_flag_.size()) dirty_flag_.resize(nodes_.size(), 0);
+  if (dirty_flag_[node_id]) return;
+  dirty_flag_[node_id] = 1;
+  dirty_.push_back(node_id);
+}
+
+void Cache::TakeDirtyNodes(std::vector<uint32_t>& out) {
+  out.swap(dirty_);
+  dirty_.clear();
+  for (uint32_t id : out) dirty_flag_[id] = 0;
+}
+
+// upstream: nodeTree.list: the first node of each zone (zones in the order
+// they appeared), then the second, ...
+void Cache::TreeList(std::vector<uint32_t>& out) const {
+  out.clear();
+  for (size_t index = 0; static_cast<int>(out.size()) < tree_size_; ++index) {
+    for (const std::string& zone : zone_order_) {
+      const std::vector<uint32_t>& ids = tree_.find(zone)->second;
+      if (index < ids.size()) out.push_back(ids[index]);
+    }
+  }
 }
 
 }  // namespace schedtrace::impl

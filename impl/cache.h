@@ -63,6 +63,32 @@ class Cache {
 
   CacheState Snapshot() const;
 
+  // --- The scheduler layer's read side (impl/scheduler.h) ---
+  static constexpr uint32_t kNoNode = ~uint32_t{0};
+  // upstream: cacheImpl.IsAssumedPod (false for an empty uid, whose error
+  // the scheduler treats as "not assumed").
+  bool IsAssumedPod(const std::string& uid) const;
+  // The dense id of a node name ever seen, or kNoNode.
+  uint32_t FindNodeId(const std::string& name) const;
+  const std::string& NodeName(uint32_t id) const { return nodes_[id].name; }
+  // Whether cacheImpl.nodes holds a NodeInfo for the id, and its node
+  // (null for a placeholder), pod count and Requested.
+  bool NodeLive(uint32_t id) const { return nodes_[id].live; }
+  const NodePtr& NodeObject(uint32_t id) const { return nodes_[id].node; }
+  size_t NodePodCount(uint32_t id) const { return nodes_[id].pods.size(); }
+  void NodeRequested(uint32_t id, Requests& out) const;
+  // The interned id of a scalar resource name (kNotScalarResource for cpu,
+  // memory, ephemeral-storage, pods and names upstream ignores).
+  static constexpr uint32_t kNotScalarResource = ~uint32_t{0};
+  uint32_t InternScalar(const std::string& name) { return ScalarId(name); }
+  // Moves into `out` the ids of the NodeInfos changed (upstream: moved to
+  // the head of the list with a new generation) since the last call; `out`
+  // may also name ids that were removed since.
+  void TakeDirtyNodes(std::vector<uint32_t>& out);
+  // upstream: nodeTree.list() as node ids, and nodeTree.numNodes.
+  void TreeList(std::vector<uint32_t>& out) const;
+  int TreeSize() const { return tree_size_; }
+
  private:
   // upstream: podState plus membership of cacheImpl.assumedPods.
   struct PodSlot {
@@ -121,6 +147,11 @@ class Cache {
   // upstream: nodeTree.tree (zone -> node names); only membership is
   // observable (RemoveNode of a node it does not hold is an error).
   absl::flat_hash_map<std::string, std::vector<uint32_t>> tree_;
+  std::vector<std::string> zone_order_;  // upstream: nodeTree.zones
+  int tree_size_ = 0;                    // upstream: nodeTree.numNodes
+  std::vector<uint32_t> dirty_;          // see TakeDirtyNodes
+  std::vector<char> dirty_flag_;         // node id -> in dirty_
+  void MarkDirty(uint32_t node_id);
   absl::flat_hash_map<std::string, uint32_t> scalar_ids_;  // or kNotScalar
   std::vector<std::string> scalar_names_;
   Requests scratch_;  // requests of a removed object that is not cached

@@ -1,5 +1,5 @@
 // Replays every golden trace (upstream-recorded and handwritten) of the
-// layers impl implements — queue and cache — against impl: each must pass,
+// three layers — queue, cache and scheduler — against impl: each must pass,
 // every step run.
 #include <cctype>
 #include <string>
@@ -23,7 +23,9 @@ std::vector<std::string> Traces() {
       FindTraceFiles({GoldenDir() + "/upstream-v1.26.7/queue",
                       GoldenDir() + "/handwritten/queue",
                       GoldenDir() + "/upstream-v1.26.7/cache",
-                      GoldenDir() + "/handwritten/cache"});
+                      GoldenDir() + "/handwritten/cache",
+                      GoldenDir() + "/upstream-v1.26.7/scheduler",
+                      GoldenDir() + "/handwritten/scheduler"});
   return files.ok() ? *files : std::vector<std::string>{};
 }
 
@@ -36,6 +38,8 @@ int CountUnder(const std::string& dir) {
 TEST(GoldenTest, UpstreamCorpusIsThere) {
   EXPECT_EQ(CountUnder("/upstream-v1.26.7/queue/"), 168);
   EXPECT_EQ(CountUnder("/upstream-v1.26.7/cache/"), 86);
+  EXPECT_EQ(CountUnder("/upstream-v1.26.7/scheduler/"), 89);
+  EXPECT_GE(CountUnder("/handwritten/scheduler/"), 20);
 }
 
 class GoldenTrace : public testing::TestWithParam<std::string> {};

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "harness/go_int.h"
+#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -254,21 +255,31 @@ void PriorityQueue::SetPlugins(uint32_t h, PluginSet plugins) {
 // int64 arithmetic (notes 29).
 int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
   int64_t d = initial_backoff_ns_;
-  for (int i = 1; i < r.attempts; ++i) {
+  const int first = MutantActive(Mutant::kBackoffOffByOne) ? 0 : 1;
+  for (int i = first; i < r.attempts; ++i) {
+    if (MutantActive(Mutant::kBackoffOverflow)) {
+      // The old order: double, then compare (overflows with a huge max).
+      d = WrapAdd(d, d);
+      if (d > max_backoff_ns_) return max_backoff_ns_;
+      continue;
+    }
     if (d > WrapSub(max_backoff_ns_, d)) return max_backoff_ns_;
     d = WrapAdd(d, d);
   }
   return d;
 }
 
-// upstream: PriorityQueue.getBackoffTime.
+// upstream: PriorityQueue.getBackoffTime (Go's Time.Add does not wrap).
 int64_t PriorityQueue::BackoffTimeNs(const Record& r) const {
-  return WrapAdd(r.timestamp_ns, BackoffDurationNs(r));
+  return SaturatingAdd(r.timestamp_ns, BackoffDurationNs(r));
 }
 
 // upstream: PriorityQueue.isPodBackingoff.
 bool PriorityQueue::IsPodBackingOff(const Record& r) const {
-  if (r.gated) return false;
+  if (r.gated && !MutantActive(Mutant::kGatedUpdateBackoff)) return false;
+  if (MutantActive(Mutant::kBackoffExpiryInclusive)) {
+    return BackoffTimeNs(r) >= now_ns_;
+  }
   return BackoffTimeNs(r) > now_ns_;
 }
 
@@ -276,6 +287,7 @@ bool PriorityQueue::IsPodBackingOff(const Record& r) const {
 // is SchedulingGates (schedulinggates.go), a no-op without the
 // PodSchedulingReadiness feature. Other names always succeed.
 bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
+  if (MutantActive(Mutant::kGatesIgnored)) return true;
   auto it = pre_enqueue_.find(slab_[h].pod->scheduler_name);
   if (it == pre_enqueue_.end()) return true;
   for (const std::string& name : it->second) {
@@ -317,7 +329,7 @@ QueueResult PriorityQueue::Add(const PodPtr& pod) {
   if (AddToActiveQ(h)) {
     const uint32_t key = slab_[h].key;
     UnschedDelete(key);
-    BackoffDelete(key);
+    if (!MutantActive(Mutant::kAddLeavesBackoff)) BackoffDelete(key);
     AddNominatedPodUnlocked(h, std::nullopt);
   }
   Unref(h);
@@ -357,7 +369,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     if (PodSpecOrMetaChanged(*old_pod, *new_pod)) {
       if (IsPodBackingOff(slab_[h])) {
         BackoffUpsert(h);
-        UnschedDelete(*key);
+        if (!MutantActive(Mutant::kTwoQueuesOnUpdate)) UnschedDelete(*key);
       } else if (AddToActiveQ(h)) {
         UnschedDelete(*key);
       }
@@ -374,13 +386,13 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
 
 // upstream: PriorityQueue.Delete.
 QueueResult PriorityQueue::Delete(const PodPtr& pod) {
-  NominatorDelete(*pod);
+  if (!MutantActive(Mutant::kNominationKeptOnDelete)) NominatorDelete(*pod);
   std::optional<uint32_t> key = FindKey(*pod);
   if (!key) return QueueResult::kOk;
   if (active_.Contains(*key)) {
     ActiveDelete(*key);
   } else {
-    BackoffDelete(*key);
+    if (!MutantActive(Mutant::kDeleteMissesBackoff)) BackoffDelete(*key);
     UnschedDelete(*key);
   }
   return QueueResult::kOk;
@@ -391,7 +403,11 @@ std::optional<PriorityQueue::Popped> PriorityQueue::Pop() {
   if (active_.empty()) return std::nullopt;
   const uint32_t h = active_.Pop();  // the heap's reference moves to h
   Record& r = slab_[h];
-  ++r.attempts;
+  if (MutantActive(Mutant::kBackoffResetAfterIdle) &&
+      WrapSub(now_ns_, r.timestamp_ns) > max_backoff_ns_) {
+    r.attempts = 0;  // planted: the old backoff map forgot idle pods
+  }
+  if (!MutantActive(Mutant::kAttemptsNotCounted)) ++r.attempts;
   ++scheduling_cycle_;
   const uint32_t old = last_popped_[r.key];
   last_popped_[r.key] = h;  // keeps the heap's reference
@@ -418,7 +434,8 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(
     return QueueResult::kError;
   }
   slab_[h].timestamp_ns = now_ns_;
-  if (move_request_cycle_ >= cycle.value_or(scheduling_cycle_)) {
+  if (move_request_cycle_ >= cycle.value_or(scheduling_cycle_) &&
+      !MutantActive(Mutant::kMoveRequestLost)) {
     BackoffUpsert(h);
   } else {
     UnschedAddOrUpdate(h);
@@ -439,7 +456,9 @@ void PriorityQueue::Activate(const std::vector<PodPtr>& pods) {
     }
     Ref(h);
     if (AddToActiveQ(h)) {
-      UnschedDelete(*key);
+      if (!MutantActive(Mutant::kActivateLeavesUnschedulable)) {
+        UnschedDelete(*key);
+      }
       BackoffDelete(*key);
       AddNominatedPodUnlocked(h, std::nullopt);
     }
@@ -491,6 +510,7 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
     if (!event_plugins_[p]) continue;
     for (uint32_t key : plugin_index_[p]) take(key);
   }
+  if (MutantActive(Mutant::kMoveSkipsPodsWithoutPlugins)) return;
   for (uint32_t key : no_plugins_) take(key);
 }
 
@@ -500,12 +520,16 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const ClusterEvent& event) {
     Record& r = slab_[h];
     if (!r.plugins.empty() && !PodMatchesEvent(r, event)) continue;
     const uint32_t key = r.key;
-    if (IsPodBackingOff(r)) {
+    if (IsPodBackingOff(r) && !MutantActive(Mutant::kMoveIgnoresBackoff)) {
       BackoffUpsert(h);
       UnschedDelete(key);
     } else if (AddToActiveQ(h)) {
       UnschedDelete(key);
     }
+  }
+  if (MutantActive(Mutant::kMoveRequestCycleNotRecorded) &&
+      candidates_.empty()) {
+    return;
   }
   move_request_cycle_ = scheduling_cycle_;
 }
@@ -516,7 +540,7 @@ void PriorityQueue::MoveAllToActiveOrBackoffQueue(
     const std::optional<std::vector<std::string>>& precheck) {
   ComputeEventPlugins(event);
   CollectCandidates(event);
-  if (precheck) {
+  if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
     // Marks the keys the check lets through with a fresh epoch.
     ++epoch_;
     for (const std::string& k : *precheck) {
@@ -605,7 +629,10 @@ void PriorityQueue::FlushUnschedulablePodsLeftover() {
   for (uint32_t key : unsched_keys_) {
     const uint32_t h = unsched_[key];
     if (h == kNone) continue;
-    if (WrapSub(now_ns_, slab_[h].timestamp_ns) > max_in_unschedulable_ns_) {
+    const int64_t age = WrapSub(now_ns_, slab_[h].timestamp_ns);
+    if (age > max_in_unschedulable_ns_ ||
+        (MutantActive(Mutant::kLeftoverFlushInclusive) &&
+         age == max_in_unschedulable_ns_)) {
       candidates_.push_back(h);
     }
   }
@@ -656,7 +683,10 @@ void PriorityQueue::AddNominatedPodUnlocked(uint32_t h,
   }
   auto lister_it = lister_.find(pod->Key());
   if (lister_it == lister_.end()) return;
-  if (!lister_it->second->node_name.empty()) return;
+  if (!lister_it->second->node_name.empty() &&
+      !MutantActive(Mutant::kNominateBoundPod)) {
+    return;
+  }
   nominated_pod_to_node_[pod->uid] = node_name;
   auto it = nominated_pods_.find(node_name);
   if (it != nominated_pods_.end()) {

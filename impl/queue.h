@@ -21,6 +21,7 @@
 #define SCHEDTRACE_IMPL_QUEUE_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,6 +83,44 @@ class PriorityQueue {
 
   // Whether `key` was ever popped (q_add_unschedulable needs that pop).
   bool WasPopped(const std::string& key) const;
+
+  // --- The scheduler layer's API (impl/queue_handles.cc) ---
+  // A Handle names one QueuedPodInfo (with its PodInfo) the caller holds a
+  // reference to; every handle returned must be given back to Release.
+  using Handle = uint32_t;
+  // upstream: Pop (never blocking); nullopt when activeQ is empty.
+  std::optional<Handle> PopHandle();
+  void Release(Handle h) { Unref(h); }
+  const PodPtr& HandlePod(Handle h) const { return slab_[h].pod; }
+  // A new QueuedPodInfo with h's attempts, timestamps, plugins and gate
+  // holding `pod`: with `new_pod_info` a fresh PodInfo (affinity terms from
+  // `pod`), else a copy of h's PodInfo whose pod is replaced (terms kept).
+  Handle CloneHandle(Handle h, const PodPtr& pod, bool new_pod_info);
+  // Replaces UnschedulablePlugins (names, any order).
+  void SetHandlePlugins(Handle h, const std::vector<std::string>& plugins);
+  // upstream: AddUnschedulableIfNotPresent(pInfo, cycle).
+  QueueResult AddUnschedulableIfNotPresent(Handle h, int64_t cycle);
+  // upstream: nominator.AddNominatedPod; nullopt is a nil NominatingInfo,
+  // a value ModeOverride to that node.
+  void AddNominatedPod(Handle h, const std::optional<std::string>& node);
+  // upstream: nominator.DeleteNominatedPodIfExists.
+  void DeleteNominatedPodIfExists(const Pod& pod) { NominatorDelete(pod); }
+  bool HasNominatedPods() const { return !nominated_pods_.empty(); }
+  // upstream: nominator.nominatedPods (node name -> handles).
+  const absl::flat_hash_map<std::string, std::vector<uint32_t>>& NominatedPods()
+      const {
+    return nominated_pods_;
+  }
+  int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  // MoveAllToActiveOrBackoffQueue with a PreEnqueueCheck (null: none).
+  void MoveAllToActiveOrBackoffQueue(
+      const ClusterEvent& event,
+      const std::function<bool(const Pod&)>& precheck);
+  // The nominator's lister (the informer): the pod with `key`, or null.
+  const PodPtr* ListerGet(const std::string& key) const {
+    auto it = lister_.find(key);
+    return it == lister_.end() ? nullptr : &it->second;
+  }
 
   // Exposed for tests: ids of the pods the plugin index yields for `event`
   // (before the precheck), sorted.

@@ -180,3 +180,42 @@ TEST(PriorityQueueTest, NominateEmptyNodeIsStored) {
 
 }  // namespace
 }  // namespace schedtrace::impl
+
+namespace schedtrace::impl {
+namespace {
+
+// With a max backoff just under Go's Duration limit, timestamp + backoff
+// passes the int64 nanosecond range. Go's Time.Add does not wrap, so the pod
+// is still backing off and a move sends it to backoffQ (a wrapping sum went
+// negative and sent it to activeQ: found by the pr105125 regression work).
+TEST(BackoffTest, ExpiryPastTheInt64RangeSaturatesInsteadOfWrapping) {
+  Config c = TestConfig();
+  c.pod_max_backoff_ms = 9223372036854;  // 9223372036854000000 ns
+  PriorityQueue q(c);
+  PodPtr p = MakePod("p");
+  q.ListerSet(p);
+  int64_t t = 1000;
+  q.SetNow(t);
+  q.Add(p);
+  // 34 failures reach the cap (2^33 s doubles past it), then one more.
+  for (int i = 0; i < 36; ++i) {
+    q.SetNow(++t);
+    std::optional<PriorityQueue::Popped> popped = q.Pop();
+    ASSERT_TRUE(popped.has_value()) << "attempt " << i;
+    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+              QueueResult::kOk);
+    q.Activate({p});
+  }
+  q.SetNow(++t);
+  ASSERT_TRUE(q.Pop().has_value());
+  ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+            QueueResult::kOk);
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, std::nullopt);
+  QueueState s = q.SnapshotQueue();
+  EXPECT_TRUE(s.active.empty());
+  ASSERT_EQ(s.backoff.size(), 1u);
+  EXPECT_EQ(s.backoff[0].backoff_expires_at, INT64_MAX / 1000000);
+}
+
+}  // namespace
+}  // namespace schedtrace::impl

@@ -385,11 +385,7 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::newQueuedPodInfo(
 
 // upstream: getBackoffTime (Go's Time.Add does not wrap: saturate instead)
 int64_t PriorityQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
-  __int128 t =
-      static_cast<__int128>(pInfo.timestamp) + calculateBackoffDuration(pInfo);
-  if (t > INT64_MAX) return INT64_MAX;
-  if (t < INT64_MIN) return INT64_MIN;
-  return static_cast<int64_t>(t);
+  return SaturatingAdd(pInfo.timestamp, calculateBackoffDuration(pInfo));
 }
 
 // upstream: calculateBackoffDuration (with Go's wrapping arithmetic)

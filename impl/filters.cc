@@ -1,0 +1,424 @@
+#include "impl/filters.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "harness/go_int.h"
+#include "harness/resources.h"
+
+namespace schedtrace::impl {
+namespace {
+
+// upstream: strconv.ParseInt(s, 10, 64): one optional sign, digits only.
+bool ParseGoInt(const std::string& s, int64_t& out) {
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (b == e) return false;
+  if (*b == '+' && e - b > 1 && b[1] != '-') ++b;
+  auto [p, ec] = std::from_chars(b, e, out);
+  return ec == std::errc() && p == e;
+}
+
+bool Alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+         (c >= 'A' && c <= 'Z');
+}
+
+// upstream: validation.IsQualifiedName's name part (and label values).
+bool NamePart(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !Alnum(s.front()) || !Alnum(s.back())) {
+    return false;
+  }
+  for (char c : s) {
+    if (!Alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+// upstream: validation.IsDNS1123Subdomain.
+bool Dns1123Subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  auto lower = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  };
+  size_t start = 0;
+  for (;;) {
+    size_t dot = s.find('.', start);
+    std::string_view label =
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos
+                                                      : dot - start);
+    if (label.empty() || !lower(label.front()) || !lower(label.back())) {
+      return false;
+    }
+    for (char c : label) {
+      if (!lower(c) && c != '-') return false;
+    }
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// upstream: validation.IsQualifiedName (label keys).
+bool QualifiedName(std::string_view key) {
+  size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return NamePart(key);
+  if (key.find('/', slash + 1) != std::string_view::npos) return false;
+  return Dns1123Subdomain(key.substr(0, slash)) &&
+         NamePart(key.substr(slash + 1));
+}
+
+// upstream: labels.NewRequirement's checks
+// (nodeSelectorRequirementsAsSelector).
+bool RequirementValid(const NodeSelectorRequirement& r) {
+  if (!QualifiedName(r.key)) return false;
+  for (const std::string& v : r.values) {
+    if (!v.empty() && !NamePart(v)) return false;
+  }
+  if (r.op == "In" || r.op == "NotIn") return !r.values.empty();
+  if (r.op == "Exists" || r.op == "DoesNotExist") return r.values.empty();
+  if (r.op == "Gt" || r.op == "Lt") {
+    int64_t v;
+    return r.values.size() == 1 && ParseGoInt(r.values[0], v);
+  }
+  return false;
+}
+
+bool TermValid(const NodeSelectorTerm& t) {
+  for (const auto& r : t.match_expressions) {
+    if (!RequirementValid(r)) return false;
+  }
+  for (const auto& r : t.match_fields) {
+    if ((r.op != "In" && r.op != "NotIn") || r.values.size() != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// upstream: labels.Requirement.Matches.
+bool RequirementMatches(const NodeSelectorRequirement& r, const Labels& l) {
+  auto it = l.find(r.key);
+  const bool has = it != l.end();
+  auto in = [&] {
+    return std::find(r.values.begin(), r.values.end(), it->second) !=
+           r.values.end();
+  };
+  if (r.op == "In") return has && in();
+  if (r.op == "NotIn") return !has || !in();
+  if (r.op == "Exists") return has;
+  if (r.op == "DoesNotExist") return !has;
+  int64_t have, want;
+  if (!has || !ParseGoInt(it->second, have) || !ParseGoInt(r.values[0], want)) {
+    return false;
+  }
+  return r.op == "Gt" ? have > want : have < want;
+}
+
+// A valid term against a node: expressions, then metadata.name fields.
+bool TermMatches(const NodeSelectorTerm& t, const Node& node) {
+  for (const auto& r : t.match_expressions) {
+    if (!RequirementMatches(r, node.labels)) return false;
+  }
+  if (!t.match_fields.empty() && !node.name.empty()) {
+    for (const auto& r : t.match_fields) {
+      const bool equal =
+          (r.key == "metadata.name" ? node.name : std::string()) == r.values[0];
+      if (r.op == "In" ? !equal : equal) return false;
+    }
+  }
+  return true;
+}
+
+// upstream: GetRequiredNodeAffinity(pod).Match(node).
+bool AffinityMatches(const PodFacts& pf, const Node& node) {
+  if (pf.affinity_trivial) return true;
+  const Pod& pod = *pf.pod;
+  for (const auto& [k, v] : pod.node_selector) {
+    auto it = node.labels.find(k);
+    if (it == node.labels.end() || it->second != v) return false;
+  }
+  if (!pod.required_node_affinity) return true;
+  const auto& terms = *pod.required_node_affinity;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (pf.term_kind[i] == 2 && TermMatches(terms[i], node)) return true;
+  }
+  return false;
+}
+
+// upstream: Toleration.ToleratesTaint.
+bool Tolerates(const Toleration& t, const std::string& key,
+               const std::string& value, const std::string& effect) {
+  if (!t.effect.empty() && t.effect != effect) return false;
+  if (!t.key.empty() && t.key != key) return false;
+  if (t.op.empty() || t.op == "Equal") return t.value == value;
+  return t.op == "Exists";
+}
+
+bool AnyTolerates(const Pod& pod, const Taint& taint) {
+  for (const Toleration& t : pod.tolerations) {
+    if (Tolerates(t, taint.key, taint.value, taint.effect)) return true;
+  }
+  return false;
+}
+
+int64_t ScalarOf(const absl::InlinedVector<std::pair<uint32_t, int64_t>, 2>& v,
+                 uint32_t id) {
+  for (const auto& [sid, amount] : v) {
+    if (sid == id) return amount;
+  }
+  return 0;
+}
+
+template <typename V>
+int64_t ScalarIn(const V& v, uint32_t id) {
+  for (const auto& [sid, amount] : v) {
+    if (sid == id) return amount;
+  }
+  return 0;
+}
+
+// upstream: noderesources.fitsRequest: whether any reason not to fit.
+bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
+                  const Requests& requested) {
+  if (pod_count + 1 > nf.alloc_pods) return true;
+  if (pf.request_empty) return false;
+  const Requests& r = pf.request;
+  if (r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+  if (r.memory > WrapSub(nf.alloc_memory, requested.memory)) return true;
+  if (r.ephemeral > WrapSub(nf.alloc_ephemeral, requested.ephemeral)) {
+    return true;
+  }
+  for (const auto& [id, amount] : r.scalars) {
+    if (amount > WrapSub(ScalarOf(nf.alloc_scalars, id),
+                         ScalarIn(requested.scalars, id))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Converts harness Resources (zeros absent) into Requests by scalar id.
+void ToRequests(const Resources& res, Cache& cache, Requests& out,
+                int64_t* pods) {
+  out.cpu = out.memory = out.ephemeral = 0;
+  out.scalars.clear();
+  for (const auto& [name, amount] : res) {
+    if (name == "cpu") {
+      out.cpu = amount;
+    } else if (name == "memory") {
+      out.memory = amount;
+    } else if (name == "ephemeral-storage") {
+      out.ephemeral = amount;
+    } else if (name == "pods") {
+      if (pods != nullptr) *pods = amount;
+    } else if (uint32_t id = cache.InternScalar(name);
+               id != Cache::kNotScalarResource) {
+      out.scalars.push_back({id, amount});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> FilterPluginNames(uint32_t mask) {
+  static const char* const kNames[] = {"NodeUnschedulable", "NodeName",
+                                       "TaintToleration", "NodeAffinity",
+                                       "NodeResourcesFit"};
+  std::vector<std::string> out;
+  for (int p = 0; p < 5; ++p) {
+    if (mask & (1u << p)) out.push_back(kNames[p]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+int64_t TraceScoreOf(const Node& node) {
+  auto it = node.labels.find("schedtrace.io/score");
+  if (it == node.labels.end()) return 0;
+  const std::string& s = it->second;
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size() ? v : 0;
+}
+
+void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {
+  out.node = node;
+  Requests alloc;
+  int64_t pods = 0;
+  ToRequests(NodeAllocatable(*node), cache, alloc, &pods);
+  out.alloc_cpu = alloc.cpu;
+  out.alloc_memory = alloc.memory;
+  out.alloc_ephemeral = alloc.ephemeral;
+  out.alloc_pods = pods;
+  out.alloc_scalars.assign(alloc.scalars.begin(), alloc.scalars.end());
+  out.unschedulable = node->unschedulable;
+  out.has_filter_taints = false;
+  for (const Taint& t : node->taints) {
+    if (t.effect == "NoSchedule" || t.effect == "NoExecute") {
+      out.has_filter_taints = true;
+    }
+  }
+  out.score = TraceScoreOf(*node);
+}
+
+void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
+  out.pod = &pod;
+  Resources res = PodRequests(pod);
+  res.erase("pods");
+  out.request_empty = res.empty();
+  ToRequests(res, cache, out.request, nullptr);
+  out.tolerates_unschedulable = false;
+  for (const Toleration& t : pod.tolerations) {
+    if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule")) {
+      out.tolerates_unschedulable = true;
+    }
+  }
+  out.affinity_trivial =
+      pod.node_selector.empty() && !pod.required_node_affinity;
+  out.term_kind.clear();
+  out.affinity_signature.clear();
+  if (!out.affinity_trivial) {
+    // A prefix-free encoding: every list and string carries its length.
+    std::string& sig = out.affinity_signature;
+    auto count = [&sig](size_t n) {
+      const uint32_t v = static_cast<uint32_t>(n);
+      sig.append(reinterpret_cast<const char*>(&v), sizeof v);
+    };
+    auto add = [&](const std::string& s) {
+      count(s.size());
+      sig.append(s);
+    };
+    count(pod.node_selector.size());
+    for (const auto& [k, v] : pod.node_selector) {
+      add(k);
+      add(v);
+    }
+    count(pod.required_node_affinity ? 1 : 0);
+    if (pod.required_node_affinity) {
+      count(pod.required_node_affinity->size());
+      for (const NodeSelectorTerm& t : *pod.required_node_affinity) {
+        for (const auto* list : {&t.match_expressions, &t.match_fields}) {
+          count(list->size());
+          for (const NodeSelectorRequirement& r : *list) {
+            add(r.key);
+            add(r.op);
+            count(r.values.size());
+            for (const std::string& v : r.values) add(v);
+          }
+        }
+      }
+    }
+  }
+  if (pod.required_node_affinity) {
+    for (const NodeSelectorTerm& t : *pod.required_node_affinity) {
+      if (t.match_expressions.empty() && t.match_fields.empty()) {
+        out.term_kind.push_back(0);
+      } else {
+        out.term_kind.push_back(TermValid(t) ? 2 : 1);
+      }
+    }
+  }
+}
+
+void AddPodRequests(const Pod& pod, Cache& cache, Requests& into) {
+  Resources res = PodRequests(pod);
+  res.erase("pods");
+  Requests r;
+  ToRequests(res, cache, r, nullptr);
+  into.cpu = WrapAdd(into.cpu, r.cpu);
+  into.memory = WrapAdd(into.memory, r.memory);
+  into.ephemeral = WrapAdd(into.ephemeral, r.ephemeral);
+  for (const auto& [id, amount] : r.scalars) {
+    bool found = false;
+    for (auto& [sid, have] : into.scalars) {
+      if (sid == id) {
+        have = WrapAdd(have, amount);
+        found = true;
+      }
+    }
+    if (!found) into.scalars.push_back({id, amount});
+  }
+}
+
+int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
+               const Requests& requested, int8_t* affinity) {
+  const Pod& pod = *pf.pod;
+  // upstream: NodeUnschedulable.Filter
+  if (nf.unschedulable && !pf.tolerates_unschedulable) {
+    return kNodeUnschedulable;
+  }
+  // upstream: NodeName.Filter
+  if (!pod.node_name.empty() && pod.node_name != nf.node->name) {
+    return kNodeName;
+  }
+  // upstream: TaintToleration.Filter (NoSchedule and NoExecute taints)
+  if (nf.has_filter_taints) {
+    for (const Taint& t : nf.node->taints) {
+      if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+      if (!AnyTolerates(pod, t)) return kTaintToleration;
+    }
+  }
+  // upstream: NodeAffinity.Filter
+  if (!pf.affinity_trivial) {
+    if (affinity == nullptr) {
+      if (!AffinityMatches(pf, *nf.node)) return kNodeAffinity;
+    } else {
+      if (*affinity < 0) *affinity = AffinityMatches(pf, *nf.node) ? 1 : 0;
+      if (*affinity == 0) return kNodeAffinity;
+    }
+  }
+  // upstream: NodeResourcesFit.Filter
+  if (Insufficient(pf, nf, pod_count, requested)) return kNodeResourcesFit;
+  return kPass;
+}
+
+bool PreCheckForNode(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
+                     const Requests& requested) {
+  if (Insufficient(pf, nf, pod_count, requested)) return false;
+  const Node& node = *nf.node;
+  if (!AffinityMatches(pf, node)) return false;
+  const Pod& pod = *pf.pod;
+  if (!pod.node_name.empty() && pod.node_name != node.name) return false;
+  for (const Taint& t : node.taints) {
+    if (t.effect == "NoSchedule" && !AnyTolerates(pod, t)) return false;
+  }
+  return true;
+}
+
+PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
+  PreFilterResult result;
+  if (!pod.required_node_affinity || pod.required_node_affinity->empty()) {
+    return result;
+  }
+  std::set<std::string> names;
+  for (const NodeSelectorTerm& term : *pod.required_node_affinity) {
+    bool restricted = false;
+    std::set<std::string> term_names;
+    for (const auto& r : term.match_fields) {
+      if (r.key != "metadata.name" || r.op != "In") continue;
+      std::set<std::string> s(r.values.begin(), r.values.end());
+      if (!restricted) {
+        term_names = std::move(s);
+        restricted = true;
+      } else {
+        std::set<std::string> both;
+        for (const std::string& n : term_names) {
+          if (s.contains(n)) both.insert(n);
+        }
+        term_names = std::move(both);
+      }
+    }
+    if (!restricted) return result;  // this term allows every node
+    if (term_names.empty()) {
+      result.unresolvable = true;
+      return result;
+    }
+    names.insert(term_names.begin(), term_names.end());
+  }
+  result.all_nodes = false;
+  result.names.assign(names.begin(), names.end());
+  return result;
+}
+
+}  // namespace schedtrace::impl

@@ -1,0 +1,97 @@
+// The scheduler layer's filter plugins over precomputed facts: what the five
+// filters (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+// NodeResourcesFit, upstream framework/plugins/*) and preCheckForNode read of
+// a node object (NodeFacts, computed once per object) and of the pod being
+// scheduled (PodFacts, computed once per cycle), so that filtering one node
+// is a few comparisons and label lookups, with no allocation.
+//
+//   PodFacts pod;
+//   ComputePodFacts(*pod_ptr, cache, pod);
+//   int failed = RunFilters(pod, node_facts, pod_count, requested);
+//   if (failed != kPass) fit_error_mask |= 1u << failed;
+#ifndef SCHEDTRACE_IMPL_FILTERS_H_
+#define SCHEDTRACE_IMPL_FILTERS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "harness/objects.h"
+#include "impl/cache.h"
+
+namespace schedtrace::impl {
+
+// The filter plugins in the order upstream's RunFilterPlugins runs them;
+// FitError masks use bit `plugin`.
+enum FilterPlugin : int {
+  kNodeUnschedulable = 0,
+  kNodeName = 1,
+  kTaintToleration = 2,
+  kNodeAffinity = 3,
+  kNodeResourcesFit = 4,
+};
+inline constexpr int kPass = -1;
+
+// The names of the plugins in `mask`, sorted (a FitError's plugin set).
+std::vector<std::string> FilterPluginNames(uint32_t mask);
+
+// What the filters read of one node object.
+struct NodeFacts {
+  NodePtr node;  // null: not computed
+  int64_t alloc_cpu = 0, alloc_memory = 0, alloc_ephemeral = 0;
+  int64_t alloc_pods = 0;
+  absl::InlinedVector<std::pair<uint32_t, int64_t>, 2> alloc_scalars;
+  bool unschedulable = false;      // spec.unschedulable
+  bool has_filter_taints = false;  // any NoSchedule or NoExecute taint
+  int64_t score = 0;               // the TraceScore plugin's score
+};
+void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out);
+
+// What the filters read of the pod being scheduled.
+struct PodFacts {
+  const Pod* pod = nullptr;
+  Requests request;           // scalars without zeros
+  bool request_empty = true;  // no non-zero request but pods
+  bool tolerates_unschedulable = false;
+  bool affinity_trivial = true;  // no nodeSelector, no required affinity
+  // Per required node-affinity term: 0 empty (dropped), 1 invalid (never
+  // matches), 2 to evaluate.
+  absl::InlinedVector<uint8_t, 2> term_kind;
+  // The nodeSelector and required terms as a string: pods with equal
+  // signatures match the same nodes (for memoizing).
+  std::string affinity_signature;
+};
+void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out);
+
+// Adds a pod's requests (upstream: calculateResource, NodeInfo.update) to
+// `into`, wrapping as Go does.
+void AddPodRequests(const Pod& pod, Cache& cache, Requests& into);
+
+// upstream: RunFilterPlugins on a NodeInfo of `node` with `pod_count` pods
+// and `requested`: the first failing plugin, or kPass.
+// `affinity` memoizes NodeAffinity's verdict for this pod and node (-1
+// unknown, then 0 or 1; may be null).
+int RunFilters(const PodFacts& pod, const NodeFacts& node, int64_t pod_count,
+               const Requests& requested, int8_t* affinity = nullptr);
+
+// upstream: preCheckForNode (AdmissionCheck): fits, node affinity, node
+// name, NoSchedule taints.
+bool PreCheckForNode(const PodFacts& pod, const NodeFacts& node,
+                     int64_t pod_count, const Requests& requested);
+
+// upstream: NodeAffinity.PreFilter.
+struct PreFilterResult {
+  bool unresolvable = false;       // the terms' node names conflict
+  bool all_nodes = true;           // no node-name restriction
+  std::vector<std::string> names;  // sorted, unique (when !all_nodes)
+};
+PreFilterResult NodeAffinityPreFilter(const Pod& pod);
+
+// The TraceScore plugin: the integer label schedtrace.io/score, else 0.
+int64_t TraceScoreOf(const Node& node);
+
+}  // namespace schedtrace::impl
+
+#endif  // SCHEDTRACE_IMPL_FILTERS_H_

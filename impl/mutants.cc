@@ -1,0 +1,223 @@
+#include "impl/mutants.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace schedtrace::impl {
+namespace {
+
+// Expected catchers, as the table names them.
+constexpr std::string_view kP1 = "property 1 (no pod in two queues)";
+constexpr std::string_view kGolden = "golden replay (state diff)";
+
+std::vector<MutantInfo> MakeTable() {
+  using M = Mutant;
+  return {
+      // --- Queue -------------------------------------------------------
+      {M::kTwoQueuesOnUpdate, "two-queues-on-update", "PriorityQueue::Update",
+       "an update of a backing-off pod in unschedulablePods adds it to "
+       "backoffQ without deleting it from unschedulablePods",
+       kP1, "", ""},
+      {M::kAddLeavesBackoff, "add-leaves-backoff", "PriorityQueue::Add",
+       "Add of a pod in backoffQ puts it in activeQ and leaves the backoffQ "
+       "entry",
+       kP1, "", ""},
+      {M::kActivateLeavesUnschedulable, "activate-leaves-unschedulable",
+       "PriorityQueue::Activate",
+       "Activate moves a pod to activeQ and leaves it in unschedulablePods",
+       kP1, "", ""},
+      {M::kDeleteMissesBackoff, "delete-misses-backoff",
+       "PriorityQueue::Delete",
+       "Delete of a pod in backoffQ leaves it there: a deleted pod is "
+       "scheduled later",
+       kGolden, "", ""},
+      {M::kBackoffOffByOne, "backoff-off-by-one",
+       "PriorityQueue::BackoffDurationNs",
+       "backoff doubles once per attempt instead of once per attempt after "
+       "the first (2 s on the first failure)",
+       "golden replay (backoffExpiresAt); property 7 (backoff)", "", ""},
+      {M::kBackoffOverflow, "pr105125-backoff-overflow",
+       "PriorityQueue::BackoffDurationNs",
+       "backoff doubles before comparing with the max, so it overflows to a "
+       "negative duration with a huge max (old behaviour)",
+       "regression trace", "#105094/PR #105125", "pr105125"},
+      {M::kBackoffResetAfterIdle, "issue86373-backoff-reset-after-idle",
+       "PriorityQueue::Pop, PopHandle",
+       "a pod not retried within podMaxBackoffDuration starts its backoff "
+       "over (the old backoff map dropped its entry)",
+       "regression trace", "#86373 (PR #87616)", "issue86373"},
+      {M::kBackoffExpiryInclusive, "backoff-expiry-inclusive",
+       "PriorityQueue::IsPodBackingOff",
+       "a pod is still backing off at the exact instant its backoff expires "
+       "(>= instead of >)",
+       kGolden, "", ""},
+      {M::kMoveRequestLost, "pr73309-move-request-lost",
+       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "a move request during a pod's scheduling cycle is ignored: the failed "
+       "pod goes to unschedulablePods instead of backoffQ (old behaviour)",
+       "regression trace", "#73216/PR #73309", "pr73309"},
+      {M::kMoveIgnoresPrecheck, "move-ignores-precheck",
+       "PriorityQueue::MoveAllToActiveOrBackoffQueue (both overloads)",
+       "a move request's precheck (the scheduler's preCheckForNode, the "
+       "queue layer's key list) is not applied: every matching pod moves",
+       kGolden, "", ""},
+      {M::kMoveIgnoresBackoff, "move-ignores-backoff",
+       "PriorityQueue::MovePodsToActiveOrBackoffQueue",
+       "a move request sends pods still backing off straight to activeQ",
+       kGolden, "", ""},
+      {M::kMoveSkipsPodsWithoutPlugins, "move-skips-pods-without-plugins",
+       "PriorityQueue::CollectCandidates",
+       "the plugin index misses pods with no UnschedulablePlugins, so a move "
+       "request that should move them is lost",
+       kGolden, "", ""},
+      {M::kMoveRequestCycleNotRecorded, "move-request-cycle-not-recorded",
+       "PriorityQueue::MovePodsToActiveOrBackoffQueue",
+       "a move request that moves no pod does not record moveRequestCycle, "
+       "so a pod in flight misses it",
+       kGolden, "", ""},
+      {M::kLeftoverFlushInclusive, "leftover-flush-inclusive",
+       "PriorityQueue::FlushUnschedulablePodsLeftover",
+       "the 5-minute leftover flush moves a pod exactly "
+       "podMaxInUnschedulablePodsDuration old (>= instead of >)",
+       kGolden, "", ""},
+      {M::kGatesIgnored, "gates-ignored", "PriorityQueue::RunPreEnqueuePlugins",
+       "PreEnqueue is skipped: a pod with scheduling gates enters activeQ",
+       "property 7 (a gated pod is never popped); golden replay", "", ""},
+      {M::kGatedUpdateBackoff, "pr113275-gated-update-backoff",
+       "PriorityQueue::IsPodBackingOff",
+       "a gated pod counts as backing off, so an update that keeps it gated "
+       "moves it to backoffQ (old behaviour)",
+       "regression trace", "PR #113275", "pr113275"},
+      {M::kNominationKeptOnDelete, "nomination-kept-on-delete",
+       "PriorityQueue::Delete", "Delete leaves the pod's nomination behind",
+       "property 9 (nominated pods are pending); golden replay", "", ""},
+      {M::kNominateBoundPod, "pr109245-nominate-bound-pod",
+       "PriorityQueue::AddNominatedPodUnlocked",
+       "a pod the informer shows bound is nominated anyway (old behaviour)",
+       "regression trace", "#109236/PR #109245", "pr109245"},
+      {M::kAttemptsNotCounted, "attempts-not-counted",
+       "PriorityQueue::Pop, PopHandle",
+       "Pop does not count the attempt: backoff never grows", kGolden, "", ""},
+      // --- Cache -------------------------------------------------------
+      {M::kForgetLeaksRequests, "forget-leaks-requests", "Cache::ForgetPod",
+       "ForgetPod drops the pod from its NodeInfo without subtracting its "
+       "requests",
+       "property 6 (cache accounting); golden replay", "", ""},
+      {M::kPlaceholderKept, "pr86919-placeholder-kept", "Cache::RemoveFromNode",
+       "a placeholder NodeInfo (node deleted before its pods) stays after its "
+       "last pod leaves (old behaviour)",
+       "regression trace; property 6", "PR #86919", "pr86919"},
+      {M::kAddAssumedDoubleCount, "add-assumed-double-count", "Cache::AddPod",
+       "AddPod confirming an assumed pod adds it again without removing the "
+       "assumed copy: counted twice",
+       "property 6 (cache accounting); golden replay", "", ""},
+      {M::kExpireInclusive, "expire-inclusive", "Cache::CleanupAssumedPods",
+       "an assumed pod expires exactly at its deadline (>= instead of >)",
+       kGolden, "", ""},
+      {M::kRemoveNodeDropsPods, "remove-node-drops-pods", "Cache::RemoveNode",
+       "RemoveNode drops the NodeInfo with its pods instead of keeping a "
+       "placeholder",
+       kGolden, "", ""},
+      {M::kRemovePodKeepsAssumed, "remove-pod-keeps-assumed",
+       "Cache::RemovePod",
+       "an informer delete of an assumed pod takes it off its node but "
+       "leaves it assumed",
+       kGolden, "", ""},
+      // --- Scheduler ---------------------------------------------------
+      {M::kWaitingPodNotRejected, "waiting-pod-not-rejected-on-delete",
+       "Scheduler::DeletePodFromSchedulingQueue",
+       "a pod deleted while waiting on Permit is not rejected: it stays "
+       "assumed and can still bind",
+       "property 4 (deleted waiting pods are rejected); golden replay", "", ""},
+      {M::kAssumedPodRequeued, "issue100261-assumed-pod-requeued",
+       "Scheduler::UpdatePodInSchedulingQueue",
+       "an update of an assumed pod reaches PriorityQueue.Update, which "
+       "queues a second copy (old behaviour)",
+       "regression trace; property 2 (assumed pods are never requeued)",
+       "#100261/PR #100286, #52914", "issue100261"},
+      {M::kResyncProcessed, "pr96071-resync-processed",
+       "Scheduler::UpdatePodInSchedulingQueue",
+       "an update with an identical resourceVersion (a resync) is processed "
+       "like a real update (old behaviour)",
+       "regression trace", "PR #96071", "pr96071"},
+      {M::kTombstoneMishandled, "pr106102-tombstone-mishandled",
+       "Scheduler::OnPodDelete",
+       "both informer filters judge a DeletedFinalStateUnknown by the stale "
+       "carried object: an assumed pod's tombstone misses the cache, a queued "
+       "pod's misses the queue (old behaviour)",
+       "regression trace", "PR #106102", "pr106102"},
+      {M::kBindFailureNotForgotten, "issue49314-bind-failure-not-forgotten",
+       "Scheduler::HandleBindingCycleError",
+       "a PreBind or Bind failure does not forget the assumed pod (nor "
+       "request the move): it keeps its node's resources and its retry is "
+       "skipped as assumed (old behaviour)",
+       "regression trace; golden replay", "#49314", "issue49314"},
+      {M::kNominationKeptOnFailure, "issue85677-nomination-kept-on-failure",
+       "Scheduler::HandleSchedulingFailure",
+       "a nominated pod that fails elsewhere (Reserve, Permit, no nodes) "
+       "keeps its nomination, still reserving the old node (old behaviour)",
+       "regression trace", "#85677", "issue85677"},
+      {M::kAssumedPodScheduledTwice, "assumed-pod-scheduled-twice",
+       "Scheduler::ScheduleOne",
+       "a popped copy of an assumed pod is scheduled instead of skipped",
+       "golden replay; property 2", "", ""},
+      {M::kRejectedPodMoveNotDeferred, "rejected-pod-move-not-deferred",
+       "Scheduler::HandleBindingCycleError",
+       "the move request of a rejected waiting pod runs before its failure "
+       "handler instead of after it, so the pod goes to backoffQ",
+       kGolden, "", ""},
+      {M::kFailureRequeuesDeletedPod, "failure-requeues-deleted-pod",
+       "Scheduler::HandleSchedulingFailure",
+       "a pod that failed after the informer deleted it is requeued",
+       "golden replay; property 5", "", ""},
+  };
+}
+
+#ifdef SCHEDTRACE_MUTANTS
+// SCHEDTRACE_MUTANT=<name>; an unknown name is a bad command line (exit 2),
+// never a silent "no mutant".
+Mutant FromEnvironment() {
+  const char* name = std::getenv("SCHEDTRACE_MUTANT");
+  if (name == nullptr || *name == '\0' || std::string_view(name) == "none") {
+    return Mutant::kNone;
+  }
+  if (std::optional<Mutant> m = MutantByName(name)) return *m;
+  std::fprintf(stderr, "SCHEDTRACE_MUTANT=%s: no such mutant\n", name);
+  std::exit(2);
+}
+#endif
+
+}  // namespace
+
+const std::vector<MutantInfo>& AllMutants() {
+  static const std::vector<MutantInfo>* table =
+      new std::vector<MutantInfo>(MakeTable());
+  return *table;
+}
+
+const MutantInfo& Info(Mutant m) {
+  static const MutantInfo kNoneInfo{
+      Mutant::kNone, "none", "", "no mutant", "", "", ""};
+  const std::vector<MutantInfo>& all = AllMutants();
+  const int i = static_cast<int>(m) - 1;
+  if (i < 0 || i >= static_cast<int>(all.size())) return kNoneInfo;
+  return all[static_cast<size_t>(i)];
+}
+
+std::optional<Mutant> MutantByName(std::string_view name) {
+  for (const MutantInfo& info : AllMutants()) {
+    if (info.name == name) return info.mutant;
+  }
+  return std::nullopt;
+}
+
+#ifdef SCHEDTRACE_MUTANTS
+namespace mutants_internal {
+Mutant active = FromEnvironment();
+}  // namespace mutants_internal
+
+void SetActiveMutant(Mutant m) { mutants_internal::active = m; }
+#endif
+
+}  // namespace schedtrace::impl

@@ -1,0 +1,115 @@
+// Planted bugs ("mutants") for the harness self-test (issue 5.6, issue 7.2).
+//
+// Each Mutant is one real failure mode of a scheduler core — a pod left in two
+// queues, an off-by-one in backoff, a lost move request, a cache accounting
+// leak — or the old behaviour of an upstream bug fixed before v1.26.7. impl's
+// code carries the buggy variant next to the correct one:
+//
+//   if (MutantActive(Mutant::kTwoQueuesOnUpdate)) {
+//     BackoffUpsert(h);  // planted: forgets to leave unschedulablePods
+//   } else { ... }
+//
+// In a normal build (SCHEDTRACE_MUTANTS undefined) MutantActive is a
+// constexpr `false`, so every planted branch compiles away. The mutants build
+// (CMake -DSCHEDTRACE_MUTANTS=ON: library schedtrace_impl_mutants, CLI
+// schedtrace_mutants, test mutants_test) defines it; then one mutant at a time
+// is active: set by SetActiveMutant (tests) or, if none was set, read once
+// from the environment variable SCHEDTRACE_MUTANT=<name> (CLI, fuzz targets,
+// ci/nightly-mutants). The self-test (mutants/) proves that the golden corpus,
+// the properties or the generated differential traces catch every one.
+#ifndef SCHEDTRACE_IMPL_MUTANTS_H_
+#define SCHEDTRACE_IMPL_MUTANTS_H_
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace schedtrace::impl {
+
+enum class Mutant {
+  kNone = 0,
+  // Queue (impl/queue.cc).
+  kTwoQueuesOnUpdate,
+  kAddLeavesBackoff,
+  kActivateLeavesUnschedulable,
+  kDeleteMissesBackoff,
+  kBackoffOffByOne,
+  kBackoffOverflow,
+  kBackoffResetAfterIdle,
+  kBackoffExpiryInclusive,
+  kMoveRequestLost,
+  kMoveIgnoresPrecheck,
+  kMoveIgnoresBackoff,
+  kMoveSkipsPodsWithoutPlugins,
+  kMoveRequestCycleNotRecorded,
+  kLeftoverFlushInclusive,
+  kGatesIgnored,
+  kGatedUpdateBackoff,
+  kNominationKeptOnDelete,
+  kNominateBoundPod,
+  kAttemptsNotCounted,
+  // Cache (impl/cache.cc).
+  kForgetLeaksRequests,
+  kPlaceholderKept,
+  kAddAssumedDoubleCount,
+  kExpireInclusive,
+  kRemoveNodeDropsPods,
+  kRemovePodKeepsAssumed,
+  // Scheduler (impl/scheduler.cc).
+  kWaitingPodNotRejected,
+  kAssumedPodRequeued,
+  kResyncProcessed,
+  kTombstoneMishandled,
+  kBindFailureNotForgotten,
+  kNominationKeptOnFailure,
+  kAssumedPodScheduledTwice,
+  kRejectedPodMoveNotDeferred,
+  kFailureRequeuesDeletedPod,
+  kCount,  // not a mutant: the number of enumerators
+};
+
+// One row of the table (mutants.cc).
+struct MutantInfo {
+  Mutant mutant;
+  std::string_view name;         // kebab-case, the SCHEDTRACE_MUTANT value
+  std::string_view where;        // impl function the bug is planted in
+  std::string_view description;  // the failure mode, one line
+  std::string_view caught_by;    // what is expected to catch it
+  std::string_view upstream;     // upstream issue/PR whose old behaviour it
+                                 // restores ("" for none)
+  // File-name prefixes (comma-separated) of its regression traces under
+  // golden/regression/ ("" for none).
+  std::string_view regression;
+};
+
+// Every mutant, kNone excluded, in enum order.
+const std::vector<MutantInfo>& AllMutants();
+const MutantInfo& Info(Mutant m);
+std::optional<Mutant> MutantByName(std::string_view name);
+
+// Whether this is a mutants build.
+constexpr bool MutantsBuild() {
+#ifdef SCHEDTRACE_MUTANTS
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifdef SCHEDTRACE_MUTANTS
+namespace mutants_internal {
+extern Mutant active;  // initialized from SCHEDTRACE_MUTANT
+}  // namespace mutants_internal
+
+inline bool MutantActive(Mutant m) { return mutants_internal::active == m; }
+inline Mutant ActiveMutant() { return mutants_internal::active; }
+// Tests: makes `m` the active mutant (kNone: none) for everything after.
+void SetActiveMutant(Mutant m);
+#else
+constexpr bool MutantActive(Mutant) { return false; }
+constexpr Mutant ActiveMutant() { return Mutant::kNone; }
+#endif
+
+}  // namespace schedtrace::impl
+
+#endif  // SCHEDTRACE_IMPL_MUTANTS_H_

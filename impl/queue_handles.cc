@@ -1,0 +1,87 @@
+// impl::PriorityQueue's API for the scheduler layer: QueuedPodInfos held by
+// the scheduling and binding cycles through handles (impl/queue.h).
+#include <algorithm>
+
+#include "harness/go_int.h"
+#include "impl/mutants.h"
+#include "impl/queue.h"
+
+namespace schedtrace::impl {
+
+// upstream: PriorityQueue.Pop; the heap's reference moves to the caller.
+std::optional<PriorityQueue::Handle> PriorityQueue::PopHandle() {
+  if (active_.empty()) return std::nullopt;
+  const uint32_t h = active_.Pop();
+  if (MutantActive(Mutant::kBackoffResetAfterIdle) &&
+      WrapSub(now_ns_, slab_[h].timestamp_ns) > max_backoff_ns_) {
+    slab_[h].attempts = 0;  // planted: the old backoff map forgot idle pods
+  }
+  if (!MutantActive(Mutant::kAttemptsNotCounted)) ++slab_[h].attempts;
+  ++scheduling_cycle_;
+  return h;
+}
+
+PriorityQueue::Handle PriorityQueue::CloneHandle(Handle h, const PodPtr& pod,
+                                                 bool new_pod_info) {
+  const uint32_t c = NewRecord(pod);  // may grow slab_: index, no reference
+  Record& from = slab_[h];
+  Record& to = slab_[c];
+  to.attempts = from.attempts;
+  to.timestamp_ns = from.timestamp_ns;
+  to.plugins = from.plugins;
+  to.gated = from.gated;
+  to.terms_pod = new_pod_info ? pod : from.terms_pod;
+  Ref(c);
+  return c;
+}
+
+void PriorityQueue::SetHandlePlugins(Handle h,
+                                     const std::vector<std::string>& plugins) {
+  PluginSet set;
+  for (const std::string& p : plugins) set.push_back(InternPlugin(p));
+  std::sort(set.begin(), set.end());
+  set.erase(std::unique(set.begin(), set.end()), set.end());
+  SetPlugins(h, std::move(set));
+}
+
+// upstream: PriorityQueue.AddUnschedulableIfNotPresent.
+QueueResult PriorityQueue::AddUnschedulableIfNotPresent(Handle h,
+                                                        int64_t cycle) {
+  const uint32_t key = slab_[h].key;
+  if (unsched_[key] != kNone || active_.Contains(key) ||
+      backoff_.Contains(key)) {
+    return QueueResult::kError;
+  }
+  slab_[h].timestamp_ns = now_ns_;
+  if (move_request_cycle_ >= cycle && !MutantActive(Mutant::kMoveRequestLost)) {
+    BackoffUpsert(h);
+  } else {
+    UnschedAddOrUpdate(h);
+  }
+  AddNominatedPodUnlocked(h, std::nullopt);
+  return QueueResult::kOk;
+}
+
+void PriorityQueue::AddNominatedPod(Handle h,
+                                    const std::optional<std::string>& node) {
+  AddNominatedPodUnlocked(h, node);
+}
+
+// upstream: PriorityQueue.MoveAllToActiveOrBackoffQueue with a
+// PreEnqueueCheck over the pods of unschedulablePods (a pure check: applying
+// it to the plugin index's candidates only is the same).
+void PriorityQueue::MoveAllToActiveOrBackoffQueue(
+    const ClusterEvent& event,
+    const std::function<bool(const Pod&)>& precheck) {
+  ComputeEventPlugins(event);
+  CollectCandidates(event);
+  if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
+    candidates_.erase(
+        std::remove_if(candidates_.begin(), candidates_.end(),
+                       [&](uint32_t h) { return !precheck(*slab_[h].pod); }),
+        candidates_.end());
+  }
+  MovePodsToActiveOrBackoffQueue(event);
+}
+
+}  // namespace schedtrace::impl

@@ -1,0 +1,177 @@
+// impl::Scheduler: the scheduler layer built for throughput — the informer's
+// filters and the handlers of eventhandlers.go, one scheduling cycle of
+// schedule_one.go per `schedule_one` step, and binding cycles that run until
+// they park (waiting on Permit, or before PreBind until a `bind` step), over
+// impl::PriorityQueue and impl::Cache. Observable behaviour (each step's out
+// and the state after it) is upstream v1.26.7's, bugs included.
+//
+// Speed: the scheduler keeps upstream's node snapshot (cache.Snapshot) as a
+// dense table indexed by the cache's node ids, refreshed incrementally from
+// the NodeInfos the cache marks changed — a NodeInfo is copied as a pod
+// count and a Requested vector, never with its pods; what the filters read
+// of a node object (allocatable, taints, score) is computed once per object
+// (impl/filters.h). A cycle filters each node with a few comparisons and
+// picks the host in the same pass.
+//
+//   Scheduler s(header.config);
+//   s.SetNow(step.t);
+//   bool alive = s.OnPodAdd(pod);  // false: upstream exited (fatal)
+//   alive = s.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kWait);
+//   StepOut out = s.TakeOut();     // what the steps since the last call
+//   emitted State state = s.Snapshot();    // the spec's scheduler-layer
+//   snapshot
+#ifndef SCHEDTRACE_IMPL_SCHEDULER_H_
+#define SCHEDTRACE_IMPL_SCHEDULER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "harness/objects.h"
+#include "harness/state.h"
+#include "harness/trace.h"
+#include "impl/cache.h"
+#include "impl/filters.h"
+#include "impl/queue.h"
+
+namespace schedtrace::impl {
+
+class Scheduler {
+ public:
+  explicit Scheduler(const Config& config);
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  void SetNow(int64_t now_ms) {
+    now_ms_ = now_ms;
+    queue_.SetNow(now_ms);
+  }
+
+  // Informer deliveries (addAllEventHandlers) and the other steps. Each
+  // returns false where upstream exits (klog.FlushAndExit or a panic).
+  bool OnPodAdd(const PodPtr& pod);
+  bool OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod);
+  bool OnPodDelete(const PodPtr& pod, bool tombstone);
+  bool OnNodeAdd(const NodePtr& node);
+  bool OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node);
+  bool OnNodeDelete(const NodePtr& node);
+  bool OnClusterEvent(const std::string& resource, const std::string& action,
+                      bool wait_for_first_consumer);
+  bool FlushBackoff();
+  bool FlushUnschedulable();
+  // upstream: scheduleOne with the scripted Reserve and Permit outcomes.
+  bool ScheduleOne(ReserveOutcome reserve, PermitOutcome permit);
+  // A Permit plugin allows / rejects the waiting pod `key` (no-op if none).
+  bool PermitAllow(const std::string& key);
+  bool PermitReject(const std::string& key);
+  // Releases the binding cycle of `key` parked before PreBind.
+  bool Bind(const std::string& key, bool prebind_ok, bool bind_ok);
+
+  StepOut TakeOut();
+  State Snapshot() const;
+
+ private:
+  using Handle = PriorityQueue::Handle;
+
+  // A binding cycle between steps (upstream: the goroutine scheduleOne
+  // starts), holding the assumed QueuedPodInfo.
+  struct BindingCycle {
+    std::string profile;
+    Handle assumed = 0;
+    std::string node;
+    std::string key;  // the pod's key
+    std::string uid;
+  };
+  // Work a handler leaves for after it returns.
+  struct Continuation {
+    bool reject = false;  // true: the failure path; false: park
+    BindingCycle cycle;
+  };
+  // One entry of upstream's node snapshot, by cache node id.
+  struct SnapNode {
+    bool in_map = false;  // upstream: in Snapshot.nodeInfoMap
+    NodeFacts facts;      // of the copied NodeInfo's node
+    int64_t pods = 0;     // len(NodeInfo.Pods)
+    Requests requested;
+    // NodeAffinity's verdict by affinity signature id (-1 unknown), valid
+    // for `facts.node`.
+    std::vector<int8_t> affinity_memo;
+  };
+  // The nominated pods a cycle counts on one node (RunFilterPluginsWith-
+  // NominatedPods): how many, and their summed requests.
+  struct NominatedExtra {
+    int64_t pods = 0;
+    Requests requested;
+  };
+
+  bool Responsible(const Pod& pod) const;
+
+  // upstream: eventhandlers.go
+  bool AddPodToCache(const PodPtr& pod);
+  bool UpdatePodInCache(const PodPtr& old_pod, const PodPtr& new_pod);
+  bool DeletePodFromCache(const PodPtr& pod);
+  bool AddPodToSchedulingQueue(const PodPtr& pod);
+  bool UpdatePodInSchedulingQueue(const PodPtr& old_pod, const PodPtr& new_pod);
+  bool DeletePodFromSchedulingQueue(const PodPtr& pod);
+  void MoveForNode(const ClusterEvent& event, uint32_t node_id);
+
+  // upstream: schedule_one.go
+  bool SchedulingCycle(const std::string& profile, Handle h,
+                       ReserveOutcome reserve, PermitOutcome permit);
+  bool HandleSchedulingFailure(Handle h, const char* reason,
+                               std::optional<uint32_t> fit_error_mask,
+                               bool clear_nominated_node);
+  bool HandleBindingCycleError(const BindingCycle& cycle, bool unschedulable);
+  bool RejectWaitingPod(const std::string& profile, const std::string& uid);
+  bool RunContinuations();
+
+  // upstream: cacheImpl.UpdateSnapshot into snap_ / snap_list_; false is
+  // its "snapshot state is not consistent" error.
+  bool UpdateSnapshot();
+  void RebuildSnapshotList();
+  uint32_t SnapshotGet(const std::string& name) const;  // kNoNode if absent
+  // upstream: RunFilterPluginsWithNominatedPods for the cycle's pod.
+  int FilterNode(uint32_t id);
+  // Per cycle: which nodes have nominated pods the cycle's pod must count.
+  void CollectNominated();
+  // snap_list_ sorted by score (descending), ties in list order.
+  void RebuildScoreOrder();
+
+  Config config_;
+  int64_t now_ms_ = 0;
+  Cache cache_;
+  PriorityQueue queue_;  // its lister is the informer's pod store
+
+  std::vector<SnapNode> snap_;
+  std::vector<uint32_t> snap_list_;  // upstream: Snapshot.nodeInfoList
+  int snap_count_ = 0;               // len(Snapshot.nodeInfoMap)
+  std::vector<uint32_t> dirty_;      // scratch
+  std::vector<uint32_t> feasible_;   // scratch
+  PodFacts pod_facts_;               // the cycle's pod
+  Requests with_nominated_;          // scratch
+  // Affinity signature -> id (SnapNode::affinity_memo); the cycle's id.
+  absl::flat_hash_map<std::string, uint32_t> affinity_sigs_;
+  uint32_t cycle_sig_ = 0;
+  bool cycle_memo_ = false;
+  // By snapshot id: nominated_epoch_[id] == epoch_ when this cycle counts
+  // nominated_[id] on the node.
+  std::vector<uint32_t> nominated_epoch_;
+  std::vector<NominatedExtra> nominated_;
+  uint32_t epoch_ = 0;
+  // snap_list_ by descending score; valid unless score_order_dirty_.
+  std::vector<uint32_t> score_order_;
+  bool score_order_dirty_ = true;
+  int out_of_range_scores_ = 0;  // nodes of snap_list_ scored outside [0,100]
+
+  std::vector<BindingCycle> waiting_;  // upstream: waitingPods, any order
+  std::vector<BindingCycle> parked_;   // in the order they parked
+  std::vector<Continuation> continuations_;
+  StepOut out_;
+};
+
+}  // namespace schedtrace::impl
+
+#endif  // SCHEDTRACE_IMPL_SCHEDULER_H_
