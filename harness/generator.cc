@@ -1,6 +1,7 @@
 #include "harness/generator.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 #include <random>
@@ -8,13 +9,33 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace {
 namespace {
 
 Quantity Q(const std::string& s) { return *ParseQuantity(s); }
+
+// Whether a perturbation with probability `p` fires; draws nothing when it
+// is off, so traces generated without perturbations stay what they were.
+bool Fire(std::mt19937_64& rng, double p) {
+  return p > 0 && std::bernoulli_distribution(std::min(p, 1.0))(rng);
+}
+
+// A copy of `pod` under a new uid, as the apiserver creates it again.
+PodPtr Recreated(const Pod& pod, int incarnation) {
+  auto p = std::make_shared<Pod>(pod);
+  p->uid =
+      absl::StrCat("uid-", pod.namespace_, "-", pod.name, "-", incarnation);
+  p->resource_version = "1";
+  p->node_name.clear();
+  p->nominated_node_name.clear();
+  p->deletion_timestamp.reset();
+  return p;
+}
 
 // Applies `step` to `sut` and records what it emitted and showed as the
 // step's expectations. Returns the out, so a generator can react to it.
@@ -46,7 +67,10 @@ class Generator {
     for (int i = 0; i < options_.steps; ++i) {
       Step step = Next();
       absl::StatusOr<StepOut> out = Record(sut_, step);
-      if (!out.ok()) return out.status();
+      if (!out.ok()) {
+        if (options_.hostile) continue;  // refused outright: leave it out
+        return out.status();
+      }
       Observe(step, *out);
       trace.steps.push_back(std::move(step));
       if (out->fatal) break;
@@ -131,13 +155,26 @@ class Generator {
     for (int i = 0; i < options_.nodes; ++i) {
       (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
     }
+    if (!pending_.empty()) {
+      Step next = std::move(pending_.front());
+      pending_.pop_front();
+      next.t = t_;
+      return next;
+    }
+    if (Perturbed(step, s, present, nodes_present)) return step;
+    if (options_.hostile && Chance(0.15) && Hostile(step, present)) {
+      return step;
+    }
     for (;;) {
       int r = Uniform(0, 99);
       if (!confirm_.empty() && Chance(0.6)) {
         // The apiserver's answer to a successful bind.
-        auto [index, node] = confirm_.front();
+        auto [index, node, uid] = confirm_.front();
         confirm_.erase(confirm_.begin());
-        if (!pods_[index] || !pods_[index]->node_name.empty()) continue;
+        if (!pods_[index] || !pods_[index]->node_name.empty() ||
+            pods_[index]->uid != uid) {
+          continue;
+        }
         PodPtr next = Bump(*pods_[index]);
         std::const_pointer_cast<Pod>(next)->node_name = node;
         return Update(step, index, next);
@@ -280,8 +317,175 @@ class Generator {
   Step& Update(Step& step, int index, PodPtr next) {
     step.op = Op::kPodUpdate;
     step.old_pod = pods_[index];
+    prev_[index] = pods_[index];
     step.new_pod = pods_[index] = std::move(next);
     return step;
+  }
+
+  // Informer perturbations (generator.h); true when `step` was filled.
+  bool Perturbed(Step& step, const State& s, const std::vector<int>& present,
+                 const std::vector<int>& nodes_present) {
+    const Perturbations& p = options_.perturb;
+    if (!present.empty() && Fire(rng_, p.resync)) {
+      int i = Pick(present);
+      step.op = Op::kPodUpdate;
+      step.old_pod = step.new_pod = pods_[i];
+      return true;
+    }
+    if (Fire(rng_, p.race)) {
+      // A pod waiting on Permit or parked before PreBind.
+      std::vector<int> busy;
+      for (int i : present) {
+        const std::string key = pods_[i]->Key();
+        for (const auto* list : {&s.waiting, &s.parked}) {
+          if (*list && std::count((*list)->begin(), (*list)->end(), key)) {
+            busy.push_back(i);
+          }
+        }
+      }
+      if (!busy.empty()) {
+        int i = Pick(busy);
+        if (Chance(0.3)) {
+          step.op = Op::kPodDelete;
+          step.pod = pods_[i];
+          pods_[i] = nullptr;
+          return true;
+        }
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        next->labels["race"] = absl::StrCat(t_);
+        if (Chance(0.3)) next->priority = Uniform(0, 5);
+        Update(step, i, next);
+        return true;
+      }
+    }
+    if (!present.empty() && Fire(rng_, p.tombstone)) {
+      int i = Pick(present);
+      step.op = Op::kPodDelete;
+      step.pod =
+          prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : pods_[i];
+      step.tombstone = true;
+      pods_[i] = nullptr;
+      return true;
+    }
+    if (!present.empty() && Fire(rng_, p.recreate)) {
+      int i = Pick(present);
+      step.op = Op::kPodDelete;
+      step.pod = pods_[i];
+      Step add;
+      add.op = Op::kPodAdd;
+      add.pod = pods_[i] = Recreated(*pods_[i], ++incarnation_[i]);
+      prev_[i] = nullptr;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (!present.empty() && Fire(rng_, p.recreate_update)) {
+      int i = Pick(present);
+      auto next =
+          std::const_pointer_cast<Pod>(Recreated(*pods_[i], ++incarnation_[i]));
+      next->resource_version =
+          absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
+      Update(step, i, next);
+      return true;
+    }
+    if (!nodes_present.empty() && Fire(rng_, p.node_recreate)) {
+      // Prefer a node that still holds pods.
+      std::vector<int> busy;
+      if (s.cache) {
+        for (const NodeInfoState& n : s.cache->nodes) {
+          for (int i : nodes_present) {
+            if (nodes_[i]->name == n.name && !n.pods.empty()) busy.push_back(i);
+          }
+        }
+      }
+      int i = busy.empty() ? Pick(nodes_present) : Pick(busy);
+      step.op = Op::kNodeDelete;
+      step.node = nodes_[i];
+      Step add;
+      add.op = Op::kNodeAdd;
+      auto again = std::make_shared<Node>(*nodes_[i]);
+      again->uid = absl::StrCat(again->uid, "-", ++node_incarnation_[i]);
+      add.node = nodes_[i] = again;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (!nodes_present.empty() && Fire(rng_, p.node_burst)) {
+      int i = Pick(nodes_present);
+      int n = Uniform(2, 5);
+      for (int k = 0; k < n; ++k) {
+        auto next = std::make_shared<Node>(*nodes_[i]);
+        int64_t rv = 0;
+        (void)absl::SimpleAtoi(next->resource_version, &rv);
+        next->resource_version = absl::StrCat(rv + 1);
+        Step u;
+        u.op = Op::kNodeUpdate;
+        u.old_node = nodes_[i];
+        u.new_node = nodes_[i] = next;
+        if (k == 0) {
+          step = std::move(u);
+          step.t = t_;
+        } else {
+          pending_.push_back(std::move(u));
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // A step the apiserver would never send (generator.h, hostile mode).
+  bool Hostile(Step& step, const std::vector<int>& present) {
+    switch (Uniform(0, 6)) {
+      case 0:  // a duplicate add
+        if (present.empty()) return false;
+        step.op = Op::kPodAdd;
+        step.pod = pods_[Pick(present)];
+        return true;
+      case 1: {  // an update of a pod never added
+        PodPtr ghost = NewPod(options_.pods + Uniform(0, 2));
+        step.op = Op::kPodUpdate;
+        step.old_pod = ghost;
+        step.new_pod = Bump(*ghost);
+        return true;
+      }
+      case 2:  // a delete of a pod never added
+        step.op = Op::kPodDelete;
+        step.pod = NewPod(options_.pods + Uniform(0, 2));
+        step.tombstone = Chance(0.5);
+        return true;
+      case 3: {  // a bound pod moved to another node
+        std::vector<int> bound;
+        for (int i : present) {
+          if (!pods_[i]->node_name.empty()) bound.push_back(i);
+        }
+        if (bound.empty()) return false;
+        int i = Pick(bound);
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        next->node_name = absl::StrCat("n", Uniform(0, options_.nodes));
+        Update(step, i, next);
+        return true;
+      }
+      case 4: {  // a decreasing resourceVersion
+        if (present.empty()) return false;
+        int i = Pick(present);
+        auto next = std::make_shared<Pod>(*pods_[i]);
+        next->resource_version = "0";
+        next->labels["app"] = "rolled-back";
+        Update(step, i, next);
+        return true;
+      }
+      case 5: {  // a duplicate node add, or one of an unknown name
+        int i = Uniform(0, options_.nodes);
+        step.op = Op::kNodeAdd;
+        step.node = i < options_.nodes && nodes_[i] ? nodes_[i] : NewNode(i);
+        return true;
+      }
+      default: {  // a node deleted that was never added
+        step.op = Op::kNodeDelete;
+        step.node = NewNode(options_.nodes + Uniform(0, 2));
+        step.tombstone = Chance(0.5);
+        return true;
+      }
+    }
   }
 
   void Observe(const Step& step, const StepOut& out) {
@@ -289,7 +493,7 @@ class Generator {
     for (const Binding& b : out.bindings) {
       for (int i = 0; i < options_.pods; ++i) {
         if (pods_[i] && pods_[i]->Key() == b.pod)
-          confirm_.push_back({i, b.node});
+          confirm_.push_back({i, b.node, pods_[i]->uid});
       }
     }
   }
@@ -300,8 +504,16 @@ class Generator {
   int64_t t_ = 0;
   std::map<int, PodPtr> pods_;
   std::map<int, NodePtr> nodes_;
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   std::map<int, int> incarnation_;
-  std::vector<std::pair<int, std::string>> confirm_;
+  std::map<int, int> node_incarnation_;
+  std::deque<Step> pending_;  // steps a perturbation queued up
+  struct Confirm {
+    int index;
+    std::string node;
+    std::string uid;
+  };
+  std::vector<Confirm> confirm_;
 };
 
 // Cache-layer sequences.
@@ -326,7 +538,10 @@ class CacheGenerator {
     for (int i = 0; i < options_.steps; ++i) {
       Step step = Next();
       absl::StatusOr<StepOut> out = Record(sut_, step);
-      if (!out.ok()) return out.status();
+      if (!out.ok()) {
+        if (options_.hostile) continue;  // refused outright: leave it out
+        return out.status();
+      }
       trace.steps.push_back(std::move(step));
       if (out->fatal) break;
     }
@@ -390,8 +605,16 @@ class CacheGenerator {
     }
     t_ += Chance(0.1) ? Uniform(20000, 40000) : Uniform(100, 3000);
     step.t = t_;
+    if (!pending_.empty()) {
+      Step next = std::move(pending_.front());
+      pending_.pop_front();
+      next.t = t_;
+      return next;
+    }
     int i = Uniform(0, options_.pods - 1);
     PodPtr& known = pods_[i];
+    if (Perturbed(step, i)) return step;
+    if (options_.hostile && Chance(0.15) && Hostile(step, i)) return step;
     int r = Uniform(0, 99);
     if (r < 20) {  // the scheduler assumes a pod (or retries one)
       if (known == nullptr || Chance(0.2)) {
@@ -425,7 +648,7 @@ class CacheGenerator {
       auto next = std::make_shared<Pod>(*MakePod(i, known->node_name));
       next->uid = known->uid;
       step.op = Op::kCUpdatePod;
-      step.old_pod = known;
+      step.old_pod = prev_[i] = known;
       step.new_pod = known = next;
     } else if (r < 73 && known) {
       step.op = Op::kCRemovePod;
@@ -457,9 +680,128 @@ class CacheGenerator {
     return step;
   }
 
+  // Informer perturbations (generator.h) aimed at pod `i`; true when
+  // `step` was filled.
+  bool Perturbed(Step& step, int i) {
+    const Perturbations& p = options_.perturb;
+    PodPtr& known = pods_[i];
+    if (known && Fire(rng_, p.resync)) {
+      step.op = Op::kCUpdatePod;
+      step.old_pod = step.new_pod = known;
+      return true;
+    }
+    if (Fire(rng_, p.race)) {  // an informer update of an assumed pod
+      State s = sut_.Snapshot();
+      if (known && s.cache &&
+          std::count(s.cache->assumed.begin(), s.cache->assumed.end(),
+                     known->Key())) {
+        auto next = std::make_shared<Pod>(*known);
+        next->resource_version = absl::StrCat(++rv_);
+        next->labels["race"] = absl::StrCat(t_);
+        step.op = Op::kCUpdatePod;
+        step.old_pod = prev_[i] = known;
+        step.new_pod = known = next;
+        return true;
+      }
+    }
+    if (known && Fire(rng_, p.tombstone)) {
+      step.op = Op::kCRemovePod;
+      step.pod = prev_[i] && prev_[i]->uid == known->uid ? prev_[i] : known;
+      known = nullptr;
+      return true;
+    }
+    if (known && Fire(rng_, p.recreate)) {
+      step.op = Op::kCRemovePod;
+      step.pod = known;
+      ++incarnation_[i];
+      Step add;
+      add.op = Op::kCAddPod;
+      add.pod = known = MakePod(i, NodeName());
+      prev_[i] = nullptr;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (known && Fire(rng_, p.recreate_update)) {
+      ++incarnation_[i];
+      step.op = Op::kCUpdatePod;
+      step.old_pod = known;
+      step.new_pod = known = MakePod(i, known->node_name);
+      prev_[i] = nullptr;
+      return true;
+    }
+    if (Fire(rng_, p.node_recreate)) {
+      std::string name = NodeName();
+      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      step.op = Op::kCRemoveNode;
+      step.node = node;
+      Step add;
+      add.op = Op::kCAddNode;
+      add.node = nodes_[name] = node;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (Fire(rng_, p.node_burst)) {
+      std::string name = NodeName();
+      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      int n = Uniform(2, 5);
+      for (int k = 0; k < n; ++k) {
+        Step u;
+        u.op = Op::kCUpdateNode;
+        u.old_node = u.new_node = node;
+        if (k == 0) {
+          step = std::move(u);
+          step.t = t_;
+        } else {
+          pending_.push_back(std::move(u));
+        }
+      }
+      nodes_[name] = node;
+      return true;
+    }
+    return false;
+  }
+
+  // A call the informer would never make (generator.h, hostile mode).
+  bool Hostile(Step& step, int i) {
+    PodPtr& known = pods_[i];
+    switch (Uniform(0, 3)) {
+      case 0: {  // an added pod moved to another node
+        if (!known) return false;
+        auto moved = std::make_shared<Pod>(*known);
+        moved->node_name = NodeName();
+        moved->resource_version = absl::StrCat(++rv_);
+        step.op = Op::kCUpdatePod;
+        step.old_pod = known;
+        step.new_pod = known = moved;
+        return true;
+      }
+      case 1:  // a pod the cache never saw, forgotten or removed
+        ++incarnation_[options_.pods + i];
+        step.op = Chance(0.5) ? Op::kCForget : Op::kCRemovePod;
+        step.pod = MakePod(options_.pods + i, NodeName());
+        return true;
+      case 2: {  // a decreasing resourceVersion
+        if (!known) return false;
+        auto next = std::make_shared<Pod>(*known);
+        next->resource_version = "0";
+        step.op = Op::kCUpdatePod;
+        step.old_pod = known;
+        step.new_pod = known = next;
+        return true;
+      }
+      default:  // a node never added, updated
+        step.op = Op::kCUpdateNode;
+        step.old_node = MakeNode(absl::StrCat("x", i));
+        step.new_node = MakeNode(absl::StrCat("x", i));
+        return true;
+    }
+  }
+
   System& sut_;
   GenOptions options_;
   std::mt19937_64 rng_;
+  std::deque<Step> pending_;    // steps a perturbation queued up
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   int64_t t_ = 0;
   int64_t rv_ = 0;
   int64_t ttl_ = 0;
@@ -467,6 +809,458 @@ class CacheGenerator {
   std::map<int, PodPtr> pods_;
   std::map<int, int> incarnation_;
   std::map<std::string, NodePtr> nodes_;
+};
+
+// Queue-layer sequences.
+class QueueGenerator {
+ public:
+  QueueGenerator(System& sut, const GenOptions& options)
+      : sut_(sut), options_(options), rng_(options.seed) {
+    pool_ = std::max(1, std::min(options.pods, 5));
+  }
+
+  absl::StatusOr<Trace> Run() {
+    Trace trace;
+    trace.header =
+        QueueHeader(absl::StrCat("generated/queue/seed-", options_.seed));
+    TraceHeader& h = trace.header;
+    h.source = "generated";
+    h.seed = static_cast<int64_t>(options_.seed);
+    if (Chance(0.1)) {
+      // notes 29: 9223372036854 ms is handled (capped, positive) by Go;
+      // 9223372037000 ms wraps in time.Duration(s) * time.Second.
+      h.config.pod_max_backoff_ms =
+          Chance(0.5) ? int64_t{9223372036854} : int64_t{9223372037000};
+      focus_ = Uniform(0, pool_ - 1);
+    }
+    h.description = absl::StrCat(
+        "random valid queue-layer sequence, seed ", options_.seed, ", ", pool_,
+        " pods, ", "podMaxBackoffMs ", h.config.pod_max_backoff_ms);
+    if (absl::Status s = sut_.Configure(h); !s.ok()) return s;
+    for (int i = 0; i < options_.steps; ++i) {
+      Step step = Next();
+      absl::StatusOr<StepOut> out = Record(sut_, step);
+      if (!out.ok()) {
+        if (options_.hostile) continue;  // refused outright: leave it out
+        return out.status();
+      }
+      Observe(step, *out);
+      trace.steps.push_back(std::move(step));
+      if (out->fatal) break;
+    }
+    return trace;
+  }
+
+ private:
+  int Uniform(int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
+  bool Chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
+  }
+  std::string Key(int i) const {
+    return absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
+  }
+
+  PodPtr NewPod(int index) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = index % 2 == 0 ? "default" : "team";
+    p->name = absl::StrCat("p", index);
+    p->uid = absl::StrCat("uid-", p->namespace_, "-", p->name, "-",
+                          ++incarnation_[index]);
+    p->resource_version = absl::StrCat(++rv_);
+    p->scheduler_name = "default-scheduler";
+    if (Chance(0.8)) p->priority = Uniform(0, 3);
+    Container c;
+    c.name = "c";
+    c.image = "img";
+    p->containers.push_back(c);
+    if (Chance(0.15)) p->scheduling_gates = {"example.com/wait"};
+    return p;
+  }
+
+  PodPtr Bump(const Pod& old) {
+    auto p = std::make_shared<Pod>(old);
+    p->resource_version = absl::StrCat(++rv_);
+    return p;
+  }
+
+  std::string NodeName() { return absl::StrCat("n", Uniform(0, 2)); }
+
+  int64_t CurrentCycle() const {
+    State s = sut_.Snapshot();
+    return s.queue ? s.queue->scheduling_cycle : 0;
+  }
+
+  // One of the upstream events MoveAllToActiveOrBackoffQueue receives.
+  ClusterEvent Event() {
+    static const std::vector<ClusterEvent> kEvents = {
+        {"Node", "Add", "NodeAdd"},
+        {"Node", "UpdateNodeAllocatable", "NodeAllocatableChange"},
+        {"Node", "UpdateNodeLabel", "NodeLabelChange"},
+        {"Node", "UpdateNodeTaint", "NodeTaintChange"},
+        {"Node", "UpdateNodeTaint", "NodeSpecUnschedulableChange"},
+        {"Node", "UpdateNodeCondition", "NodeConditionChange"},
+        {"Pod", "Delete", "AssignedPodDelete"},
+        {"Pod", "Update", "AssignedPodUpdate"},
+        {"PersistentVolume", "Add", "PvAdd"},
+        {"PersistentVolumeClaim", "Update", "PvcUpdate"},
+        {"StorageClass", "Add", "StorageClassAdd"},
+        {"CSINode", "Add", "CSINodeAdd"},
+        {"*", "All", "UnschedulableTimeout"},
+        {"*", "All", "WildCardEvent"},
+    };
+    return Pick(kEvents);
+  }
+
+  std::vector<std::string> Plugins() {
+    static const std::vector<std::string> kPlugins = {
+        "NodeResourcesFit", "NodeAffinity", "NodeUnschedulable",
+        "TaintToleration", "VolumeBinding"};
+    std::vector<std::string> out;
+    int n = Uniform(0, 2);
+    for (int k = 0; k < n; ++k) {
+      const std::string& p = Pick(kPlugins);
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  Step Next() {
+    Step step;
+    t_ += Chance(0.05)   ? 310000
+          : Chance(0.15) ? Uniform(5000, 20000)
+                         : Uniform(100, 3000);
+    step.t = t_;
+    if (!pending_.empty()) {
+      Step next = std::move(pending_.front());
+      pending_.pop_front();
+      next.t = t_;
+      return next;
+    }
+    std::vector<int> pending, assigned, absent;
+    for (int i = 0; i < pool_; ++i) {
+      if (!pods_[i]) {
+        absent.push_back(i);
+      } else if (pods_[i]->node_name.empty()) {
+        pending.push_back(i);
+      } else {
+        assigned.push_back(i);
+      }
+    }
+    std::vector<int> flying;
+    for (int i : pending) {
+      if (in_flight_.contains(Key(i))) flying.push_back(i);
+    }
+    if (Perturbed(step, pending, flying)) return step;
+    if (options_.hostile && Chance(0.15) && Hostile(step, pending)) {
+      return step;
+    }
+    if (focus_ >= 0 && Chance(0.8) && Hammer(step)) return step;
+    for (;;) {
+      int r = Uniform(0, 99);
+      if (r < 12 && !absent.empty()) {
+        int i = Pick(absent);
+        step.op = Op::kQAdd;
+        step.pod = pods_[i] = NewPod(i);
+        return step;
+      }
+      if (r < 24 && !pending.empty()) {
+        int i = Pick(pending);
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        switch (Uniform(0, 4)) {
+          case 0:
+            next->labels["app"] = absl::StrCat(t_);
+            break;
+          case 1:
+            next->priority = Uniform(0, 3);
+            break;
+          case 2:
+            next->scheduling_gates.clear();
+            break;
+          case 3:
+            if (next->scheduling_gates.empty())
+              next->scheduling_gates = {"example.com/wait"};
+            break;
+          default:
+            next->nominated_node_name = NodeName();
+        }
+        step.op = Op::kQUpdate;
+        step.old_pod = Chance(0.05) ? nullptr : pods_[i];
+        prev_[i] = pods_[i];
+        step.new_pod = pods_[i] = next;
+        return step;
+      }
+      if (r < 30 && !pending.empty()) {
+        int i = Pick(pending);
+        step.op = Op::kQDelete;
+        step.pod = pods_[i];
+        Forget(i);
+        return step;
+      }
+      if (r < 48) {
+        step.op = Op::kQPop;
+        return step;
+      }
+      if (r < 64 && !flying.empty()) {
+        int i = Pick(flying);
+        step.op = Op::kQAddUnschedulable;
+        step.pod_key = Key(i);
+        step.plugins = Plugins();
+        int c = Uniform(0, 9);
+        if (c < 2) {
+          step.cycle = popped_cycle_[Key(i)];  // the cycle it was popped in
+        } else if (c < 3) {
+          step.cycle = Uniform(0, static_cast<int>(CurrentCycle()));
+        }
+        return step;
+      }
+      if (r < 70 && !flying.empty() && Chance(0.5)) {
+        // Bound: the informer's delete from the queue, then the assigned
+        // pod's add.
+        int i = Pick(flying);
+        step.op = Op::kQDelete;
+        step.pod = pods_[i];
+        in_flight_.erase(Key(i));
+        auto bound = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        bound->node_name = NodeName();
+        Step add;
+        add.op = Op::kQAssignedPodAdded;
+        add.pod = pods_[i] = bound;
+        pending_.push_back(std::move(add));
+        return step;
+      }
+      if (r < 74 && !assigned.empty()) {
+        int i = Pick(assigned);
+        if (Chance(0.7)) {
+          auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+          next->labels["app"] = absl::StrCat(t_);
+          step.op = Op::kQAssignedPodUpdated;
+          step.pod = pods_[i] = next;
+        } else {  // deleted: the queue hears only the move request
+          step.op = Op::kQMoveAll;
+          step.event = {"Pod", "Delete", "AssignedPodDelete"};
+          pods_[i] = nullptr;
+        }
+        return step;
+      }
+      if (r < 80) {
+        step.op = Op::kQActivate;
+        int n = Uniform(1, 2);
+        for (int k = 0; k < n; ++k) {
+          int i = Uniform(0, pool_ - 1);
+          step.pod_keys.push_back(Key(i));
+          if (pods_[i]) {
+            step.pods.push_back(pods_[i]);
+          } else {
+            auto stub = std::make_shared<Pod>();
+            stub->namespace_ = i % 2 == 0 ? "default" : "team";
+            stub->name = absl::StrCat("p", i);
+            step.pods.push_back(stub);
+          }
+        }
+        return step;
+      }
+      if (r < 88) {
+        step.op = Op::kQMoveAll;
+        step.event = Event();
+        if (Chance(0.2)) {
+          std::vector<std::string> allowed;
+          for (int i : pending) {
+            if (Chance(0.5)) allowed.push_back(Key(i));
+          }
+          step.precheck = allowed;
+        }
+        return step;
+      }
+      if (r < 92 && !pending.empty()) {
+        int i = Pick(pending);
+        step.op = Op::kQNominate;
+        step.pod = pods_[i];
+        step.nominated_node = Chance(0.1) ? "" : NodeName();
+        return step;
+      }
+      if (r < 96) {
+        step.op = Op::kFlushBackoff;
+        return step;
+      }
+      step.op = Op::kFlushUnschedulable;
+      return step;
+    }
+  }
+
+  // With a huge podMaxBackoffMs: pop the focus pod, give it back, activate
+  // it, again and again, so its attempts climb past the backoff cap.
+  bool Hammer(Step& step) {
+    const std::string key = Key(focus_);
+    if (!pods_[focus_]) {
+      step.op = Op::kQAdd;
+      step.pod = pods_[focus_] = NewPod(focus_);
+      std::const_pointer_cast<Pod>(pods_[focus_])->scheduling_gates.clear();
+      return true;
+    }
+    if (!pods_[focus_]->node_name.empty()) return false;
+    if (in_flight_.contains(key)) {
+      if (!hammer_moved_ && Chance(0.5)) {
+        // A move request while it is in flight: it goes to backoffQ, where
+        // its backoff time shows.
+        hammer_moved_ = true;
+        step.op = Op::kQMoveAll;
+        step.event = {"Node", "Add", "NodeAdd"};
+        return true;
+      }
+      hammer_moved_ = false;
+      step.op = Op::kQAddUnschedulable;
+      step.pod_key = key;
+      step.plugins = {"NodeResourcesFit"};
+      return true;
+    }
+    State s = sut_.Snapshot();
+    if (s.queue && !s.queue->active.empty()) {
+      step.op = Op::kQPop;
+      return true;
+    }
+    if (Chance(0.3)) {  // out of unschedulablePods unless backing off
+      step.op = Op::kQMoveAll;
+      step.event = {"Node", "Add", "NodeAdd"};
+      return true;
+    }
+    step.op = Op::kQActivate;
+    step.pod_keys = {key};
+    step.pods = {pods_[focus_]};
+    return true;
+  }
+
+  // Informer perturbations (generator.h); true when `step` was filled.
+  bool Perturbed(Step& step, const std::vector<int>& pending,
+                 const std::vector<int>& flying) {
+    const Perturbations& p = options_.perturb;
+    if (!pending.empty() && Fire(rng_, p.resync)) {
+      int i = Pick(pending);
+      step.op = Op::kQUpdate;
+      step.old_pod = step.new_pod = pods_[i];
+      return true;
+    }
+    if (!flying.empty() && Fire(rng_, p.race)) {
+      // An update (or delete) between q_pop and q_add_unschedulable.
+      int i = Pick(flying);
+      if (Chance(0.2)) {
+        step.op = Op::kQDelete;
+        step.pod = pods_[i];
+        Forget(i);
+        return true;
+      }
+      auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+      next->labels["race"] = absl::StrCat(t_);
+      step.op = Op::kQUpdate;
+      step.old_pod = prev_[i] = pods_[i];
+      step.new_pod = pods_[i] = next;
+      return true;
+    }
+    if (!pending.empty() && Fire(rng_, p.tombstone)) {
+      int i = Pick(pending);
+      step.op = Op::kQDelete;
+      step.pod =
+          prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : pods_[i];
+      Forget(i);
+      return true;
+    }
+    if (!pending.empty() && Fire(rng_, p.recreate)) {
+      int i = Pick(pending);
+      step.op = Op::kQDelete;
+      step.pod = pods_[i];
+      Forget(i);
+      Step add;
+      add.op = Op::kQAdd;
+      add.pod = pods_[i] = NewPod(i);
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (!pending.empty() && Fire(rng_, p.recreate_update)) {
+      int i = Pick(pending);
+      step.op = Op::kQUpdate;
+      step.old_pod = pods_[i];
+      step.new_pod = pods_[i] = NewPod(i);
+      prev_[i] = nullptr;
+      return true;
+    }
+    return false;
+  }
+
+  // A call the scheduler would never make (generator.h, hostile mode).
+  bool Hostile(Step& step, const std::vector<int>& pending) {
+    switch (Uniform(0, 4)) {
+      case 0:  // a duplicate add
+        if (pending.empty()) return false;
+        step.op = Op::kQAdd;
+        step.pod = pods_[Pick(pending)];
+        return true;
+      case 1: {  // an update of a pod never added
+        PodPtr ghost = NewPod(pool_ + Uniform(0, 1));
+        step.op = Op::kQUpdate;
+        step.old_pod = Chance(0.5) ? ghost : nullptr;
+        step.new_pod = Bump(*ghost);
+        return true;
+      }
+      case 2:  // a delete of a pod never added
+        step.op = Op::kQDelete;
+        step.pod = NewPod(pool_ + Uniform(0, 1));
+        return true;
+      case 3: {  // a decreasing resourceVersion
+        if (pending.empty()) return false;
+        int i = Pick(pending);
+        auto next = std::make_shared<Pod>(*pods_[i]);
+        next->resource_version = "0";
+        next->priority = Uniform(0, 3);
+        step.op = Op::kQUpdate;
+        step.old_pod = pods_[i];
+        step.new_pod = pods_[i] = next;
+        return true;
+      }
+      default: {  // an assigned pod given to q_add, a node name changed
+        if (pending.empty()) return false;
+        int i = Pick(pending);
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        next->node_name = NodeName();
+        step.op = Chance(0.5) ? Op::kQAdd : Op::kQAssignedPodUpdated;
+        step.pod = next;
+        return true;
+      }
+    }
+  }
+
+  void Forget(int i) {
+    in_flight_.erase(Key(i));
+    pods_[i] = nullptr;
+    prev_[i] = nullptr;
+  }
+
+  void Observe(const Step& step, const StepOut& out) {
+    if (step.op == Op::kQPop && out.popped) {
+      in_flight_.insert(*out.popped);
+      popped_cycle_[*out.popped] = CurrentCycle();
+    } else if (step.op == Op::kQAddUnschedulable) {
+      in_flight_.erase(step.pod_key);
+    }
+  }
+
+  System& sut_;
+  GenOptions options_;
+  std::mt19937_64 rng_;
+  int pool_ = 5;
+  int focus_ = -1;  // the pod Hammer re-pops, or -1
+  bool hammer_moved_ = false;
+  int64_t t_ = 0;
+  int64_t rv_ = 0;
+  std::map<int, PodPtr> pods_;  // the informer's view; null = absent
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
+  std::map<int, int> incarnation_;
+  std::set<std::string> in_flight_;  // popped, not given back or deleted
+  std::map<std::string, int64_t> popped_cycle_;
+  std::deque<Step> pending_;
 };
 
 }  // namespace
@@ -520,6 +1314,86 @@ absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
 absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
                                          const GenOptions& options) {
   return CacheGenerator(sut, options).Run();
+}
+
+TraceHeader QueueHeader(const std::string& name) {
+  TraceHeader h;
+  h.name = name;
+  h.layer = Layer::kQueue;
+  h.upstream = "v1.26.7";
+  Config& c = h.config;
+  c.profiles = {"default-scheduler"};
+  c.features = {{"PodSchedulingReadiness", true}};
+  // The recordings' clusterEventMap, plus the volume plugin's rows.
+  c.cluster_event_map = {
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node",
+       {"Add", "Update"},
+       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+      {"PersistentVolume", {"Add", "Update"}, {"VolumeBinding"}},
+      {"PersistentVolumeClaim", {"Add", "Update"}, {"VolumeBinding"}},
+      {"StorageClass", {"Add", "Update"}, {"VolumeBinding"}},
+      {"CSINode", {"Add", "Update"}, {"VolumeBinding"}},
+  };
+  c.pre_enqueue_plugins = {{"default-scheduler", {"SchedulingGates"}}};
+  c.nominator_pod_lister = "queue-ops";
+  return h;
+}
+
+absl::StatusOr<Trace> GenerateQueueTrace(System& sut,
+                                         const GenOptions& options) {
+  return QueueGenerator(sut, options).Run();
+}
+
+absl::StatusOr<Trace> GenerateTrace(Layer layer, System& sut,
+                                    const GenOptions& options) {
+  switch (layer) {
+    case Layer::kQueue:
+      return GenerateQueueTrace(sut, options);
+    case Layer::kCache:
+      return GenerateCacheTrace(sut, options);
+    case Layer::kScheduler:
+      return GenerateSchedulerTrace(sut, options);
+  }
+  return absl::InvalidArgumentError("unknown layer");
+}
+
+absl::StatusOr<Perturbations> ParsePerturbations(std::string_view spec_view) {
+  Perturbations p;
+  const std::string spec(spec_view);
+  if (spec.empty()) return p;
+  for (const std::string& item :
+       std::vector<std::string>(absl::StrSplit(spec, ','))) {
+    std::vector<std::string> kv = absl::StrSplit(item, ':');
+    double v = 0;
+    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &v) || !(v >= 0) || v > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--perturb: \"", item, "\" is not NAME:P with P in [0, 1]"));
+    }
+    const std::string& name = kv[0];
+    double* fields[] = {
+        &p.resync,          &p.race,          &p.tombstone, &p.recreate,
+        &p.recreate_update, &p.node_recreate, &p.node_burst};
+    static const char* const kNames[] = {
+        "resync",          "race",          "tombstone", "recreate",
+        "recreate_update", "node_recreate", "node_burst"};
+    bool found = false;
+    for (size_t k = 0; k < std::size(kNames); ++k) {
+      if (name == kNames[k] || name == "all") {
+        *fields[k] = v;
+        found = true;
+      }
+    }
+    if (!found) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--perturb: unknown perturbation \"", name,
+          "\" (resync, race, tombstone, recreate, recreate_update, "
+          "node_recreate, node_burst, all)"));
+    }
+  }
+  return p;
 }
 
 }  // namespace schedtrace

@@ -8,11 +8,46 @@
 //   absl::StatusOr<Trace> t = GenerateSchedulerTrace(*model, {.seed = 7});
 //
 // The system is driven while generating, so the generator can aim permit
-// and bind steps at pods really waiting or parked.
+// and bind steps at pods really waiting or parked (and q_add_unschedulable
+// at pods really popped).
+//
+// Informer perturbations (issue 7.3). Each has its own probability in
+// GenOptions::perturb, 0 = off; all are off by default, so a seed gives the
+// same trace as before they existed. A probability is drawn once per step
+// (per bind for `race`), and only when it is not 0: turning one on changes
+// no other perturbation's draws' meaning, only the random stream after it.
+//   resync     an update carrying the object unchanged, same resourceVersion
+//              (pod_update, q_update, c_update_pod).
+//   race       an update (or delete) of a pod in the middle of its
+//              scheduling cycle: queue layer between q_pop and
+//              q_add_unschedulable; scheduler layer while it waits on Permit
+//              or is parked before PreBind; cache layer while it is assumed.
+//   tombstone  a delete carrying a stale object: an older version of the pod
+//              (in the scheduler layer wrapped as a tombstone).
+//   recreate   delete and create again under one name with a new uid, as two
+//              events (delete, then add).
+//   recreate_update  the same collapsed into one update whose new object has
+//              a new uid (what an informer that missed the delete delivers).
+//   node_recreate    a node deleted and created again under the same name
+//              while pods remain on it (scheduler and cache layers).
+//   node_burst       a burst of 2-5 node updates that change nothing the
+//              scheduler reads (only resourceVersion).
+// The CLI spells them `--perturb=resync:0.1,race:0.2,...`
+// (ParsePerturbations).
+//
+// Hostile mode (`hostile`, `schedtrace gen --hostile`): sequences the
+// apiserver never sends — duplicate adds, updates and deletes of pods never
+// added, updates that move a bound pod to another node, decreasing
+// resourceVersions, removals of unknown nodes. Model and impl must agree on
+// them (errors and fatal exits included) and neither may crash. A step the
+// recording system refuses outright (Apply returns an error status) is left
+// out of the trace.
 #ifndef SCHEDTRACE_HARNESS_GENERATOR_H_
 #define SCHEDTRACE_HARNESS_GENERATOR_H_
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "harness/system.h"
@@ -20,11 +55,29 @@
 
 namespace schedtrace {
 
+// Probabilities (0..1) of each informer perturbation; see above.
+struct Perturbations {
+  double resync = 0;
+  double race = 0;
+  double tombstone = 0;
+  double recreate = 0;
+  double recreate_update = 0;
+  double node_recreate = 0;
+  double node_burst = 0;
+  bool operator==(const Perturbations&) const = default;
+};
+
+// Parses "resync:0.1,race:0.2" (names as in Perturbations; "all:P" sets
+// every one). An InvalidArgument error names the bad item.
+absl::StatusOr<Perturbations> ParsePerturbations(std::string_view spec);
+
 struct GenOptions {
   uint64_t seed = 1;
   int steps = 60;
   int pods = 7;   // pod names p0..p(pods-1), in two namespaces
   int nodes = 4;  // node names n0..n(nodes-1)
+  Perturbations perturb;
+  bool hostile = false;
 };
 
 // The header upstream's recorder uses for the scheduler layer (one profile,
@@ -41,6 +94,27 @@ absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
 // ones upstream answers with an error mixed in.
 absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
                                          const GenOptions& options);
+
+// The header upstream's queue-layer recordings use (the real
+// clusterEventMap, SchedulingGates as PreEnqueue, the `queue-ops`
+// nominator lister).
+TraceHeader QueueHeader(const std::string& name);
+
+// Queue-layer traces: the PriorityQueue calls the scheduler makes, on a pool
+// of min(pods, 5) pods so that keys collide: adds, updates (sometimes with a
+// null old object), deletes, pops, q_add_unschedulable only for pods popped
+// and not yet given back (cycle "current", or a past cycle), activations,
+// move requests from the real clusterEventMap (sometimes with a precheck),
+// assigned pods, nominations, flushes, and clock jumps across backoff and
+// the 5-minute leftover boundary. One trace in ten uses a huge
+// podMaxBackoffMs (notes 29: Go's Duration arithmetic wraps) and then
+// keeps re-popping one pod, so its attempts climb past the cap.
+absl::StatusOr<Trace> GenerateQueueTrace(System& sut,
+                                         const GenOptions& options);
+
+// Dispatches on `layer`.
+absl::StatusOr<Trace> GenerateTrace(Layer layer, System& sut,
+                                    const GenOptions& options);
 
 }  // namespace schedtrace
 

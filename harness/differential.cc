@@ -1,0 +1,180 @@
+#include "harness/differential.h"
+
+#include <algorithm>
+#include <memory>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "harness/json_codec.h"
+
+namespace schedtrace {
+namespace {
+
+// The step as system `a` saw it: its out and state as the expectation, so
+// the replayer's CompareStep diffs b against a.
+Step WithExpectFrom(const Step& step, const StepOut& out, const State& state) {
+  Step copy = step;
+  auto expect = std::make_shared<Expect>();
+  expect->out = OutToJson(out);
+  if (!out.fatal) expect->state = StateToJson(state);
+  copy.expect = std::move(expect);
+  return copy;
+}
+
+std::string Where(const Trace& trace, const Step& step, int step_no) {
+  return absl::StrCat(trace.path.empty() ? trace.header.name : trace.path, ":",
+                      step.line, ": step ", step_no, " (",
+                      std::string(OpName(step.op)), ")");
+}
+
+}  // namespace
+
+std::string DiffResult::Format(const std::string& a_name,
+                               const std::string& b_name) const {
+  const std::string where = path.empty() ? name : path;
+  if (divergence) {
+    const Divergence& d = *divergence;
+    const size_t width = std::max(a_name.size(), b_name.size()) + 1;
+    auto label = [width](const std::string& n) {
+      return n + ":" + std::string(width - n.size(), ' ');
+    };
+    return absl::StrCat(where, ":", d.line, ": step ", d.step, " (", d.op,
+                        "): ", d.path, "\n    ", label(a_name), d.expected,
+                        "\n    ", label(b_name), d.actual);
+  }
+  if (!side.empty()) {
+    return absl::StrCat(side == "a" ? a_name : b_name, ": ", message);
+  }
+  return message.empty() ? where : message;
+}
+
+Differential::Differential(System& a, System& b, DiffOptions options)
+    : a_(a), b_(b), options_(std::move(options)) {}
+
+DiffResult Differential::Base() const {
+  DiffResult result;
+  result.path = path_;
+  result.name = header_.name;
+  result.layer = header_.layer;
+  return result;
+}
+
+std::optional<DiffResult> Differential::Configure(const TraceHeader& header,
+                                                  std::string path) {
+  header_ = header;
+  path_ = std::move(path);
+  ended_ = false;
+  absl::Status sa = a_.Configure(header);
+  absl::Status sb = b_.Configure(header);
+  for (const auto& [s, side] : {std::pair{&sa, "a"}, std::pair{&sb, "b"}}) {
+    if (s->ok()) continue;
+    DiffResult result = Base();
+    result.verdict = s->code() == absl::StatusCode::kUnimplemented
+                         ? Verdict::kSkipped
+                         : Verdict::kError;
+    result.side = side;
+    result.message = std::string(s->message());
+    return result;
+  }
+  check_a_ = check_b_ = nullptr;
+  if (options_.make_check) {
+    check_a_ = options_.make_check(header);
+    check_b_ = options_.make_check(header);
+  }
+  before_a_ = a_.Snapshot();
+  before_b_ = b_.Snapshot();
+  return std::nullopt;
+}
+
+std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
+  absl::StatusOr<StepOut> out_a = a_.Apply(step);
+  absl::StatusOr<StepOut> out_b = b_.Apply(step);
+  DiffResult result = Base();
+  result.steps_run = step_no;
+  result.verdict = Verdict::kFailed;
+  if (out_a.ok() != out_b.ok()) {
+    auto show = [](const absl::StatusOr<StepOut>& o) {
+      return o.ok() ? OutToJson(*o).dump()
+                    : absl::StrCat("(refused: ", o.status().ToString(), ")");
+    };
+    result.divergence =
+        Divergence{step_no, step.line,   std::string(OpName(step.op)),
+                   "out",   show(out_a), show(out_b)};
+    return result;
+  }
+  State after_a = a_.Snapshot(), after_b = b_.Snapshot();
+  // Both refused the step: their states must still agree.
+  const StepOut none;
+  const StepOut& oa = out_a.ok() ? *out_a : none;
+  const StepOut& ob = out_b.ok() ? *out_b : none;
+  if (auto d = CompareStep(WithExpectFrom(step, oa, after_a), step_no, ob,
+                           after_b)) {
+    result.divergence = std::move(d);
+    return result;
+  }
+  if (out_a.ok()) {
+    Trace where;
+    where.path = path_;
+    where.header = header_;
+    for (auto [check, before, after, out, side] :
+         {std::tuple{&check_a_, &before_a_, &after_a, &oa, "a"},
+          std::tuple{&check_b_, &before_b_, &after_b, &ob, "b"}}) {
+      if (!*check) continue;
+      std::string violation = (*check)(*before, step, *out, *after);
+      if (!violation.empty()) {
+        result.side = side;
+        result.message =
+            absl::StrCat(Where(where, step, step_no), ": ", violation);
+        return result;
+      }
+    }
+    if (oa.fatal) ended_ = true;  // both exited: the trace ends here
+  }
+  before_a_ = std::move(after_a);
+  before_b_ = std::move(after_b);
+  return std::nullopt;
+}
+
+DiffResult RunDifferential(System& a, System& b, const Trace& trace,
+                           const DiffOptions& options) {
+  Differential d(a, b, options);
+  if (std::optional<DiffResult> r = d.Configure(trace.header, trace.path)) {
+    return *r;
+  }
+  int steps_run = 0;
+  for (size_t i = 0; i < trace.steps.size() && !d.ended(); ++i) {
+    steps_run = static_cast<int>(i) + 1;
+    if (std::optional<DiffResult> r = d.Apply(trace.steps[i], steps_run)) {
+      return *r;
+    }
+  }
+  DiffResult result;
+  result.path = trace.path;
+  result.name = trace.header.name;
+  result.layer = trace.header.layer;
+  result.steps_run = steps_run;
+  return result;
+}
+
+absl::StatusOr<Trace> RecordTrace(System& sut, const Trace& trace) {
+  Trace recorded;
+  recorded.path = trace.path;
+  recorded.header = trace.header;
+  if (absl::Status s = sut.Configure(trace.header); !s.ok()) return s;
+  for (size_t i = 0; i < trace.steps.size(); ++i) {
+    const Step& step = trace.steps[i];
+    absl::StatusOr<StepOut> out = sut.Apply(step);
+    if (!out.ok()) {
+      return absl::Status(
+          out.status().code(),
+          absl::StrCat(Where(trace, step, static_cast<int>(i) + 1), ": ",
+                       out.status().message()));
+    }
+    recorded.steps.push_back(WithExpectFrom(step, *out, sut.Snapshot()));
+    if (out->fatal) break;
+  }
+  return recorded;
+}
+
+}  // namespace schedtrace

@@ -1,0 +1,108 @@
+// The differential runner: two Systems side by side on the same steps, no
+// expectations needed (model against impl, or our model against another
+// implementation behind `exec:CMD`).
+//
+// After every step both `out`s and both snapshots are compared with the
+// replayer's comparison (harness/replay.h: system a's out and state play the
+// expectation, b's the actual), and an optional check (normally every
+// property, properties/checker.h) runs on each system's transition. The
+// first disagreement ends the run. A step both systems refuse (Apply returns
+// an error status) is an agreement; one system refusing is a disagreement.
+//
+//   std::unique_ptr<System> a = model::NewSystem(), b = impl::NewSystem();
+//   DiffOptions options;
+//   options.make_check = [](const TraceHeader& h) {
+//     return properties::AsStepCheck(h, nullptr);
+//   };
+//   DiffResult r = RunDifferential(*a, *b, trace, options);
+//   if (r.verdict == Verdict::kFailed) std::cout << r.Format("model", "impl");
+//
+// harness does not depend on properties, hence the check is a callback.
+#ifndef SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
+#define SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "harness/replay.h"
+#include "harness/system.h"
+#include "harness/trace.h"
+
+namespace schedtrace {
+
+struct DiffOptions {
+  // Makes a fresh check for one system's run of a trace; called twice per
+  // trace (once for a, once for b). Optional.
+  std::function<StepCheck(const TraceHeader&)> make_check;
+};
+
+struct DiffResult {
+  std::string path;
+  std::string name;
+  Layer layer = Layer::kQueue;
+  // kPassed: they agree and no check fired; kFailed: a disagreement or a
+  // check fired; kSkipped: a system does not implement the layer
+  // (Configure said Unimplemented); kError: a system refused the header.
+  Verdict verdict = Verdict::kPassed;
+  int steps_run = 0;
+  // kFailed on a disagreement: `expected` is a's JSON, `actual` b's.
+  std::optional<Divergence> divergence;
+  // kFailed by a check: "a" or "b"; what fired is in `message`.
+  std::string side;
+  std::string message;
+
+  // A readable account naming the systems, e.g.
+  //   t.jsonl:7: step 7 (q_pop): out.attempts
+  //       model: 2
+  //       impl:  3
+  std::string Format(const std::string& a_name,
+                     const std::string& b_name) const;
+};
+
+// Two systems in lockstep, one step at a time (what RunDifferential does
+// for a whole trace; the RapidCheck tests drive it command by command).
+//
+//   Differential d(*a, *b, options);
+//   if (auto r = d.Configure(header, "t.jsonl")) return *r;  // skipped...
+//   for (...) if (auto r = d.Apply(step, step_no)) return *r;  // failed
+class Differential {
+ public:
+  Differential(System& a, System& b, DiffOptions options = {});
+
+  // Configures both; nullopt when both accept the header, else the result
+  // (kSkipped / kError) to report. `path` names the trace in messages.
+  std::optional<DiffResult> Configure(const TraceHeader& header,
+                                      std::string path);
+  // Applies `step` (number `step_no`, 1-based) to both; nullopt while they
+  // agree and every check holds, else the kFailed result.
+  std::optional<DiffResult> Apply(const Step& step, int step_no);
+  // Whether both systems exited (a fatal step): the trace ends there.
+  bool ended() const { return ended_; }
+
+ private:
+  DiffResult Base() const;
+
+  System& a_;
+  System& b_;
+  DiffOptions options_;
+  TraceHeader header_;
+  std::string path_;
+  StepCheck check_a_, check_b_;
+  State before_a_, before_b_;
+  bool ended_ = false;
+};
+
+// Configures both systems with the trace header and runs every step on
+// both; the trace's expectations are ignored.
+DiffResult RunDifferential(System& a, System& b, const Trace& trace,
+                           const DiffOptions& options = {});
+
+// A copy of `trace` whose expectations are what `sut` emitted and showed at
+// every step (the trace ends at a fatal step, as the spec says). An error
+// when `sut` refuses the header or a step.
+absl::StatusOr<Trace> RecordTrace(System& sut, const Trace& trace);
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_DIFFERENTIAL_H_

@@ -1,0 +1,203 @@
+// RapidCheck state machine for the scheduler layer: model against impl on
+// random valid informer deliveries and scheduling cycles
+// (properties/rc_stateful.h). permit_allow / permit_reject are generated
+// only for pods really waiting, bind only for pods really parked.
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "harness/generator.h"
+#include "impl/system.h"
+#include "properties/rc_stateful.h"
+
+namespace schedtrace::properties::rc_stateful {
+namespace {
+
+constexpr int kPods = 5;
+constexpr int kNodes = 3;
+
+PodPtr NewPod(int i, int64_t t) {
+  auto p = std::make_shared<Pod>();
+  p->namespace_ = i % 2 == 0 ? "default" : "team";
+  p->name = absl::StrCat("p", i);
+  p->uid = absl::StrCat("uid-", p->name, "-", t);
+  p->resource_version = absl::StrCat(t);
+  p->scheduler_name = "default-scheduler";
+  p->priority = *rc::gen::inRange(0, 3);
+  Container c{.name = "c", .image = "img"};
+  c.requests["cpu"] =
+      *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 15) * 100, "m"));
+  p->containers.push_back(c);
+  if (*rc::gen::inRange(0, 5) == 0) p->node_selector = {{"zone", "a"}};
+  if (*rc::gen::inRange(0, 10) == 0) p->scheduling_gates = {"example.com/g"};
+  return p;
+}
+
+NodePtr NewNode(int i) {
+  auto n = std::make_shared<Node>();
+  n->name = absl::StrCat("n", i);
+  n->uid = absl::StrCat("uid-", n->name);
+  n->labels = {{"zone", *rc::gen::element<std::string>("a", "b")},
+               {"schedtrace.io/score", absl::StrCat(i * 10 + 1)}};
+  n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 4)));
+  n->allocatable["pods"] = *ParseQuantity("110");
+  if (*rc::gen::inRange(0, 5) == 0) n->unschedulable = true;
+  return n;
+}
+
+Step SchedulerStep(const Model& m) {
+  Step s;
+  const int jump = *rc::gen::inRange(0, 20);
+  s.t = m.t + (jump == 0  ? 310000
+               : jump < 4 ? *rc::gen::inRange(5000, 20000)
+                          : *rc::gen::inRange(100, 3000));
+  const int i = *rc::gen::inRange(0, kPods);
+  const std::string key =
+      absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
+  auto it = m.pods.find(key);
+  const PodPtr known = it == m.pods.end() ? nullptr : it->second;
+  const int ni = *rc::gen::inRange(0, kNodes);
+  auto nit = m.nodes.find(absl::StrCat("n", ni));
+  const NodePtr node = nit == m.nodes.end() ? nullptr : nit->second;
+  switch (*rc::gen::inRange(0, 14)) {
+    case 0:
+      if (known) break;
+      s.op = Op::kPodAdd;
+      s.pod = NewPod(i, s.t);
+      return s;
+    case 1: {
+      if (!known) break;
+      auto next = std::make_shared<Pod>(*known);
+      next->resource_version = absl::StrCat(s.t);
+      switch (*rc::gen::inRange(0, 3)) {
+        case 0:
+          next->labels["l"] = absl::StrCat(s.t);
+          break;
+        case 1:
+          next->scheduling_gates.clear();
+          break;
+        default: {
+          // The apiserver's answer to a bind this pod had.
+          bool bound = false;
+          for (const Step& b : m.steps) {
+            bound |= b.op == Op::kBind && b.pod_key == key;
+          }
+          if (bound && known->node_name.empty()) next->node_name = "n0";
+        }
+      }
+      s.op = Op::kPodUpdate;
+      s.old_pod = known;
+      s.new_pod = next;
+      return s;
+    }
+    case 2:
+      if (!known) break;
+      s.op = Op::kPodDelete;
+      s.pod = known;
+      s.tombstone = *rc::gen::inRange(0, 5) == 0;
+      return s;
+    case 3:
+      if (node) break;
+      s.op = Op::kNodeAdd;
+      s.node = NewNode(ni);
+      return s;
+    case 4: {
+      if (!node) break;
+      auto next = std::make_shared<Node>(*node);
+      if (*rc::gen::arbitrary<bool>()) {
+        next->unschedulable = !next->unschedulable;
+      } else {
+        next->allocatable["cpu"] =
+            *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 4)));
+      }
+      s.op = Op::kNodeUpdate;
+      s.old_node = node;
+      s.new_node = next;
+      return s;
+    }
+    case 5:
+      if (!node) break;
+      s.op = Op::kNodeDelete;
+      s.node = node;
+      return s;
+    case 6:
+      s.op = Op::kClusterEvent;
+      s.event.resource = *rc::gen::element<std::string>(
+          "PersistentVolume", "StorageClass", "CSINode");
+      s.event.action = "Add";
+      return s;
+    case 7:
+    case 8:
+    case 9: {
+      s.op = Op::kScheduleOne;
+      const int p = *rc::gen::inRange(0, 10);
+      s.permit = p < 3   ? PermitOutcome::kWait
+                 : p < 4 ? PermitOutcome::kReject
+                         : PermitOutcome::kAllow;
+      if (*rc::gen::inRange(0, 10) == 0) s.reserve = ReserveOutcome::kError;
+      return s;
+    }
+    case 10:
+      if (!m.state.waiting || m.state.waiting->empty()) break;
+      s.op = *rc::gen::arbitrary<bool>() ? Op::kPermitAllow : Op::kPermitReject;
+      s.pod_key = *rc::gen::elementOf(*m.state.waiting);
+      return s;
+    case 11:
+      if (!m.state.parked || m.state.parked->empty()) break;
+      s.op = Op::kBind;
+      s.pod_key = *rc::gen::elementOf(*m.state.parked);
+      s.prebind_ok = *rc::gen::inRange(0, 8) != 0;
+      s.bind_ok = *rc::gen::inRange(0, 8) != 0;
+      return s;
+    case 12:
+      s.op = Op::kFlushBackoff;
+      return s;
+    default:
+      break;
+  }
+  s.op = Op::kFlushUnschedulable;
+  return s;
+}
+
+bool SchedulerValid(const Model& m, const Step& s) {
+  switch (s.op) {
+    case Op::kPodAdd:
+      return Absent(m, s.pod);
+    case Op::kPodUpdate:
+      return Holds(m, s.old_pod);
+    case Op::kPodDelete:
+      return Holds(m, s.pod);
+    case Op::kNodeAdd:
+      return !m.nodes.contains(s.node->name);
+    case Op::kNodeUpdate:
+      return HoldsNode(m, s.old_node);
+    case Op::kNodeDelete:
+      return HoldsNode(m, s.node);
+    case Op::kPermitAllow:
+    case Op::kPermitReject:
+      return Lists(m.state.waiting, s.pod_key);
+    case Op::kBind:
+      return Lists(m.state.parked, s.pod_key);
+    default:
+      return true;
+  }
+}
+
+constexpr Layer kScheduler = {&SchedulerStep, &SchedulerValid};
+
+TEST(RcSchedulerTest, ModelAndImplAgreeAndKeepEveryProperty) {
+  TraceHeader h = SchedulerHeader("rc/scheduler");
+  // Until impl's scheduler layer exists this must not pass vacuously.
+  absl::Status s = impl::NewSystem()->Configure(h);
+  if (s.code() == absl::StatusCode::kUnimplemented) {
+    GTEST_SKIP() << "impl's scheduler layer is not implemented yet: " << s;
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  rc::detail::TestResult r =
+      Check<&kScheduler>(h, &model::NewSystem, &impl::NewSystem, RcParams());
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+}
+
+}  // namespace
+}  // namespace schedtrace::properties::rc_stateful
