@@ -112,7 +112,14 @@ std::string Divergence::Format(const std::string& trace_path) const {
 }
 
 std::optional<Divergence> CompareStep(const Step& step, int step_no,
-                                      const StepOut& out, const State& state) {
+                                      const StepOut& out, const State& state,
+                                      const ReportsState& reports,
+                                      int* skipped) {
+  auto unreported = [&](const std::string& path) {
+    if (!reports || reports(path)) return false;
+    if (skipped != nullptr) ++*skipped;
+    return true;
+  };
   if (step.expect == nullptr) return std::nullopt;
   if (step.expect->out) {
     if (auto d =
@@ -127,6 +134,7 @@ std::optional<Divergence> CompareStep(const Step& step, int step_no,
     return Diverge(step, step_no, expected, actual, "state");
   }
   for (const auto& [part, want] : expected.items()) {
+    if (unreported(part)) continue;
     std::string root = absl::StrCat("state.", part);
     if (!actual.contains(part)) {
       return Divergence{step_no, step.line,  std::string(OpName(step.op)),
@@ -135,6 +143,7 @@ std::optional<Divergence> CompareStep(const Step& step, int step_no,
     const json& got = actual[part];
     if (ComparedKeyByKey(part) && want.is_object() && got.is_object()) {
       for (const auto& [key, value] : want.items()) {
+        if (unreported(absl::StrCat(part, ".", key))) continue;
         std::string sub = absl::StrCat(root, ".", key);
         if (!got.contains(key)) {
           return Divergence{step_no, step.line,   std::string(OpName(step.op)),
@@ -170,14 +179,17 @@ TraceResult Replay(System& sut, const Trace& trace,
     absl::StatusOr<StepOut> out = sut.Apply(step);
     result.steps_run = step_no;
     if (!out.ok()) {
-      result.verdict = Verdict::kError;
+      result.verdict = out.status().code() == absl::StatusCode::kUnimplemented
+                           ? Verdict::kSkipped
+                           : Verdict::kError;
       result.message = absl::StrCat(trace.path, ":", step.line, ": step ",
                                     step_no, " (", std::string(OpName(step.op)),
                                     "): ", out.status().ToString());
       return result;
     }
     State after = sut.Snapshot();
-    if (auto d = CompareStep(step, step_no, *out, after)) {
+    if (auto d = CompareStep(step, step_no, *out, after, options.reports,
+                             &result.comparisons_skipped)) {
       result.verdict = Verdict::kFailed;
       result.divergence = std::move(d);
       return result;

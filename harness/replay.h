@@ -47,7 +47,14 @@ struct TraceResult {
   int steps_run = 0;
   std::optional<Divergence> divergence;  // kFailed on a mismatch
   std::string message;  // kError / kSkipped / a failed Apply: what happened
+  // Comparisons of state parts or keys the system does not report
+  // (ReplayOptions::reports), skipped rather than failed.
+  int comparisons_skipped = 0;
 };
+
+// Whether a system reports the state at `path`: a part ("waiting") or a key
+// of a part compared key by key ("queue.backoff"). Null: it reports all.
+using ReportsState = std::function<bool(std::string_view path)>;
 
 // Called after every step with the state before and after; a non-empty
 // return (e.g. a property violation) fails the trace with that message.
@@ -57,15 +64,24 @@ using StepCheck =
 
 struct ReplayOptions {
   StepCheck check;  // optional
+  // Optional; read after Configure, so it may depend on what the system
+  // declared (harness/child_process.h, Capabilities).
+  ReportsState reports;
 };
 
-// Configures `sut` with the trace header and replays every step.
+// Configures `sut` with the trace header and replays every step. A system
+// that answers Configure or Apply with Unimplemented (a layer or an op it
+// does not support) skips the trace.
 TraceResult Replay(System& sut, const Trace& trace,
                    const ReplayOptions& options = {});
 
 // Compares one step; nullopt when it matches. `step_no` fills Divergence.
+// Expected state `reports` says the system does not report is not compared
+// and is counted in `*skipped` (when not null).
 std::optional<Divergence> CompareStep(const Step& step, int step_no,
-                                      const StepOut& out, const State& state);
+                                      const StepOut& out, const State& state,
+                                      const ReportsState& reports = nullptr,
+                                      int* skipped = nullptr);
 
 }  // namespace schedtrace
 

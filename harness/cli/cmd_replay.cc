@@ -32,6 +32,9 @@ int ReplayOrConformance(const CommandLine& cl) {
 #endif
     }
   }
+  if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
+    return UsageError(std::string(s.message()));
+  }
   for (const std::string& sut : suts) {
     if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut); !s.ok()) {
       return UsageError(std::string(s.status().message()));
@@ -77,6 +80,7 @@ const CommandRegistrar kConformance({
                "impl)"},
               kReportFlag,
               kNoPropertiesFlag,
+              kTimeoutFlag,
               {"golden",
                "the corpus to replay when no PATH is given "
                "(default: the source tree's golden/)"}},
@@ -88,7 +92,10 @@ const CommandRegistrar kReplay({
     .order = 20,
     .synopsis = "--sut=S [--report=F] [--no-properties] PATH...",
     .summary = "replay traces against one system",
-    .flags = {{"sut", "the system under test"}, kReportFlag, kNoPropertiesFlag},
+    .flags = {{"sut", "the system under test"},
+              kReportFlag,
+              kNoPropertiesFlag,
+              kTimeoutFlag},
     .run = &ReplayOrConformance,
 });
 

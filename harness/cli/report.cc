@@ -1,5 +1,6 @@
 #include "harness/cli/report.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -81,12 +82,23 @@ std::string_view UpstreamOf(const std::string& id) {
 
 std::string ConformanceTable(const std::vector<SystemRun>& runs) {
   std::ostringstream out;
-  out << absl::StrFormat("%-8s %-12s %7s %7s %7s\n", "system", "layer",
+  int width = 8;  // the system column fits the longest name (exec:CMD)
+  for (const SystemRun& run : runs) {
+    width = std::max(width, static_cast<int>(run.sut.size()));
+  }
+  out << absl::StrFormat("%-*s %-12s %7s %7s %7s\n", width, "system", "layer",
                          "passed", "failed", "skipped");
   for (const auto& [sut, layers] : Tallies(runs)) {
     for (const auto& [layer, t] : layers) {
-      out << absl::StrFormat("%-8s %-12s %7d %7d %7d\n", sut, layer, t.passed,
-                             t.failed, t.skipped);
+      out << absl::StrFormat("%-*s %-12s %7d %7d %7d\n", width, sut, layer,
+                             t.passed, t.failed, t.skipped);
+    }
+  }
+  for (const SystemRun& run : runs) {
+    if (int n = run.ComparisonsSkipped(); n > 0) {
+      out << run.sut << ": " << n
+          << " state comparisons skipped (parts the system does not "
+             "report)\n";
     }
   }
   bool any_failure = false;
@@ -123,6 +135,14 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs) {
     for (const auto& [layer, t] : layers) {
       out << "| " << sut << " | " << layer << " | " << t.passed << " | "
           << t.failed << " | " << t.skipped << " |\n";
+    }
+  }
+  for (const SystemRun& run : runs) {
+    if (int n = run.ComparisonsSkipped(); n > 0) {
+      out << "\n"
+          << run.sut << ": " << n
+          << " state comparisons skipped (parts the system does not "
+             "report).\n";
     }
   }
   bool any = false;
@@ -198,6 +218,7 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
         {"passed", run.Count(Verdict::kPassed)},
         {"failed", run.Count(Verdict::kFailed) + run.Count(Verdict::kError)},
         {"skipped", run.Count(Verdict::kSkipped)},
+        {"comparisonsSkipped", run.ComparisonsSkipped()},
         {"knownViolations", run.known_violations},
         {"traces", nlohmann::json::array()}};
     for (const TraceRun& tr : run.traces) {
@@ -210,6 +231,9 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
           {"badInput", tr.bad_input},
           {"stepsRun", tr.result.steps_run}};
       if (!tr.result.message.empty()) t["message"] = tr.result.message;
+      if (tr.result.comparisons_skipped > 0) {
+        t["comparisonsSkipped"] = tr.result.comparisons_skipped;
+      }
       if (const auto& d = tr.result.divergence) {
         t["divergence"] = {{"step", d->step},
                            {"line", d->line},

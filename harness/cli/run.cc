@@ -23,6 +23,12 @@ int SystemRun::BadInputs() const {
   return n;
 }
 
+int SystemRun::ComparisonsSkipped() const {
+  int n = 0;
+  for (const TraceRun& t : traces) n += t.result.comparisons_skipped;
+  return n;
+}
+
 SystemRun RunSystem(const std::string& sut,
                     const std::vector<std::string>& files,
                     const RunOptions& options, std::ostream& out) {
@@ -52,9 +58,16 @@ SystemRun RunSystem(const std::string& sut,
       tr.result.message = std::string(system.status().message());
     } else {
       ReplayOptions replay_options;
+      replay_options.reports = ReportsOf(**system);
       if (options.properties) {
-        replay_options.check =
+        StepCheck check =
             properties::AsStepCheck(trace->header, &run.known_violations);
+        System* s = system->get();
+        replay_options.check = [check, s](const State& before, const Step& step,
+                                          const StepOut& o,
+                                          const State& after) {
+          return ReportsAllState(*s) ? check(before, step, o, after) : "";
+        };
       }
       tr.result = Replay(**system, *trace, replay_options);
     }
@@ -78,6 +91,10 @@ SystemRun RunSystem(const std::string& sut,
     run.traces.push_back(std::move(tr));
   }
   if (progress) std::cerr << "\r\033[K" << std::flush;
+  if (int n = run.ComparisonsSkipped(); n > 0) {
+    out << sut << ": " << n
+        << " state comparisons skipped (parts the system does not report)\n";
+  }
   return run;
 }
 

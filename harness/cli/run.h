@@ -22,6 +22,9 @@ struct SystemRun {
   std::map<std::string, int> known_violations;  // id -> times fired
   int Count(Verdict v) const;
   int BadInputs() const;
+  // State comparisons skipped over all traces: parts an exec: system does
+  // not report (its capabilities).
+  int ComparisonsSkipped() const;
 };
 
 struct RunOptions {
@@ -29,7 +32,8 @@ struct RunOptions {
 };
 
 // Replays every file against a fresh system named `sut`, printing one line
-// per trace to `out` (`PASS`, `FAIL` + divergence, `ERROR`, `SKIP`).
+// per trace to `out` (`PASS`, `FAIL` + divergence, `ERROR`, `SKIP`), and a
+// line counting the state comparisons skipped, when some were.
 SystemRun RunSystem(const std::string& sut,
                     const std::vector<std::string>& files,
                     const RunOptions& options, std::ostream& out);

@@ -1,0 +1,291 @@
+// exec:CMD systems end to end, through the real `schedtrace` binary: our own
+// systems behind `schedtrace serve` give the same results as direct replay;
+// deliberately broken children (serve --fault) are reported as failures of
+// their trace; capabilities turn into skips; conformance reports; minimize.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedtrace::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result RunCli(const std::string& args) {
+  Result r;
+  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
+  int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+// `--sut=exec:schedtrace serve ARGS`, quoted for the shell.
+std::string Serve(const std::string& args) {
+  return "\"--sut=exec:" + std::string(SCHEDTRACE_BIN) + " serve" +
+         (args.empty() ? "" : " " + args) + "\"";
+}
+
+const char kHeader[] =
+    R"({"schedtrace":1,"name":"t","layer":"cache","upstream":"v1.26.7","source":"handwritten","config":{"assumedPodTtlMs":0}})";
+const char kAddNode[] =
+    R"({"t":100,"op":"c_add_node","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","pods":"110"}}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":[],"requested":{}}],"assumed":[],"bindingFinished":[]}}}})";
+const char kAddPod[] =
+    R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"250m"}}}]}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":["default/a"],"requested":{"cpu":250}}],"assumed":[],"bindingFinished":[]}}}})";
+const char kCleanup[] = R"({"t":300,"op":"c_cleanup","expect":{"out":{}}})";
+
+class ExecTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("schedtrace_exec_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  // header, add node, add pod, cleanup: three steps.
+  std::string ThreeSteps(const std::string& name) {
+    return Write(name, std::string(kHeader) + "\n" + kAddNode + "\n" + kAddPod +
+                           "\n" + kCleanup + "\n");
+  }
+  nlohmann::json ReadJson(const std::string& path) {
+    return nlohmann::json::parse(std::ifstream(path));
+  }
+
+  std::filesystem::path dir_;
+};
+
+// path -> what must be equal between direct replay and replay through serve.
+std::map<std::string, std::string> Outcomes(const nlohmann::json& report) {
+  std::map<std::string, std::string> out;
+  for (const auto& t : report["systems"][0]["traces"]) {
+    nlohmann::json o = {
+        {"verdict", t["verdict"]},
+        {"stepsRun", t["stepsRun"]},
+        {"divergence", t.value("divergence", nlohmann::json())}};
+    out[t["path"].get<std::string>()] = o.dump();
+  }
+  return out;
+}
+
+TEST_F(ExecTest, GoldenThroughServeEqualsDirectReplay) {
+  const std::string golden = std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
+  for (const std::string sut : {"model", "impl"}) {
+    const std::string direct = (dir_ / (sut + "-direct.json")).string();
+    const std::string exec = (dir_ / (sut + "-exec.json")).string();
+    Result d =
+        RunCli("replay --sut=" + sut + " --report=" + direct + " " + golden);
+    Result e = RunCli("replay " + Serve("--sut=" + sut) + " --report=" + exec +
+                      " " + golden);
+    EXPECT_EQ(d.status, e.status) << sut;
+    nlohmann::json dj = ReadJson(direct), ej = ReadJson(exec);
+    std::map<std::string, std::string> a = Outcomes(dj), b = Outcomes(ej);
+    EXPECT_GT(a.size(), 300u);
+    EXPECT_EQ(a, b) << sut;
+    EXPECT_EQ(dj["systems"][0]["knownViolations"],
+              ej["systems"][0]["knownViolations"])
+        << sut;
+    for (const char* key : {"passed", "failed", "skipped"}) {
+      EXPECT_EQ(dj["systems"][0][key], ej["systems"][0][key]) << sut << key;
+    }
+  }
+}
+
+struct BrokenChild {
+  const char* fault;
+  const char* expect;  // in the ERROR line's message
+};
+
+TEST_F(ExecTest, BrokenChildrenFailTheirTraceWithStderr) {
+  const std::string t = ThreeSteps("t.jsonl");
+  const BrokenChild cases[] = {
+      {"crash", "closed its stdout before answering the step at line 3"},
+      {"exit", "exited with status 3"},
+      {"hang", "no reply to the step at line 3 (c_add_pod) within 2000 ms"},
+      {"garbage", "\"this is not a reply\""},
+      {"extra", "more than one line"},
+  };
+  for (const BrokenChild& c : cases) {
+    // A generous timeout: a loaded machine must not turn a slow start into
+    // a hang.
+    const std::string timeout =
+        std::string(c.fault) == "hang" ? "--timeout-ms=2000 " : "";
+    Result r = RunCli(
+        "replay " + timeout +
+        Serve(std::string("--fault=") + c.fault + " --fault-step=2") + " " + t);
+    EXPECT_EQ(r.status, 1) << c.fault << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr("ERROR " + t)) << c.fault;
+    EXPECT_THAT(r.output, HasSubstr(c.expect)) << c.fault << "\n" << r.output;
+    // The child's last stderr lines come with it.
+    EXPECT_THAT(r.output, HasSubstr(std::string("| serve: injected fault \"") +
+                                    c.fault + "\" at step 2"))
+        << c.fault;
+    EXPECT_THAT(r.output, HasSubstr("\n0 passed, 1 failed\n")) << c.fault;
+  }
+}
+
+TEST_F(ExecTest, AChattyChildPasses) {
+  Result r =
+      RunCli("replay " + Serve("--fault=stderr") + " " + ThreeSteps("t.jsonl"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("\n1 passed, 0 failed\n"));
+}
+
+TEST_F(ExecTest, EveryTraceStartsAFreshChild) {
+  ThreeSteps("a.jsonl");
+  ThreeSteps("b.jsonl");
+  Result r = RunCli("replay " + Serve("--fault=crash --fault-step=3") + " " +
+                    dir_.string());
+  EXPECT_EQ(r.status, 1);
+  // Both fail at step 3 with the injected crash: b got a child of its own.
+  EXPECT_THAT(r.output,
+              HasSubstr("a.jsonl:4: step 3 (c_cleanup): UNAVAILABLE"));
+  EXPECT_THAT(r.output,
+              HasSubstr("b.jsonl:4: step 3 (c_cleanup): UNAVAILABLE"));
+  EXPECT_THAT(r.output, HasSubstr("0 passed, 2 failed"));
+}
+
+TEST_F(ExecTest, CapabilitiesBecomeSkipsNotFailures) {
+  const std::string t = ThreeSteps("t.jsonl");
+  // Only some state: the other comparisons are skipped and counted.
+  Result part = RunCli("replay " + Serve("--state=cache.nodes") + " " + t);
+  EXPECT_EQ(part.status, 0) << part.output;
+  EXPECT_THAT(part.output, HasSubstr("PASS " + t));
+  EXPECT_THAT(part.output, HasSubstr("4 state comparisons skipped"));
+  // The same child reporting assumed wrongly would have failed: prove the
+  // remaining comparison still bites.
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  std::string bad = Write("bad.jsonl", std::string(kHeader) + "\n" + kAddNode +
+                                           "\n" + wrong + "\n");
+  EXPECT_EQ(RunCli("replay " + Serve("--state=cache.nodes") + " " + bad).status,
+            1);
+  // An op it does not declare: the trace is skipped.
+  Result ops =
+      RunCli("replay " + Serve("--ops=c_add_node,c_add_pod") + " " + t);
+  EXPECT_EQ(ops.status, 0) << ops.output;
+  EXPECT_THAT(ops.output, HasSubstr("SKIP " + t));
+  EXPECT_THAT(ops.output, HasSubstr("does not support op c_cleanup"));
+  EXPECT_THAT(ops.output, HasSubstr("0 passed, 0 failed, 1 skipped"));
+}
+
+TEST_F(ExecTest, ServeDeclaresTheLayersItsSystemImplements) {
+  const std::string in =
+      Write("in", R"({"schedtrace":1,"name":"s","layer":"queue","config":{}})"
+                  "\n");
+  Result reply = RunCli("serve --sut=model < " + in);
+  EXPECT_EQ(reply.status, 0);
+  EXPECT_THAT(
+      reply.output,
+      HasSubstr(R"({"layers":["queue","cache","scheduler"],"ok":true})"));
+  Result narrow = RunCli("serve --sut=model --state=queue --ops=q_add < " + in);
+  EXPECT_THAT(narrow.output, HasSubstr(R"("ops":["q_add"])"));
+  EXPECT_THAT(narrow.output, HasSubstr(R"("state":["queue"])"));
+  EXPECT_EQ(RunCli("serve --sut=model < /dev/null").status, 0);
+}
+
+TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
+  const std::string t = ThreeSteps("ok.jsonl");
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  Write("bad.jsonl",
+        std::string(kHeader) + "\n" + kAddNode + "\n" + wrong + "\n");
+  const std::string sut = std::string(SCHEDTRACE_BIN) + " serve";
+  const std::string md = (dir_ / "r.md").string();
+  const std::string xml = (dir_ / "r.xml").string();
+  const std::string json = (dir_ / "r.json").string();
+  for (const std::string& report : {md, xml, json}) {
+    Result r = RunCli("conformance " + Serve("") + " --report=" + report + " " +
+                      dir_.string());
+    EXPECT_EQ(r.status, 1) << r.output;
+    // The table row names the system and its layer.
+    EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " cache"));
+    EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod): "
+                                    "state.cache.nodes[0].requested.cpu"));
+  }
+  std::stringstream m, x;
+  m << std::ifstream(md).rdbuf();
+  x << std::ifstream(xml).rdbuf();
+  EXPECT_THAT(m.str(), HasSubstr("| exec:" + sut + " | cache | 1 | 1 | 0 |"));
+  EXPECT_THAT(m.str(), HasSubstr("expected: 300"));
+  EXPECT_THAT(x.str(), HasSubstr("failures=\"1\""));
+  EXPECT_THAT(x.str(), HasSubstr("<failure message=\"diverged\">"));
+  nlohmann::json j = ReadJson(json);
+  EXPECT_EQ(j["systems"][0]["sut"], "exec:" + sut);
+  EXPECT_EQ(j["systems"][0]["passed"], 1);
+  EXPECT_EQ(j["systems"][0]["failed"], 1);
+}
+
+TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {
+  // A child that dies at its third step, against the model: the smallest
+  // trace failing the same way has three steps, the third a c_cleanup.
+  std::string text = std::string(kHeader) + "\n" + kAddNode + "\n" + kAddPod;
+  for (int t = 300; t < 1000; t += 100) {
+    text += "\n{\"t\":" + std::to_string(t) + ",\"op\":\"c_cleanup\"}";
+  }
+  const std::string in = Write("in.jsonl", text + "\n");
+  const std::string out = (dir_ / "min.jsonl").string();
+  Result r = RunCli("minimize " + Serve("--fault=exit --fault-step=5") +
+                    " --against=model --out=" + out + " " + in);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("from 9 to 5 steps"));
+  EXPECT_THAT(r.output, HasSubstr("ERROR c_cleanup UNAVAILABLE"));
+  std::ifstream f(out);
+  std::string header, line;
+  std::getline(f, header);
+  EXPECT_THAT(header, HasSubstr(R"("source":"regression")"));
+  int n = 0;
+  while (std::getline(f, line)) {
+    ++n;
+    EXPECT_THAT(line, HasSubstr("\"expect\""));  // recorded from the model
+  }
+  EXPECT_EQ(n, 5);
+  // The written trace passes on the reference.
+  EXPECT_EQ(RunCli("replay --sut=model " + out).status, 0);
+}
+
+TEST_F(ExecTest, MinimizeRefusesATraceThatPasses) {
+  Result r = RunCli("minimize --sut=model " + ThreeSteps("t.jsonl"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nothing to minimize"));
+}
+
+TEST_F(ExecTest, BadExecFlagsAreUsageErrors) {
+  const std::string t = ThreeSteps("t.jsonl");
+  EXPECT_EQ(RunCli("replay --timeout-ms=soon " + Serve("") + " " + t).status,
+            2);
+  EXPECT_EQ(RunCli("replay --timeout-ms=0 " + Serve("") + " " + t).status, 2);
+  EXPECT_EQ(RunCli("serve --sut=exec:cat < /dev/null").status, 2);
+  EXPECT_EQ(RunCli("serve --fault=explode < /dev/null").status, 2);
+  Result r = RunCli("replay " + Serve("") + " " + t);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("comparisons skipped")));
+}
+
+}  // namespace
+}  // namespace schedtrace::cli
