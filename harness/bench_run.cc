@@ -1,0 +1,120 @@
+#include "harness/bench_run.h"
+
+#include <time.h>
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/bench_memory.h"
+
+namespace schedtrace {
+
+double BenchResult::EventsPerSecond() const {
+  return apply_cpu_seconds > 0 ? steps / apply_cpu_seconds : 0;
+}
+
+double BenchResult::CyclesPerSecond() const {
+  return apply_cpu_seconds > 0 ? cycles / apply_cpu_seconds : 0;
+}
+
+double BenchResult::WallEventsPerSecond() const {
+  return apply_seconds > 0 ? steps / apply_seconds : 0;
+}
+
+namespace {
+
+// This thread's CPU time, in seconds.
+double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
+}  // namespace
+
+BenchOutcome RunBench(System& sut, TraceStream& stream,
+                      const BenchOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point wall_start = Clock::now();
+  BenchOutcome o;
+  BenchResult& r = o.result;
+  auto finish = [&]() -> BenchOutcome& {
+    r.wall_seconds =
+        std::chrono::duration<double>(Clock::now() - wall_start).count();
+    r.peak_rss_bytes = PeakRssBytes();
+    return o;
+  };
+  r.start_rss_bytes = CurrentRssBytes();
+  if (absl::Status s = sut.Configure(stream.header()); !s.ok()) {
+    o.status = absl::Status(
+        s.code(), absl::StrCat(stream.path(), ": Configure: ", s.message()));
+    return finish();
+  }
+  const int chunk_size = options.chunk > 0 ? options.chunk : 1;
+  std::vector<Step> chunk;
+  chunk.reserve(chunk_size);
+  Clock::duration applying{0};
+  bool at_end = false;
+  while (!at_end && !r.fatal) {
+    chunk.clear();
+    while (static_cast<int>(chunk.size()) < chunk_size) {
+      if (options.max_steps >= 0 &&
+          r.steps + static_cast<int64_t>(chunk.size()) >= options.max_steps) {
+        // A prefix: stop, and say whether steps were left unread.
+        absl::StatusOr<std::optional<Step>> more = stream.Next();
+        r.truncated = more.ok() && more->has_value();
+        at_end = true;
+        break;
+      }
+      absl::StatusOr<std::optional<Step>> step = stream.Next();
+      if (!step.ok()) {
+        o.status = step.status();
+        o.bad_input = true;
+        r.apply_seconds = std::chrono::duration<double>(applying).count();
+        return finish();
+      }
+      if (!step->has_value()) {
+        at_end = true;
+        break;
+      }
+      chunk.push_back(**std::move(step));
+    }
+    // The timed region: Apply and nothing else.
+    size_t applied = 0;
+    absl::Status failed;
+    const double cpu_start = ThreadCpuSeconds();
+    const Clock::time_point start = Clock::now();
+    for (const Step& step : chunk) {
+      absl::StatusOr<StepOut> out = sut.Apply(step);
+      if (!out.ok()) {
+        failed = out.status();
+        break;
+      }
+      ++applied;
+      if (out->fatal) {
+        r.fatal = true;
+        break;
+      }
+    }
+    applying += Clock::now() - start;
+    r.apply_cpu_seconds += ThreadCpuSeconds() - cpu_start;
+    for (size_t i = 0; i < applied; ++i) {
+      if (chunk[i].op == Op::kScheduleOne) ++r.cycles;
+    }
+    r.steps += static_cast<int64_t>(applied);
+    if (!failed.ok()) {
+      const Step& step = chunk[applied];
+      o.status = absl::Status(
+          failed.code(),
+          absl::StrCat(stream.path(), ":", step.line, ": ",
+                       std::string(OpName(step.op)), ": ", failed.message()));
+      break;
+    }
+  }
+  r.apply_seconds = std::chrono::duration<double>(applying).count();
+  return finish();
+}
+
+}  // namespace schedtrace
