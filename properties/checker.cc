@@ -8,7 +8,7 @@ Checker::Checker(const TraceHeader& header) : history_(header) {}
 
 std::vector<Finding> Checker::Observe(const State& before, const Step& step,
                                       const StepOut& out, const State& after) {
-  history_.Observe(before, step, out);
+  history_.Observe(before, step, out, &after);
   Observation o{before, step, out, after, history_};
   std::vector<Finding> findings;
   for (Violation& v : CheckAll(o)) {

@@ -12,6 +12,15 @@ bool Contains(const std::optional<std::vector<std::string>>& list,
   return list && std::find(list->begin(), list->end(), key) != list->end();
 }
 
+bool InList(const State* s, std::vector<QueuedPod> QueueState::*list,
+            const std::string& key) {
+  if (s == nullptr || !s->queue) return false;
+  for (const QueuedPod& q : (*s->queue).*list) {
+    if (q.pod == key) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 History::History(const TraceHeader& header) : header_(header) {}
@@ -24,6 +33,133 @@ PodPtr History::Latest(const std::string& key) const {
 PodPtr History::CacheObject(const std::string& key) const {
   auto it = cache_objects_.find(key);
   return it == cache_objects_.end() ? nullptr : it->second;
+}
+
+PodPtr History::QueuedObject(const std::string& key, Slot slot) const {
+  auto it = queued_objects_.find(key);
+  Cell cell;
+  if (it != queued_objects_.end()) {
+    switch (slot) {
+      case Slot::kActive:
+        cell = it->second.active;
+        break;
+      case Slot::kBackoff:
+        cell = it->second.backoff;
+        break;
+      case Slot::kUnschedulable:
+        cell = it->second.unschedulable;
+        break;
+      case Slot::kInFlight:
+        cell = it->second.in_flight;
+        break;
+    }
+  }
+  PodPtr pod = cell != nullptr ? *cell : nullptr;
+  return pod != nullptr ? pod : Latest(key);
+}
+
+// Mirrors which *QueuedPodInfo each PriorityQueue call leaves where
+// (scheduling_queue.go): Add and Update's "not queued" branch make a fresh
+// one, Update's lookups mutate the one they find (updatePod ->
+// PodInfo.Update), Pop hands the activeQ one out, AddUnschedulableIfNotPresent
+// puts the popped one back, and activate, flushBackoffQCompleted,
+// movePodsToActiveOrBackoffQueue and flushUnschedulablePodsLeftover move
+// them. Entries are shared cells because upstream's are pointers: activate
+// of a gated pod in backoffQ puts the same QueuedPodInfo in
+// unschedulablePods too, and an update of either changes both.
+void History::FollowQueueObjects(const State& before, const Step& step,
+                                 const StepOut& out, const State* after) {
+  if (header_.layer != Layer::kQueue || out.fatal) return;
+  const State* was = &before;
+  auto in = [](const State* s, std::vector<QueuedPod> QueueState::*list,
+               const std::string& key) { return InList(s, list, key); };
+  auto fresh = [](const PodPtr& pod) { return std::make_shared<PodPtr>(pod); };
+  auto set = [&](Cell& cell, const PodPtr& pod) {
+    if (cell != nullptr) {
+      *cell = pod;
+    } else {
+      cell = fresh(pod);
+    }
+  };
+  constexpr auto kActive = &QueueState::active;
+  constexpr auto kBackoff = &QueueState::backoff;
+  constexpr auto kUnsched = &QueueState::unschedulable;
+  switch (step.op) {
+    case Op::kQAdd: {
+      // Add: one fresh entry (activeQ, or unschedulablePods when gated).
+      if (out.error) return;
+      Entries& e = queued_objects_[step.pod->Key()];
+      e.active = e.backoff = e.unschedulable = fresh(step.pod);
+      return;
+    }
+    case Op::kQUpdate: {
+      const std::string key = step.new_pod->Key();
+      Entries& e = queued_objects_[key];
+      const PodPtr& pod = step.new_pod;
+      if (step.old_pod != nullptr && in(was, kActive, key)) {
+        set(e.active, pod);  // activeQ.Update; a backoffQ copy stays
+      } else if (step.old_pod != nullptr && in(was, kBackoff, key)) {
+        set(e.backoff, pod);  // podBackoffQ.Update
+      } else if (in(was, kUnsched, key)) {
+        set(e.unschedulable, pod);  // and it may move
+        e.active = e.backoff = e.unschedulable;
+      } else {
+        // A fresh entry (notes items 3 and 4): a backoffQ copy and the
+        // popped entry keep their objects. PreEnqueue parks a gated one in
+        // unschedulablePods and leaves an activeQ copy as it is.
+        Cell cell = fresh(pod);
+        bool gated = after != nullptr && in(after, kUnsched, key) &&
+                     !in(was, kUnsched, key);
+        if (!gated) e.active = cell;
+        if (gated || after == nullptr) e.unschedulable = cell;
+      }
+      return;
+    }
+    case Op::kQDelete: {
+      Entries& e = queued_objects_[step.pod->Key()];
+      e.active = e.backoff = e.unschedulable = nullptr;
+      return;
+    }
+    case Op::kQPop:
+      if (out.popped) {
+        Entries& e = queued_objects_[*out.popped];
+        e.in_flight =
+            e.active != nullptr ? e.active : fresh(Latest(*out.popped));
+        e.active = nullptr;
+      }
+      return;
+    case Op::kQAddUnschedulable: {
+      if (out.error) return;
+      // It failed unless the key was in no sub-queue: the popped entry
+      // lands in backoffQ or unschedulablePods.
+      Entries& e = queued_objects_[step.pod_key];
+      e.backoff = e.unschedulable = e.in_flight;
+      return;
+    }
+    default:
+      break;
+  }
+  if (after == nullptr) return;
+  // Moves: an entry that left unschedulablePods (or else backoffQ) goes
+  // wherever the key newly is; the backoff flush overwrites an activeQ copy
+  // of the same key.
+  for (auto& [key, e] : queued_objects_) {
+    Cell moved;
+    if (in(was, kUnsched, key) && !in(after, kUnsched, key)) {
+      moved = e.unschedulable;
+    } else if (in(was, kBackoff, key) && !in(after, kBackoff, key)) {
+      moved = e.backoff;
+    } else if (in(after, kUnsched, key) && !in(was, kUnsched, key) &&
+               in(was, kBackoff, key)) {
+      moved = e.backoff;  // activate of a gated pod in backoffQ: shared
+    }
+    if (moved == nullptr) continue;
+    if (in(after, kActive, key)) e.active = moved;
+    if (in(after, kBackoff, key) && !in(was, kBackoff, key)) e.backoff = moved;
+    if (in(after, kUnsched, key) && !in(was, kUnsched, key)) {
+      e.unschedulable = moved;
+    }
+  }
 }
 
 bool History::DifferentPodsUnderKey(const std::string& key) const {
@@ -41,7 +177,10 @@ bool History::ServedAndPending(const Pod& pod) const {
 }
 
 void History::Carry(const PodPtr& pod) {
-  if (pod != nullptr) latest_[pod->Key()] = pod;
+  if (pod == nullptr) return;
+  auto [it, fresh] = latest_.try_emplace(pod->Key(), pod);
+  if (!fresh && it->second->uid != pod->uid) uid_changed_.insert(pod->Key());
+  it->second = pod;
 }
 
 void History::GiveToCache(const PodPtr& pod) {
@@ -64,9 +203,20 @@ void History::CheckCallerObject(const PodPtr& given) {
   }
 }
 
-void History::Observe(const State& before, const Step& step,
-                      const StepOut& out) {
+void History::Observe(const State& before, const Step& step, const StepOut& out,
+                      const State* after) {
   now_ = step.t;
+  FollowQueueObjects(before, step, out, after);
+  if ((step.op == Op::kPodUpdate || step.op == Op::kQUpdate) &&
+      step.old_pod != nullptr && step.new_pod != nullptr &&
+      step.old_pod->uid != step.new_pod->uid && before.nominated) {
+    for (const auto& [node, keys] : *before.nominated) {
+      if (std::find(keys.begin(), keys.end(), step.new_pod->Key()) !=
+          keys.end()) {
+        uid_changed_nominated_.insert(step.new_pod->Key());
+      }
+    }
+  }
   Carry(step.pod);
   Carry(step.old_pod);
   Carry(step.new_pod);
@@ -120,19 +270,27 @@ void History::Observe(const State& before, const Step& step,
     case Op::kPodAdd:
       informer_[step.pod->Key()] = step.pod;
       deleted_while_waiting_.erase(step.pod->Key());
+      deleted_other_uid_while_waiting_.erase(step.pod->Key());
       if (!step.pod->node_name.empty()) GiveToCache(step.pod);
       break;
     case Op::kPodUpdate:
       informer_[step.new_pod->Key()] = step.new_pod;
       deleted_while_waiting_.erase(step.new_pod->Key());
+      deleted_other_uid_while_waiting_.erase(step.new_pod->Key());
       if (!step.new_pod->node_name.empty()) GiveToCache(step.new_pod);
       break;
-    case Op::kPodDelete:
-      informer_.erase(step.pod->Key());
-      if (before.waiting && Contains(before.waiting, step.pod->Key())) {
-        deleted_while_waiting_.insert(step.pod->Key());
+    case Op::kPodDelete: {
+      const std::string key = step.pod->Key();
+      informer_.erase(key);
+      if (before.waiting && Contains(before.waiting, key)) {
+        deleted_while_waiting_.insert(key);
+        PodPtr waiting = CacheObject(key);  // assumed when it began to wait
+        if (waiting != nullptr && waiting->uid != step.pod->uid) {
+          deleted_other_uid_while_waiting_.insert(key);
+        }
       }
       break;
+    }
     case Op::kScheduleOne:
       // The popped pod is assumed with the informer's object of the time.
       if (out.result && out.result->node) {

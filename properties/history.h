@@ -3,14 +3,20 @@
 // was given, the pods in flight, the pods deleted while waiting on Permit.
 //
 // A History is fed every step after it was applied (`Observe`), so a property
-// evaluated on a step sees the history including that step.
+// evaluated on a step sees the history including that step. Given the state
+// after the step too, it follows (queue layer) which object each queue entry
+// holds, as upstream's QueuedPodInfo does: `QueuedObject`.
 //
 //   History h(trace.header);
-//   for (const Step& step : trace.steps) { ...apply...; h.Observe(step, out); }
+//   for (const Step& step : trace.steps) {
+//     ...apply...;
+//     h.Observe(before, step, out, &after);
+//   }
 #ifndef SCHEDTRACE_PROPERTIES_HISTORY_H_
 #define SCHEDTRACE_PROPERTIES_HISTORY_H_
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -25,8 +31,21 @@ class History {
   explicit History(const TraceHeader& header);
 
   // Records `step` (already applied, with its `out`; `before` is the state
-  // the step started from).
-  void Observe(const State& before, const Step& step, const StepOut& out);
+  // the step started from, `after` the one it left, or null when unknown:
+  // then moves between sub-queues are not followed).
+  void Observe(const State& before, const Step& step, const StepOut& out,
+               const State* after = nullptr);
+
+  // Where a queue-layer entry of a key stands.
+  enum class Slot { kActive, kBackoff, kUnschedulable, kInFlight };
+  // Queue layer: the object the entry of `key` in `slot` holds — what its
+  // QueuedPodInfo's Pod is upstream (the priority it is ordered by, the
+  // gates PreEnqueue saw). q_nominate's pod and q_activate's stubs never
+  // reach an entry; Update(nil, p) of a pod in backoffQ leaves the backoffQ
+  // entry's object stale, and the backoff flush brings it back to activeQ;
+  // an update of an in-flight pod leaves the popped entry's object stale.
+  // Falls back to `Latest(key)` where no entry was followed (other layers).
+  PodPtr QueuedObject(const std::string& key, Slot slot) const;
 
   const TraceHeader& header() const { return header_; }
   Layer layer() const { return header_.layer; }
@@ -56,9 +75,26 @@ class History {
   const std::set<std::string>& deleted_while_waiting() const {
     return deleted_while_waiting_;
   }
+  // Keys under which steps carried pods of more than one uid (a pod deleted
+  // and created again, possibly seen as one update: the #141255 class).
+  bool UidChanged(const std::string& key) const {
+    return uid_changed_.contains(key);
+  }
+  // Keys updated to a new uid while nominated (notes item 27): the
+  // nominator's entry is the PodInfo the update mutated, and stays.
+  bool UidChangedWhileNominated(const std::string& key) const {
+    return uid_changed_nominated_.contains(key);
+  }
   // Queue layer: keys ever updated with a null old object (notes 3).
   bool UpdatedWithNilOld(const std::string& key) const {
     return nil_old_updates_.contains(key);
+  }
+  // Scheduler layer: keys deleted while waiting on Permit under a uid other
+  // than the one last assumed under that key: the waiting pod is an older
+  // incarnation the informer saw replaced by one update (notes item 28), so
+  // the delete's RejectWaitingPod(uid) misses it.
+  bool DeletedOtherUidWhileWaiting(const std::string& key) const {
+    return deleted_other_uid_while_waiting_.contains(key);
   }
   // Keys whose cached requests the cache computed from an object the caller
   // passed rather than the one it holds (UpdatePod's old object, ForgetPod's
@@ -81,6 +117,9 @@ class History {
 
  private:
   void Carry(const PodPtr& pod);
+  // Follows the queue-layer entries' objects through `step`.
+  void FollowQueueObjects(const State& before, const Step& step,
+                          const StepOut& out, const State* after);
   void GiveToCache(const PodPtr& pod);
   // Marks `key` drifted when `given` does not count like the cached object.
   void CheckCallerObject(const PodPtr& given);
@@ -97,6 +136,16 @@ class History {
   std::set<std::string> drifted_;
   std::set<std::string> drifted_nodes_;
   std::set<std::string> activated_gated_;
+  std::set<std::string> uid_changed_;
+  std::set<std::string> deleted_other_uid_while_waiting_;
+  std::set<std::string> uid_changed_nominated_;
+  // One QueuedPodInfo's object; entries that share a QueuedPodInfo share
+  // the cell.
+  using Cell = std::shared_ptr<PodPtr>;
+  struct Entries {
+    Cell active, backoff, unschedulable, in_flight;
+  };
+  std::map<std::string, Entries> queued_objects_;
 };
 
 }  // namespace schedtrace::properties

@@ -38,6 +38,29 @@ bool RecreatedUid(const Observation& o, const Violation& v) {
          });
 }
 
+// notes item 27, PR #141255 class: an update that changes a queued pod's uid
+// makes PodInfo.Update mutate the PodInfo the nominator holds before
+// nominator.delete(oldPod) looks for the old uid, so the entry stays in
+// nominatedPods for good, after the pod is bound or deleted.
+bool RecreatedUidPhantomNomination(const Observation& o, const Violation& v) {
+  return v.property == 9 && AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileNominated(k);
+         });
+}
+
+// notes item 28, PR #141255 class: a pod waiting on Permit whose deletion
+// and re-creation arrived as one update with a new uid is never rejected:
+// the later delete carries the new uid and RejectWaitingPod(uid) misses the
+// old one, which keeps waiting (and may bind). Only the incarnation last
+// assumed under the key counts: a waiting pod deleted under its own uid is
+// a failure.
+bool RecreatedUidWaitingPod(const Observation& o, const Violation& v) {
+  return v.property == 4 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.DeletedOtherUidWhileWaiting(k);
+         });
+}
+
 // notes item 13: UpdatePod subtracts the caller's old object and ForgetPod
 // the caller's object, not the cached one: a stale argument makes a
 // NodeInfo's requested drift from the sum over its pods.
@@ -78,11 +101,27 @@ const std::vector<KnownViolation>& KnownViolations() {
        "Update(nil, p) of a pod in backoffQ adds it to activeQ as well",
        &NilOldUpdateCopy},
       {"recreated-uid-second-pod", 0, "kubernetes/kubernetes#141255 class",
-       "golden/upstream-v1.26.7/scheduler/"
-       "pr141255-recreated-uid-parked-pod.jsonl",
+       "golden/upstream-v1.26.7/scheduler/random-47.jsonl",
        "an update carrying a new uid is a new pod to the cache but the same "
        "key to the queue: it is queued while the old uid waits or binds",
        &RecreatedUid},
+      {"recreated-uid-phantom-nomination", 9,
+       "kubernetes/kubernetes#141255 class (notes item 27)",
+       "golden/regression/upstream/scheduler/"
+       "pr141255-recreated-uid-while-nominated.jsonl",
+       "an update giving a nominated pod in unschedulablePods a new uid "
+       "leaves its nominator entry behind for good: it outlives the pod's "
+       "binding and deletion and keeps reserving the node",
+       &RecreatedUidPhantomNomination},
+      {"recreated-uid-waiting-pod-survives", 4,
+       "kubernetes/kubernetes#141255 class (notes item 28)",
+       "golden/regression/upstream/scheduler/"
+       "pr141255-recreated-uid-while-waiting.jsonl",
+       "a pod waiting on Permit whose re-creation arrives as one update "
+       "with a new uid is not rejected when the new uid is deleted: "
+       "RejectWaitingPod looks for the new uid, the old one keeps waiting "
+       "and binds",
+       &RecreatedUidWaitingPod},
       {"caller-object-accounting", 6, "upstream-v1.26.7-notes.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "

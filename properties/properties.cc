@@ -196,7 +196,7 @@ std::vector<Violation> OrderAndBackoff(const Observation& o) {
   const History& h = o.history;
   if (o.out.popped) {
     const std::string& key = *o.out.popped;
-    PodPtr pod = h.Latest(key);
+    PodPtr pod = h.QueuedObject(key, History::Slot::kInFlight);  // popped
     if (pod != nullptr && GatedBySchedulingGates(h, *pod)) {
       v.push_back(
           Make(7, absl::StrCat(key, " is gated but was popped"), {key}));
@@ -217,10 +217,11 @@ std::vector<Violation> OrderAndBackoff(const Observation& o) {
                      {o.before.queue->active.front().pod}));
   }
   if (!o.after.queue) return v;
+  // Ordered by the objects the entries hold, not the latest any step carried.
   const auto& active = o.after.queue->active;
   for (size_t i = 1; i < active.size(); ++i) {
-    PodPtr a = h.Latest(active[i - 1].pod);
-    PodPtr b = h.Latest(active[i].pod);
+    PodPtr a = h.QueuedObject(active[i - 1].pod, History::Slot::kActive);
+    PodPtr b = h.QueuedObject(active[i].pod, History::Slot::kActive);
     if (a != nullptr && b != nullptr && a->Priority() < b->Priority()) {
       v.push_back(Make(7,
                        absl::StrCat("activeQ holds ", a->Key(), " (priority ",

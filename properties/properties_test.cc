@@ -55,14 +55,38 @@ struct Harness {
             const State& before = {}) {
     history.Observe(before, step, out);
   }
+  // Feeds `step` with both states, so that History follows the queue.
+  void Apply(const State& before, const Step& step, const StepOut& out,
+             const State& after) {
+    history.Observe(before, step, out, &after);
+  }
   std::vector<Violation> Run(PropertyCheck check, const State& before,
                              const Step& step, const StepOut& out,
                              const State& after) {
-    history.Observe(before, step, out);
+    history.Observe(before, step, out, &after);
     return check(Observation{before, step, out, after, history});
   }
   History history;
 };
+
+PodPtr WithUid(PodPtr pod, const std::string& uid) {
+  auto p = std::make_shared<Pod>(*pod);
+  p->uid = uid;
+  return p;
+}
+
+Step OpStep(Op op) {
+  Step s;
+  s.op = op;
+  return s;
+}
+
+StepOut Popped(const std::string& key) {
+  StepOut out;
+  out.popped_present = true;
+  out.popped = key;
+  return out;
+}
 
 Step PodStep(Op op, PodPtr pod, int64_t t = 100) {
   Step s;
@@ -136,6 +160,57 @@ TEST(DeletedWaitingPodsAreRejectedTest, FiresWhileStillWaitingAndOnLaterBind) {
   EXPECT_EQ(
       h.Run(&DeletedWaitingPodsAreRejected, clean, bind, bound, clean).size(),
       1u);
+}
+
+// notes item 28: the delete of a new uid misses the old uid waiting on
+// Permit. The registry names it; a waiting pod deleted under its own uid is
+// a failure.
+TEST(DeletedWaitingPodsAreRejectedTest, RecreatedUidIsKnownOwnUidIsNot) {
+  for (bool recreated : {true, false}) {
+    SCOPED_TRACE(recreated ? "recreated" : "same uid");
+    Harness h(Layer::kScheduler);
+    State empty = SchedulerState({});
+    h.Apply(empty, PodStep(Op::kPodAdd, MakePod("w")), {},
+            SchedulerState({"default/w"}));
+    StepOut scheduled = Popped("default/w");
+    scheduled.result = ScheduleResult{};
+    scheduled.result->pod = "default/w";
+    scheduled.result->node = "n1";
+    State waiting = SchedulerState({});
+    waiting.waiting = std::vector<std::string>{"default/w"};
+    waiting.cache->assumed = {"default/w"};
+    h.Apply(SchedulerState({"default/w"}), OpStep(Op::kScheduleOne), scheduled,
+            waiting);
+    PodPtr deleted = MakePod("w");
+    if (recreated) {
+      deleted = WithUid(MakePod("w"), "uid-w-2");
+      Step update = PodStep(Op::kPodUpdate, deleted);
+      update.old_pod = MakePod("w");
+      h.Apply(waiting, update, {}, waiting);
+    }
+    Step del = PodStep(Op::kPodDelete, deleted);
+    auto v = h.Run(&DeletedWaitingPodsAreRejected, waiting, del, {}, waiting);
+    ASSERT_EQ(v.size(), 2u);  // still waiting and still assumed
+    Observation o{waiting, del, StepOut{}, waiting, h.history};
+    for (const Violation& x : v) {
+      const KnownViolation* known = Classify(o, x);
+      if (recreated) {
+        ASSERT_NE(known, nullptr) << x.Format();
+        EXPECT_EQ(known->id, "recreated-uid-waiting-pod-survives");
+      } else {
+        EXPECT_EQ(known, nullptr) << known->id;
+      }
+    }
+    // The old uid binds later: known only when it was another uid.
+    StepOut bound;
+    bound.bindings.push_back({"default/w", "n1"});
+    Step bind = OpStep(Op::kBind);
+    bind.pod_key = "default/w";
+    auto b = h.Run(&DeletedWaitingPodsAreRejected, empty, bind, bound, empty);
+    ASSERT_EQ(b.size(), 1u);
+    Observation ob{empty, bind, bound, empty, h.history};
+    EXPECT_EQ(Classify(ob, b[0]) != nullptr, recreated);
+  }
 }
 
 TEST(NoPendingPodIsLostTest, FiresForAPendingPodNowhere) {
@@ -212,6 +287,152 @@ TEST(OrderAndBackoffTest, ActiveQInPriorityOrderAndGatedNeverPopped) {
   auto v = h.Run(&OrderAndBackoff, before, pop, out, Queues({}, {}, {}));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_NE(v[0].detail.find("gated"), std::string::npos);
+}
+
+// The order is checked on the objects the entries hold: q_nominate's pod
+// and q_activate's objects never reach an entry (seed-30's false positive).
+TEST(OrderAndBackoffTest, OrderReadsTheObjectTheQueueHolds) {
+  Harness h(Layer::kQueue);
+  State empty = Queues({}, {}, {});
+  h.Apply(empty, PodStep(Op::kQAdd, MakePod("p1", 1)), {},
+          Queues({"default/p1"}, {}, {}));
+  h.Apply(Queues({"default/p1"}, {}, {}), OpStep(Op::kQPop),
+          Popped("default/p1"), empty);
+  State p0 = Queues({"default/p0"}, {}, {});
+  h.Apply(empty, PodStep(Op::kQAdd, MakePod("p0", 1)), {}, p0);
+  Step nominate = PodStep(Op::kQNominate, MakePod("p1", 3));
+  nominate.nominated_node = "n2";
+  h.Apply(p0, nominate, {}, p0);
+  ASSERT_EQ(h.history.Latest("default/p1")->Priority(), 3);
+  Step give_back = OpStep(Op::kQAddUnschedulable);
+  give_back.pod_key = "default/p1";
+  State parked = Queues({"default/p0"}, {}, {"default/p1"});
+  h.Apply(p0, give_back, {}, parked);
+  State both = Queues({"default/p0", "default/p1"}, {}, {});
+  EXPECT_TRUE(
+      h.Run(&OrderAndBackoff, parked, OpStep(Op::kQMoveAll), {}, both).empty());
+  EXPECT_EQ(
+      h.history.QueuedObject("default/p1", History::Slot::kActive)->Priority(),
+      1);
+
+  // q_activate carries an object too; the entry keeps its own (priority 1).
+  Step activate = OpStep(Op::kQActivate);
+  activate.pods = {MakePod("p1", 7)};
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, both, activate, {}, both).empty());
+
+  // An update does change the entry: p1 at priority 5 behind p0 is wrong.
+  Step update = PodStep(Op::kQUpdate, MakePod("p1", 5));
+  update.old_pod = MakePod("p1", 1);
+  auto v = h.Run(&OrderAndBackoff, both, update, {}, both);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].detail.find("default/p1 (priority 5)"), std::string::npos);
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, both, update, {},
+                    Queues({"default/p1", "default/p0"}, {}, {}))
+                  .empty());
+}
+
+// notes item 3: Update(nil, p) of a pod in backoffQ adds a fresh activeQ
+// entry; the backoff flush overwrites it with the backoffQ entry, whose
+// object is the old one.
+TEST(OrderAndBackoffTest, BackoffFlushBringsBackTheStaleObject) {
+  Harness h(Layer::kQueue);
+  State empty = Queues({}, {}, {});
+  h.Apply(empty, PodStep(Op::kQAdd, MakePod("a", 1)), {},
+          Queues({"default/a"}, {}, {}));
+  h.Apply(Queues({"default/a"}, {}, {}), OpStep(Op::kQPop), Popped("default/a"),
+          empty);
+  Step give_back = OpStep(Op::kQAddUnschedulable);
+  give_back.pod_key = "default/a";
+  State backing_off = Queues({}, {"default/a"}, {});
+  h.Apply(empty, give_back, {}, backing_off);
+  Step nil_old = PodStep(Op::kQUpdate, MakePod("a", 7));  // old: null
+  State two = Queues({"default/a"}, {"default/a"}, {});
+  h.Apply(backing_off, nil_old, {}, two);
+  State with_b = Queues({"default/a", "default/b"}, {"default/a"}, {});
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, two, PodStep(Op::kQAdd, MakePod("b", 5)),
+                    {}, with_b)
+                  .empty());
+  Step flush = OpStep(Op::kFlushBackoff);
+  // After the flush a holds priority 1 again: behind b is right...
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, with_b, flush, {},
+                    Queues({"default/b", "default/a"}, {}, {}))
+                  .empty());
+  // ... ahead of b is not.
+  auto v = h.Run(&OrderAndBackoff, with_b, flush, {},
+                 Queues({"default/a", "default/b"}, {}, {}));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].detail.find("default/a (priority 1)"), std::string::npos);
+}
+
+// #118226: an update of an in-flight pod adds a fresh copy holding the new
+// object; the popped entry keeps the old one, and a pop reads the entry.
+TEST(OrderAndBackoffTest, GatesAreReadOnThePoppedEntry) {
+  Harness h(Layer::kQueue);
+  State empty = Queues({}, {}, {});
+  State g = Queues({"default/g"}, {}, {});
+  h.Apply(empty, PodStep(Op::kQAdd, MakePod("g")), {}, g);
+  auto gated = std::make_shared<Pod>(*MakePod("g"));
+  gated->scheduling_gates = {"wait"};
+  // q_nominate's object (gated) does not reach the entry: the pop is fine.
+  Step nominate = PodStep(Op::kQNominate, gated);
+  nominate.nominated_node = "n1";
+  h.Apply(g, nominate, {}, g);
+  EXPECT_TRUE(
+      h.Run(&OrderAndBackoff, g, OpStep(Op::kQPop), Popped("default/g"), empty)
+          .empty());
+  // An update while in flight: the fresh copy holds the gated object (a
+  // real upstream bug the registry names: gates-added-in-activeq).
+  Step update = PodStep(Op::kQUpdate, gated);
+  update.old_pod = MakePod("g");
+  h.Apply(empty, update, {}, g);
+  EXPECT_EQ(h.history.QueuedObject("default/g", History::Slot::kInFlight)->uid,
+            "uid-g");
+  EXPECT_TRUE(h.history.QueuedObject("default/g", History::Slot::kInFlight)
+                  ->scheduling_gates.empty());
+  auto v =
+      h.Run(&OrderAndBackoff, g, OpStep(Op::kQPop), Popped("default/g"), empty);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].detail.find("gated but was popped"), std::string::npos);
+}
+
+// activate of a gated pod in backoffQ puts the same QueuedPodInfo in
+// unschedulablePods as well: an update found in backoffQ changes both, and
+// a later activate takes the updated object from unschedulablePods.
+TEST(OrderAndBackoffTest, SharedEntriesSeeTheSameUpdate) {
+  Harness h(Layer::kQueue);
+  State empty = Queues({}, {}, {});
+  h.Apply(empty, PodStep(Op::kQAdd, MakePod("a", 0)), {},
+          Queues({"default/a"}, {}, {}));
+  h.Apply(Queues({"default/a"}, {}, {}), OpStep(Op::kQPop), Popped("default/a"),
+          empty);
+  Step give_back = OpStep(Op::kQAddUnschedulable);
+  give_back.pod_key = "default/a";
+  State backing_off = Queues({}, {"default/a"}, {});
+  h.Apply(empty, give_back, {}, backing_off);
+  auto gated = std::make_shared<Pod>(*MakePod("a", 0));
+  gated->scheduling_gates = {"wait"};
+  Step gate = PodStep(Op::kQUpdate, gated);
+  gate.old_pod = MakePod("a", 0);
+  h.Apply(backing_off, gate, {}, backing_off);
+  State with_b = Queues({"default/b"}, {"default/a"}, {});
+  h.Apply(backing_off, PodStep(Op::kQAdd, MakePod("b", 3)), {}, with_b);
+  Step activate = OpStep(Op::kQActivate);
+  activate.pods = {gated};
+  State both = Queues({"default/b"}, {"default/a"}, {"default/a"});
+  h.Apply(with_b, activate, {}, both);
+  Step ungate = PodStep(Op::kQUpdate, MakePod("a", 5));
+  ungate.old_pod = gated;
+  h.Apply(both, ungate, {}, both);
+  EXPECT_EQ(h.history.QueuedObject("default/a", History::Slot::kUnschedulable)
+                ->Priority(),
+            5);
+  EXPECT_TRUE(h.Run(&OrderAndBackoff, both, activate, {},
+                    Queues({"default/a", "default/b"}, {}, {}))
+                  .empty());
+  EXPECT_EQ(h.Run(&OrderAndBackoff, both, activate, {},
+                  Queues({"default/b", "default/a"}, {}, {}))
+                .size(),
+            1u);
 }
 
 TEST(OrderAndBackoffTest, BackoffLongerThanTheCapFires) {

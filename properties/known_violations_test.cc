@@ -1,0 +1,139 @@
+#include "properties/known_violations.h"
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "harness/codec.h"
+#include "model/system.h"
+#include "properties/checker.h"
+
+namespace schedtrace::properties {
+namespace {
+
+std::string SourcePath(std::string_view relative) {
+  return std::string(SCHEDTRACE_SOURCE_DIR) + "/" + std::string(relative);
+}
+
+// Replays `path` against the model with the properties on; returns the ids
+// of the registry entries that classified a violation, and fails the test on
+// a violation no entry explains.
+std::set<std::string> KnownIdsFiredBy(const std::string& path) {
+  std::set<std::string> fired;
+  absl::StatusOr<Trace> trace = ReadTraceFile(path);
+  EXPECT_TRUE(trace.ok()) << trace.status();
+  if (!trace.ok()) return fired;
+  std::unique_ptr<System> sut = model::NewSystem();
+  EXPECT_TRUE(sut->Configure(trace->header).ok()) << path;
+  Checker checker(trace->header);
+  State before = sut->Snapshot();
+  for (const Step& step : trace->steps) {
+    absl::StatusOr<StepOut> out = sut->Apply(step);
+    EXPECT_TRUE(out.ok()) << path << ":" << step.line;
+    if (!out.ok() || out->fatal) break;
+    State after = sut->Snapshot();
+    for (const Finding& f : checker.Observe(before, step, *out, after)) {
+      EXPECT_NE(f.known, nullptr)
+          << path << ":" << step.line << ": " << f.violation.Format();
+      if (f.known != nullptr) fired.insert(std::string(f.known->id));
+    }
+    before = std::move(after);
+  }
+  return fired;
+}
+
+// Every entry names a trace in the repository that shows it: replaying that
+// trace on the model fires the entry, and nothing unexplained.
+TEST(KnownViolationsTest, EveryEntrysTraceFiresIt) {
+  std::set<std::string> ids;
+  for (const KnownViolation& k : KnownViolations()) {
+    EXPECT_TRUE(ids.insert(std::string(k.id)).second) << "duplicate " << k.id;
+    EXPECT_FALSE(k.upstream.empty()) << k.id;
+    EXPECT_FALSE(k.summary.empty()) << k.id;
+    ASSERT_NE(k.matches, nullptr) << k.id;
+    EXPECT_TRUE(
+        KnownIdsFiredBy(SourcePath(k.trace)).contains(std::string(k.id)))
+        << k.id << " does not fire on " << k.trace;
+  }
+}
+
+// The regression traces of still-present upstream bugs fire exactly the
+// entries that name those bugs.
+TEST(KnownViolationsTest, RegressionTracesFireTheirEntries) {
+  EXPECT_EQ(KnownIdsFiredBy(SourcePath(
+                "golden/regression/upstream/queue/"
+                "issue118226-issue120662-in-flight-update-copy.jsonl")),
+            std::set<std::string>{"in-flight-update-requeues"});
+  EXPECT_EQ(KnownIdsFiredBy(
+                SourcePath("golden/regression/upstream/scheduler/"
+                           "pr141255-recreated-uid-while-nominated.jsonl")),
+            std::set<std::string>{"recreated-uid-phantom-nomination"});
+  EXPECT_EQ(
+      KnownIdsFiredBy(SourcePath("golden/regression/upstream/scheduler/"
+                                 "pr141255-recreated-uid-while-waiting.jsonl")),
+      std::set<std::string>{"recreated-uid-waiting-pod-survives"});
+  EXPECT_TRUE(
+      KnownIdsFiredBy(SourcePath("golden/regression/upstream/queue/"
+                                 "issue86373-backoff-expiry-saturates.jsonl"))
+          .empty());
+}
+
+// The phantom-nomination entry is about a key that changed uid: the same
+// violation for a pod that kept its uid is a failure, not a known one.
+TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
+  TraceHeader header;
+  header.layer = Layer::kScheduler;
+  auto pod = [](const std::string& uid, const std::string& node) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = "default";
+    p->name = "r";
+    p->uid = uid;
+    p->scheduler_name = "default-scheduler";
+    p->node_name = node;
+    return p;
+  };
+  auto update = [](PodPtr old_pod, PodPtr new_pod) {
+    Step s;
+    s.op = Op::kPodUpdate;
+    s.old_pod = std::move(old_pod);
+    s.new_pod = std::move(new_pod);
+    return s;
+  };
+  State s;
+  s.nominated = Nominated{{"n1", {"default/r"}}};
+  Step add;
+  add.op = Op::kPodAdd;
+  add.pod = pod("uid-1", "");
+  Violation v{.property = 9, .detail = "nominated", .pods = {"default/r"}};
+
+  History same(header);
+  same.Observe(s, add, {});
+  Step bound = update(add.pod, pod("uid-1", "n1"));
+  same.Observe(s, bound, {});
+  EXPECT_EQ(Classify(Observation{s, bound, {}, s, same}, v), nullptr);
+
+  History changed(header);
+  changed.Observe(s, add, {});
+  Step recreated = update(add.pod, pod("uid-2", ""));
+  changed.Observe(s, recreated, {});
+  Step bound2 = update(recreated.new_pod, pod("uid-2", "n1"));
+  changed.Observe(s, bound2, {});
+  const KnownViolation* known =
+      Classify(Observation{s, bound2, {}, s, changed}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "recreated-uid-phantom-nomination");
+
+  // A uid change while the pod was not nominated leaves no phantom: a
+  // later nomination that is not pending is a failure.
+  State not_nominated;
+  not_nominated.nominated = Nominated{};
+  History unnominated(header);
+  unnominated.Observe(not_nominated, add, {});
+  unnominated.Observe(not_nominated, recreated, {});
+  unnominated.Observe(s, bound2, {});
+  EXPECT_EQ(Classify(Observation{s, bound2, {}, s, unnominated}, v), nullptr);
+}
+
+}  // namespace
+}  // namespace schedtrace::properties
