@@ -1,0 +1,98 @@
+// MutantCatcher: finds out whether, and by what, the harness catches the
+// mutant that is active in impl (impl/mutants.h, a SCHEDTRACE_MUTANTS build).
+//
+// Two nets, tried in order, each stopping at its first failing trace:
+//  1. the golden corpus (every layer; golden/regression first), replayed on
+//     impl::NewSystem() with the properties checker (unknown property
+//     violations fail a trace, known upstream ones do not);
+//  2. generated traces recorded from the model (harness/generator.h, every
+//     layer impl implements, fixed seeds): valid ones, half of them with
+//     informer perturbations, replayed on impl with the same checker; then
+//     hostile ones (sequences the apiserver never sends), on which impl must
+//     still agree with the model (properties not required).
+// Traces are read and generated once per catcher (generated ones only when
+// first needed) and reused for every mutant, so checking N mutants costs N
+// replays, not N recordings.
+//
+//   MutantCatcher catcher({.golden_dir = "golden"});
+//   impl::SetActiveMutant(impl::Mutant::kBackoffOffByOne);
+//   CatchResult r = catcher.Catch();
+//   if (!r.caught) ...;  // a hole in the harness
+//   std::cout << r.by;   // "golden/.../backoff-cap-not-power-of-two.jsonl:
+//   ..."
+#ifndef SCHEDTRACE_MUTANTS_CATCHER_H_
+#define SCHEDTRACE_MUTANTS_CATCHER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "harness/replay.h"
+#include "harness/trace.h"
+
+namespace schedtrace::mutants {
+
+struct CatcherOptions {
+  std::string golden_dir;  // the golden/ directory
+  int valid_seeds = 40;    // valid generated traces per layer
+  int hostile_seeds = 40;  // hostile generated traces per layer
+  int steps = 80;          // steps per generated trace
+};
+
+// What one run over the nets found.
+struct CatchResult {
+  bool caught = false;
+  std::string net;  // "golden" or "generated" (empty when not caught)
+  std::string by;   // the trace and the first divergence or violation
+  int traces_run = 0;
+  int traces_skipped = 0;  // layers impl does not implement
+  // Every failing trace, when the run does not stop at the first one.
+  std::vector<std::string> failures;
+};
+
+class MutantCatcher {
+ public:
+  explicit MutantCatcher(CatcherOptions options);
+
+  // Reads the golden corpus. Call once.
+  absl::Status Load();
+  // Records the generated traces from the model (once; Catch calls it the
+  // first time the golden corpus misses a mutant).
+  absl::Status LoadGenerated();
+
+  // Runs the nets with whatever mutant is active. `stop_at_first` false runs
+  // every trace (the no-mutant baseline, which must find nothing).
+  CatchResult Catch(bool stop_at_first = true);
+
+  // Replays only the golden traces under golden/regression/ whose file name
+  // starts with one of `prefixes` (comma-separated; issue 7.2: each fixed
+  // upstream bug's trace must catch its mutant). traces_run 0 means none
+  // matched.
+  CatchResult CatchWithRegression(const std::string& prefixes) const;
+
+  int golden_count() const { return static_cast<int>(golden_.size()); }
+  int generated_count() const { return static_cast<int>(generated_.size()); }
+
+ private:
+  // A trace and whether it is hostile (no properties required).
+  struct Loaded {
+    Trace trace;
+    bool hostile = false;
+  };
+
+  // One trace replayed on a fresh impl system (with the checker when
+  // `properties`); the failure text, or "" when it passed. `skipped` set
+  // when impl lacks the layer.
+  static std::string RunOne(const Trace& trace, bool properties, bool& skipped);
+  static void RunAll(const std::vector<Loaded>& traces, const char* net,
+                     bool stop_at_first, CatchResult& result);
+
+  CatcherOptions options_;
+  std::vector<Loaded> golden_;
+  std::vector<Loaded> generated_;
+  bool generated_loaded_ = false;
+};
+
+}  // namespace schedtrace::mutants
+
+#endif  // SCHEDTRACE_MUTANTS_CATCHER_H_
