@@ -1,0 +1,194 @@
+// Turns fuzzer bytes into a schedtrace: a header and a sequence of steps, one
+// step at a time, for the libFuzzer targets of fuzz/targets/ and for the
+// tools that replay or convert their inputs.
+//
+// The byte format (decoder.cc has the record layout) is small on purpose: pods
+// come from a pool of kPodPool names and nodes from a pool of kNodePool, so
+// pods collide, are deleted and created again, and nodes come and go under
+// pods; the clock advances by a table of deltas that straddle the backoff
+// (1 s, 2 s, 10 s) and the 5-minute unschedulable-flush boundaries.
+//
+//   byte 0            config: backoff preset, assumed-pod TTL, gates feature,
+//                     a second profile
+//   then records      [op][dt][arguments...], the number of argument bytes
+//                     fixed by the op (missing bytes read as 0)
+//
+// Two modes:
+//   kValid    what an apiserver and informer could deliver: uids stable per
+//             incarnation, resourceVersion increasing, spec.nodeName set at
+//             most once, gates only removed, no add of a pod that exists,
+//             no delete of one that does not (such a record becomes the
+//             nearest valid op); q_add_unschedulable only for a pod in
+//             flight.
+//   kHostile  the record literally: duplicate adds, deletes and updates of
+//             unknown pods, nodeName and node name changes, resourceVersion
+//             and uid chosen by the bytes (so they decrease and repeat),
+//             q_add_unschedulable of pods never popped.
+//
+// Validity needs a little feedback (which pods a pop returned, what a cache
+// cleanup expired): after applying each step to a reference system the
+// caller passes its out and state to Observe(). DecodeTrace() does that with
+// the model, so a crashing input becomes the very trace the target ran.
+//
+//   Decoder dec(Layer::kScheduler, Mode::kValid, bytes);
+//   model->Configure(dec.header());
+//   while (std::optional<Step> step = dec.Next()) {
+//     StepOut out = *model->Apply(*step);
+//     State after = model->Snapshot();
+//     dec.Observe(*step, out, &after);
+//   }
+#ifndef SCHEDTRACE_FUZZ_DECODER_H_
+#define SCHEDTRACE_FUZZ_DECODER_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/state.h"
+#include "harness/system.h"
+#include "harness/trace.h"
+
+namespace schedtrace::fuzz {
+
+enum class Mode { kValid, kHostile };
+
+inline constexpr int kPodPool = 6;   // p0..p5, even in "default", odd in "team"
+inline constexpr int kNodePool = 3;  // n0..n2, TraceScore label i+1
+inline constexpr int kMaxSteps = 200;
+
+// The op table of a layer: the low 4 bits of a record's op byte index it.
+// Frequent ops appear twice; the encoder uses the first index.
+const std::array<Op, 16>& OpTable(Layer layer);
+
+// The clock table: the low 4 bits of a record's dt byte index it (ms).
+const std::array<int64_t, 16>& DeltaTable();
+
+// q_move_all's events (resource, action, label as upstream names them).
+const std::vector<ClusterEvent>& MoveEvents();
+// cluster_event's resources (action chosen by a bit).
+const std::vector<std::string>& ClusterEventResources();
+// q_add_unschedulable's plugins, one bit each.
+const std::vector<std::string>& UnschedulablePlugins();
+
+// How many argument bytes follow [op][dt] for `op`.
+int ArgBytes(Op op);
+
+// The header byte 0 decodes to, for `layer`.
+TraceHeader HeaderFor(Layer layer, uint8_t config_byte);
+
+// The hostile target's first byte picks the layer.
+Layer HostileLayer(uint8_t byte);
+
+// A pod's attributes in two bytes (see decoder.cc for the bit layout).
+struct PodVariant {
+  int priority = 0;    // index into {nil, 0, 10, 100}
+  int cpu = 0;         // index into {none, 100m, 250m, 500m, 1, 1500m, 2, 4}
+  bool gated = false;  // one scheduling gate
+  bool other_scheduler = false;
+  bool annotated = false;
+  int node = 0;      // spec.nodeName: 0 none, i+1 = n<i>
+  int selector = 0;  // 0 none, 1 zone=a, 2 zone=b, 3 affinity zone In [a]
+  bool tolerates = false;
+  bool memory = false;     // requests 1Gi memory
+  bool nominated = false;  // status.nominatedNodeName = the node above, or n0
+  bool deleting = false;   // metadata.deletionTimestamp
+  std::array<uint8_t, 2> Pack() const;
+  static PodVariant Unpack(uint8_t b0, uint8_t b1);
+  // The nearest variant (the encoder); `node_slot` maps a node name to its
+  // pool slot.
+  static PodVariant Of(const Pod& pod,
+                       const std::function<int(const std::string&)>& node_slot);
+};
+
+struct NodeVariant {
+  int cpu = 0;  // index into {1, 2, 4, 500m}
+  bool unschedulable = false;
+  bool tainted = false;  // dedicated=x:NoSchedule
+  bool zone_b = false;
+  bool not_ready = false;
+  bool few_pods = false;  // allocatable pods 1
+  uint8_t Pack() const;
+  static NodeVariant Unpack(uint8_t b);
+  static NodeVariant Of(const Node& node);
+};
+
+std::string PodName(int slot);
+std::string PodNamespace(int slot);
+std::string NodeName(int slot);
+
+class Decoder {
+ public:
+  // The layer is fixed by the target (the hostile target reads it from its
+  // first byte and passes the rest). `data` must outlive the decoder.
+  Decoder(Layer layer, Mode mode, std::string_view data);
+
+  const TraceHeader& header() const { return header_; }
+
+  // The next step, or nullopt when the input is used up (or kMaxSteps).
+  std::optional<Step> Next();
+
+  // Feedback from the reference system after `step` was applied; `after` may
+  // be null (then cache-layer expiry is not seen).
+  void Observe(const Step& step, const StepOut& out, const State* after);
+
+ private:
+  enum class CacheStatus { kNone, kAssumed, kAdded };
+  struct Slot {
+    PodPtr latest;      // the latest object a step carried
+    bool live = false;  // in the informer / the queue-ops view
+    int incarnation = 0;
+    CacheStatus cache = CacheStatus::kNone;
+  };
+
+  uint8_t Byte();
+  PodPtr BuildPod(int slot, const PodVariant& v, const std::string& uid,
+                  const std::string& rv) const;
+  NodePtr BuildNode(int slot, const NodeVariant& v, int rv) const;
+  // A new incarnation of `slot` (valid mode).
+  PodPtr Fresh(int slot, const PodVariant& v, bool assigned);
+  // `old` changed towards `v` the way the apiserver allows (valid mode).
+  PodPtr Mutate(const Pod& old, const PodVariant& v, bool keep_node);
+  // The pod argument in hostile mode: slot, uid and rv from the bytes.
+  PodPtr HostilePod(uint8_t slot_byte, const PodVariant& v);
+  PodPtr LatestOrStub(int slot) const;
+  std::string Rv() { return std::to_string(++rv_); }
+
+  void DecodeQueue(Step& step, const uint8_t* a);
+  void DecodeCache(Step& step, uint8_t flags, const uint8_t* a);
+  void DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a);
+  void DecodeNodeOp(Step& step, const uint8_t* a);
+
+  Layer layer_;
+  Mode mode_;
+  std::string_view data_;
+  size_t pos_ = 0;
+  int steps_ = 0;
+  int64_t t_ = 0;
+  int64_t rv_ = 0;
+  int successful_pops_ = 0;
+  TraceHeader header_;
+  std::array<Slot, kPodPool> slots_;
+  std::array<NodePtr, kNodePool> nodes_;  // live nodes (null = absent)
+  std::array<NodePtr, kNodePool> last_nodes_;
+  std::set<std::string> in_flight_;   // queue layer, from feedback
+  std::vector<std::string> waiting_;  // scheduler layer, from feedback
+  std::vector<std::string> parked_;
+};
+
+// Decodes the whole input. With `reference` (normally the model) the steps
+// are applied to it for feedback and, with `record`, each step's expect is
+// filled from it, so the trace replays as a regression. Without `reference`
+// no feedback is given (queue-layer q_add_unschedulable then becomes q_pop).
+absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
+                                  System* reference, bool record);
+
+}  // namespace schedtrace::fuzz
+
+#endif  // SCHEDTRACE_FUZZ_DECODER_H_

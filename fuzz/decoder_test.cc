@@ -1,0 +1,263 @@
+#include "fuzz/decoder.h"
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "harness/codec.h"
+#include "model/system.h"
+
+namespace schedtrace::fuzz {
+namespace {
+
+std::string RandomBytes(std::mt19937& rng, int max_len) {
+  std::string s(std::uniform_int_distribution<int>(0, max_len)(rng), '\0');
+  for (char& c : s) c = static_cast<char>(rng() & 0xff);
+  return s;
+}
+
+// Valid mode decodes with the model's feedback; hostile mode needs none
+// (and the model need not survive hostile input to decode it).
+Trace MustDecode(Layer layer, Mode mode, const std::string& bytes) {
+  std::unique_ptr<System> model = model::NewSystem();
+  absl::StatusOr<Trace> t = DecodeTrace(
+      layer, mode, bytes, mode == Mode::kValid ? model.get() : nullptr,
+      /*record=*/false);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *std::move(t) : Trace{};
+}
+
+// What an apiserver guarantees about the pods a valid sequence carries.
+struct Validity {
+  std::map<std::string, PodPtr> live;  // key -> latest, while it exists
+  std::map<std::string, int64_t> rv;   // key -> highest resourceVersion
+  std::string error;
+
+  void Carry(const Pod& p) {
+    const int64_t v = std::stoll(p.resource_version);
+    if (rv.contains(p.Key()) && v < rv[p.Key()]) {
+      error = "resourceVersion decreased for " + p.Key();
+    }
+    rv[p.Key()] = v;
+  }
+  void Add(const PodPtr& p) {
+    if (live.contains(p->Key())) error = "add of a live pod " + p->Key();
+    Carry(*p);
+    live[p->Key()] = p;
+  }
+  void Update(const PodPtr& old_pod, const PodPtr& new_pod) {
+    auto it = live.find(new_pod->Key());
+    if (it == live.end()) {
+      error = "update of an unknown pod " + new_pod->Key();
+      return;
+    }
+    const Pod& o = *it->second;
+    if (old_pod && !(*old_pod == o)) error = "update's old is not the latest";
+    if (new_pod->uid != o.uid) error = "uid changed in an update";
+    if (!o.node_name.empty() && new_pod->node_name != o.node_name) {
+      error = "nodeName changed once set";
+    }
+    if (o.scheduling_gates.empty() && !new_pod->scheduling_gates.empty()) {
+      error = "gates added";
+    }
+    if (o.deletion_timestamp && !new_pod->deletion_timestamp) {
+      error = "deletionTimestamp unset";
+    }
+    if (new_pod->Priority() != o.Priority()) error = "priority changed";
+    Carry(*new_pod);
+    it->second = new_pod;
+  }
+  void Delete(const PodPtr& p) {
+    auto it = live.find(p->Key());
+    if (it == live.end()) {
+      error = "delete of an unknown pod " + p->Key();
+      return;
+    }
+    if (!(*it->second == *p)) error = "delete does not carry the latest";
+    live.erase(it);
+  }
+};
+
+TEST(DecoderTest, ValidSchedulerSequencesAreWhatAnApiserverSends) {
+  std::mt19937 rng(1);
+  int steps = 0, binds = 0, recreated = 0;
+  for (int i = 0; i < 300; ++i) {
+    Trace t =
+        MustDecode(Layer::kScheduler, Mode::kValid, RandomBytes(rng, 400));
+    Validity v;
+    std::map<std::string, std::string> uids;
+    int64_t last_t = 0;
+    for (const Step& s : t.steps) {
+      ASSERT_TRUE(OpInLayer(s.op, Layer::kScheduler));
+      ASSERT_GT(s.t, last_t);
+      last_t = s.t;
+      if (s.op == Op::kPodAdd) {
+        v.Add(s.pod);
+        recreated +=
+            uids.contains(s.pod->Key()) && uids[s.pod->Key()] != s.pod->uid;
+        uids[s.pod->Key()] = s.pod->uid;
+      }
+      if (s.op == Op::kPodUpdate) {
+        binds += s.old_pod->node_name.empty() && !s.new_pod->node_name.empty();
+        v.Update(s.old_pod, s.new_pod);
+      }
+      if (s.op == Op::kPodDelete) v.Delete(s.pod);
+      ASSERT_EQ(v.error, "") << "input " << i << " step t=" << s.t;
+      ++steps;
+    }
+  }
+  EXPECT_GT(steps, 10000);
+  EXPECT_GT(binds, 50);      // the informer sees pods bound
+  EXPECT_GT(recreated, 50);  // pods deleted and created again: a new uid
+}
+
+TEST(DecoderTest, ValidQueueSequencesNeverGiveBackAPodThatIsNotInFlight) {
+  std::mt19937 rng(2);
+  int given_back = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::string bytes = RandomBytes(rng, 400);
+    std::unique_ptr<System> model = model::NewSystem();
+    Decoder dec(Layer::kQueue, Mode::kValid, bytes);
+    ASSERT_TRUE(model->Configure(dec.header()).ok());
+    Validity v;
+    while (std::optional<Step> s = dec.Next()) {
+      absl::StatusOr<StepOut> out = model->Apply(*s);
+      // The model refuses q_add_unschedulable of a pod never popped.
+      ASSERT_TRUE(out.ok()) << out.status();
+      ASSERT_FALSE(out->fatal) << "input " << i << ": " << EncodeStep(*s);
+      given_back += s->op == Op::kQAddUnschedulable;
+      if (s->op == Op::kQAdd) v.Add(s->pod);
+      if (s->op == Op::kQUpdate) v.Update(s->old_pod, s->new_pod);
+      if (s->op == Op::kQDelete) v.Delete(s->pod);
+      ASSERT_EQ(v.error, "");
+      State after = model->Snapshot();
+      dec.Observe(*s, *out, &after);
+    }
+  }
+  EXPECT_GT(given_back, 300);
+}
+
+TEST(DecoderTest, ValidCacheSequencesNeverMakeUpstreamExit) {
+  std::mt19937 rng(3);
+  int steps = 0, errors = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::string bytes = RandomBytes(rng, 400);
+    std::unique_ptr<System> model = model::NewSystem();
+    Decoder dec(Layer::kCache, Mode::kValid, bytes);
+    ASSERT_TRUE(model->Configure(dec.header()).ok());
+    while (std::optional<Step> s = dec.Next()) {
+      absl::StatusOr<StepOut> out = model->Apply(*s);
+      ASSERT_TRUE(out.ok()) << out.status();
+      ASSERT_FALSE(out->fatal) << "input " << i << ": " << EncodeStep(*s);
+      errors += out->error;
+      State after = model->Snapshot();
+      dec.Observe(*s, *out, &after);
+      ++steps;
+    }
+  }
+  EXPECT_GT(steps, 10000);
+  // Valid calls mostly; a node removed under its pods still gives errors.
+  EXPECT_LT(errors, steps / 10);
+}
+
+TEST(DecoderTest, HostileSequencesBreakTheApiserversRules) {
+  std::mt19937 rng(4);
+  int duplicate_adds = 0, unknown_deletes = 0, rv_decreases = 0,
+      node_renames = 0, node_name_changes = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::string bytes = RandomBytes(rng, 400);
+    for (Layer layer : {Layer::kScheduler, Layer::kQueue}) {
+      Trace t = MustDecode(layer, Mode::kHostile, bytes);
+      std::map<std::string, int64_t> rv;
+      std::map<std::string, bool> live;
+      for (const Step& s : t.steps) {
+        if (s.op == Op::kPodAdd || s.op == Op::kQAdd) {
+          duplicate_adds += live[s.pod->Key()];
+          live[s.pod->Key()] = true;
+        }
+        if (s.op == Op::kPodDelete || s.op == Op::kQDelete) {
+          unknown_deletes += !live[s.pod->Key()];
+          live[s.pod->Key()] = false;
+        }
+        for (const PodPtr& p : {s.pod, s.new_pod}) {
+          if (!p) continue;
+          const int64_t v = std::stoll(p->resource_version);
+          rv_decreases += rv.contains(p->Key()) && v < rv[p->Key()];
+          rv[p->Key()] = v;
+        }
+        if (s.op == Op::kNodeUpdate) {
+          node_renames += s.old_node->name != s.new_node->name;
+        }
+        if (s.op == Op::kPodUpdate && !s.old_pod->node_name.empty() &&
+            !s.new_pod->node_name.empty()) {
+          node_name_changes += s.old_pod->node_name != s.new_pod->node_name;
+        }
+      }
+    }
+  }
+  EXPECT_GT(duplicate_adds, 100);
+  EXPECT_GT(unknown_deletes, 100);
+  EXPECT_GT(rv_decreases, 100);
+  EXPECT_GT(node_renames, 20);
+  EXPECT_GT(node_name_changes, 20);
+}
+
+TEST(DecoderTest, DecodedTracesAreSpecTracesAndDecodingIsDeterministic) {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 40; ++i) {
+    const std::string bytes = RandomBytes(rng, 300);
+    for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+      for (Mode mode : {Mode::kValid, Mode::kHostile}) {
+        const std::string text = EncodeTrace(MustDecode(layer, mode, bytes));
+        EXPECT_EQ(text, EncodeTrace(MustDecode(layer, mode, bytes)));
+        absl::StatusOr<Trace> parsed = ParseTrace(text, "decoded.jsonl");
+        ASSERT_TRUE(parsed.ok()) << parsed.status();
+        EXPECT_EQ(EncodeTrace(*parsed), text);
+      }
+    }
+  }
+}
+
+TEST(DecoderTest, ShortAndEmptyInputs) {
+  Decoder empty(Layer::kScheduler, Mode::kValid, "");
+  EXPECT_EQ(empty.header().layer, Layer::kScheduler);
+  EXPECT_FALSE(empty.Next().has_value());
+  // A record cut short reads its missing bytes as zeros.
+  const std::string cut("\x00\x00", 2);  // config, then an op byte alone
+  Decoder dec(Layer::kScheduler, Mode::kValid, cut);
+  std::optional<Step> s = dec.Next();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->op, Op::kPodAdd);
+  EXPECT_EQ(s->pod->Key(), "default/p0");
+  EXPECT_EQ(s->t, 1);
+  EXPECT_FALSE(dec.Next().has_value());
+}
+
+TEST(DecoderTest, TheConfigByteChoosesBackoffTtlGatesAndProfiles) {
+  TraceHeader h = HeaderFor(Layer::kScheduler, 0);
+  EXPECT_EQ(h.config.pod_initial_backoff_ms, 1000);
+  EXPECT_EQ(h.config.pod_max_backoff_ms, 10000);
+  EXPECT_EQ(h.config.assumed_pod_ttl_ms, 0);
+  EXPECT_TRUE(h.config.Feature("PodSchedulingReadiness"));
+  h = HeaderFor(Layer::kScheduler, 2 | 4 | 8 | 16);
+  EXPECT_EQ(h.config.pod_initial_backoff_ms, 2000);
+  EXPECT_EQ(h.config.assumed_pod_ttl_ms, 30000);
+  EXPECT_FALSE(h.config.Feature("PodSchedulingReadiness"));
+  EXPECT_EQ(h.config.profiles.size(), 2u);
+}
+
+TEST(DecoderTest, VariantsPackAndUnpack) {
+  for (int b0 = 0; b0 < 256; b0 += 7) {
+    for (int b1 = 0; b1 < 256; b1 += 5) {
+      std::array<uint8_t, 2> packed = PodVariant::Unpack(b0, b1).Pack();
+      EXPECT_EQ(packed[0], b0);
+      EXPECT_EQ(packed[1], b1);
+    }
+  }
+  for (int b = 0; b < 128; ++b) EXPECT_EQ(NodeVariant::Unpack(b).Pack(), b);
+}
+
+}  // namespace
+}  // namespace schedtrace::fuzz

@@ -1,0 +1,39 @@
+// The inverse of fuzz/decoder.h: a trace (normally a golden one) as fuzzer
+// bytes, so every golden trace is also a seed of every fuzz target.
+//
+// Pods map to pool slots by the order their keys first appear, nodes
+// likewise; each object becomes its nearest variant; each clock delta the
+// nearest entry of the delta table. The encoding keeps every step's op, its
+// pod and node identities (up to the pool's renaming), uids and
+// resourceVersions (up to the slot byte's few bits), so decoding it in
+// Mode::kHostile gives back the same ops on the same slots; decoding it in
+// Mode::kValid gives the nearest valid sequence.
+//
+//   absl::StatusOr<Trace> golden = ReadTraceFile(path);
+//   std::string bytes = EncodeForFuzzing(*golden);       // a per-layer seed
+//   std::string hostile = EncodeForHostile(*golden);     // fuzz_hostile seed
+#ifndef SCHEDTRACE_FUZZ_ENCODER_H_
+#define SCHEDTRACE_FUZZ_ENCODER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "harness/trace.h"
+
+namespace schedtrace::fuzz {
+
+// At most kMaxSteps records (the decoder reads no more).
+std::string EncodeForFuzzing(const Trace& trace);
+
+// The hostile target's input: the layer byte, then EncodeForFuzzing.
+std::string EncodeForHostile(const Trace& trace);
+
+// The hostile target's layer byte for `layer` (HostileLayer's inverse).
+uint8_t HostileLayerByte(Layer layer);
+
+// The config byte (byte 0) nearest to `header`'s config.
+uint8_t ConfigByte(const TraceHeader& header);
+
+}  // namespace schedtrace::fuzz
+
+#endif  // SCHEDTRACE_FUZZ_ENCODER_H_

@@ -1,0 +1,170 @@
+#include "fuzz/encoder.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fuzz/decoder.h"
+#include "gtest/gtest.h"
+#include "harness/codec.h"
+#include "harness/trace_files.h"
+
+namespace schedtrace::fuzz {
+namespace {
+
+std::vector<Trace> ReadGolden() {
+  const std::string root = std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
+  absl::StatusOr<std::vector<std::string>> files = FindTraceFiles({root});
+  EXPECT_TRUE(files.ok()) << files.status();
+  std::vector<Trace> traces;
+  for (const std::string& f : *files) {
+    absl::StatusOr<Trace> t = ReadTraceFile(f);
+    EXPECT_TRUE(t.ok()) << t.status();
+    if (t.ok()) traces.push_back(*std::move(t));
+  }
+  return traces;
+}
+
+// Read once: every test here walks all of them.
+const std::vector<Trace>& GoldenTraces() {
+  static const std::vector<Trace>* traces =
+      new std::vector<Trace>(ReadGolden());
+  return *traces;
+}
+
+// The key of the pod (or pod key) a step is about, "" for none.
+std::string KeyOf(const Step& s) {
+  if (s.pod) return s.pod->Key();
+  if (s.new_pod) return s.new_pod->Key();
+  return s.pod_key;
+}
+std::string NodeOf(const Step& s) {
+  if (s.node) return s.node->name;
+  if (s.new_node) return s.new_node->name;
+  return "";
+}
+
+// golden -> bytes -> hostile decode gives back every op, on the same pods
+// and nodes (renamed into the pools), with the clock still increasing.
+TEST(EncoderTest, EveryGoldenTraceRoundTripsItsOps) {
+  const std::vector<Trace>& traces = GoldenTraces();
+  ASSERT_GT(traces.size(), 300u);
+  int fitting = 0;
+  for (const Trace& golden : traces) {
+    const std::string bytes = EncodeForFuzzing(golden);
+    absl::StatusOr<Trace> decoded =
+        DecodeTrace(golden.header.layer, Mode::kHostile, bytes, nullptr, false);
+    ASSERT_TRUE(decoded.ok());
+    const size_t n = std::min<size_t>(golden.steps.size(), kMaxSteps);
+    ASSERT_EQ(decoded->steps.size(), n) << golden.path;
+    std::map<std::string, std::string> keys, nodes;
+    std::map<std::string, std::string> keys_back;
+    int64_t last_t = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Step& g = golden.steps[i];
+      const Step& d = decoded->steps[i];
+      ASSERT_EQ(OpName(d.op), OpName(g.op)) << golden.path << " step " << i + 1;
+      ASSERT_GT(d.t, last_t);
+      last_t = d.t;
+      const std::string gk = KeyOf(g), dk = KeyOf(d);
+      ASSERT_EQ(gk.empty(), dk.empty()) << golden.path << " step " << i + 1;
+      if (!gk.empty()) {
+        auto [it, fresh] = keys.emplace(gk, dk);
+        ASSERT_EQ(it->second, dk) << golden.path << " step " << i + 1;
+        keys_back.emplace(dk, gk);
+      }
+      if (!NodeOf(g).empty()) {
+        auto [it, fresh] = nodes.emplace(NodeOf(g), NodeOf(d));
+        ASSERT_EQ(it->second, NodeOf(d)) << golden.path << " step " << i + 1;
+      }
+      EXPECT_EQ(d.tombstone, g.tombstone);
+      if (g.op == Op::kScheduleOne) {
+        EXPECT_EQ(d.reserve, g.reserve);
+        EXPECT_EQ(d.permit, g.permit);
+      }
+      if (g.op == Op::kBind) {
+        EXPECT_EQ(d.prebind_ok, g.prebind_ok);
+        EXPECT_EQ(d.bind_ok, g.bind_ok);
+      }
+      const auto& events = MoveEvents();
+      if (g.op == Op::kQMoveAll &&
+          std::find(events.begin(), events.end(), g.event) != events.end()) {
+        EXPECT_EQ(d.event, g.event) << golden.path;
+      }
+    }
+    // Within the pools, the renaming is one to one.
+    if (keys.size() <= static_cast<size_t>(kPodPool)) {
+      ++fitting;
+      EXPECT_EQ(keys_back.size(), keys.size()) << golden.path;
+    }
+  }
+  EXPECT_GT(fitting, 200);
+}
+
+TEST(EncoderTest, HostileSeedsCarryTheLayer) {
+  for (const Trace& golden : GoldenTraces()) {
+    const std::string bytes = EncodeForHostile(golden);
+    ASSERT_FALSE(bytes.empty());
+    EXPECT_EQ(HostileLayer(static_cast<uint8_t>(bytes[0])),
+              golden.header.layer);
+    EXPECT_EQ(bytes.substr(1), EncodeForFuzzing(golden));
+  }
+}
+
+TEST(EncoderTest, TheConfigByteKeepsTheConfig) {
+  for (const Trace& golden : GoldenTraces()) {
+    const Config& c = golden.header.config;
+    const Config d =
+        HeaderFor(golden.header.layer, ConfigByte(golden.header)).config;
+    if (c.pod_initial_backoff_ms == 1000 && c.pod_max_backoff_ms == 10000) {
+      EXPECT_EQ(d.pod_initial_backoff_ms, 1000);
+      EXPECT_EQ(d.pod_max_backoff_ms, 10000);
+    }
+    EXPECT_EQ(d.assumed_pod_ttl_ms > 0, c.assumed_pod_ttl_ms > 0)
+        << golden.path;
+    EXPECT_EQ(d.profiles.size() > 1, c.profiles.size() > 1);
+  }
+}
+
+TEST(EncoderTest, ValidDecodingOfASimpleTraceKeepsItsOps) {
+  // A trace that is valid and fits the pools decodes to itself in valid mode
+  // too (same ops, same pods, same nodes).
+  TraceHeader h = HeaderFor(Layer::kScheduler, 0);
+  const std::string input(
+      "\x00"                  // config
+      "\x03\x05\x00\x00"      // node_add n0
+      "\x00\x05\x01\x04\x00"  // pod_add team/p1, cpu 100m
+      "\x09\x05"              // schedule_one
+      "\x2c\x06\x00",         // bind (bind error)
+      15);
+  Decoder dec(Layer::kScheduler, Mode::kValid, input);
+  std::vector<std::string> ops;
+  while (std::optional<Step> s = dec.Next()) ops.emplace_back(OpName(s->op));
+  EXPECT_EQ(ops, (std::vector<std::string>{"node_add", "pod_add",
+                                           "schedule_one", "bind"}));
+  Trace t;
+  t.header = h;
+  const std::string two = input.substr(0, 10);
+  Decoder again(Layer::kScheduler, Mode::kValid, two);
+  while (std::optional<Step> s = again.Next()) t.steps.push_back(*s);
+  ASSERT_EQ(t.steps.size(), 2u);
+  EXPECT_EQ(t.steps[1].pod->Key(), "team/p1");
+  EXPECT_EQ(t.steps[1].pod->containers[0].requests.at("cpu").text(), "100m");
+  // Encoded and decoded again (valid mode): the same ops and objects, the
+  // pod renamed to the first slot.
+  const std::string bytes = EncodeForFuzzing(t);
+  Decoder back(Layer::kScheduler, Mode::kValid, bytes);
+  std::optional<Step> s1 = back.Next(), s2 = back.Next();
+  ASSERT_TRUE(s1 && s2);
+  EXPECT_FALSE(back.Next().has_value());
+  EXPECT_EQ(s1->op, Op::kNodeAdd);
+  EXPECT_EQ(*s1->node, *t.steps[0].node);
+  EXPECT_EQ(s2->op, Op::kPodAdd);
+  EXPECT_EQ(s2->pod->Key(), "default/p0");
+  EXPECT_EQ(s2->pod->containers, t.steps[1].pod->containers);
+  EXPECT_EQ(s2->t, t.steps[1].t);
+}
+
+}  // namespace
+}  // namespace schedtrace::fuzz

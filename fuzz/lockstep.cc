@@ -1,0 +1,136 @@
+#include "fuzz/lockstep.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/codec.h"
+#include "harness/json_codec.h"
+#include "harness/replay.h"
+#include "impl/system.h"
+#include "model/system.h"
+#include "properties/checker.h"
+
+namespace schedtrace::fuzz {
+namespace {
+
+// "state.queue.active[1].attempts" -> "state.queue.active.attempts".
+std::string StripIndices(std::string_view path) {
+  std::string s;
+  bool in_index = false;
+  for (char c : path) {
+    if (c == '[') in_index = true;
+    if (!in_index) s.push_back(c);
+    if (c == ']') in_index = false;
+  }
+  return s;
+}
+
+LockstepResult Fail(LockstepResult r, std::string signature,
+                    std::string message) {
+  r.failed = true;
+  r.signature = std::move(signature);
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
+                             Mode mode, std::string_view data) {
+  LockstepResult r;
+  Decoder dec(layer, mode, data);
+  const TraceHeader& header = dec.header();
+  if (absl::Status s = model.Configure(header); !s.ok()) {
+    return Fail(r, "configure", absl::StrCat("model: ", s.ToString()));
+  }
+  if (impl != nullptr) {
+    absl::Status s = impl->Configure(header);
+    if (s.code() == absl::StatusCode::kUnimplemented) {
+      impl = nullptr;
+      r.impl_skipped = true;
+    } else if (!s.ok()) {
+      return Fail(r, "configure", absl::StrCat("impl: ", s.ToString()));
+    }
+  }
+  std::optional<properties::Checker> checker;
+  if (mode == Mode::kValid) checker.emplace(header);
+  State before = model.Snapshot();
+  while (std::optional<Step> step = dec.Next()) {
+    ++r.steps;
+    const std::string op(OpName(step->op));
+    const std::string where =
+        absl::StrCat("step ", r.steps, " (", op, ", t=", step->t, ")");
+    absl::StatusOr<StepOut> mo = model.Apply(*step);
+    std::optional<absl::StatusOr<StepOut>> io;
+    if (impl != nullptr) io = impl->Apply(*step);
+    if (io && mo.ok() != io->ok()) {
+      return Fail(
+          r, absl::StrCat("status:", op),
+          absl::StrCat(where, ": model ",
+                       mo.ok() ? "applied it" : mo.status().ToString(),
+                       ", impl ",
+                       io->ok() ? "applied it" : io->status().ToString(),
+                       "\nstep: ", EncodeStep(*step, false)));
+    }
+    if (!mo.ok()) break;  // both refused it: the trace ends here
+    if (io && **io != *mo) {
+      return Fail(r, absl::StrCat("out:", op),
+                  absl::StrCat(where, ": out differs\nmodel: ", EncodeOut(*mo),
+                               "\nimpl:  ", EncodeOut(**io),
+                               "\nstep: ", EncodeStep(*step, false)));
+    }
+    if (mo->fatal) break;  // upstream exits: the trace ends here
+    State after = model.Snapshot();
+    if (impl != nullptr) {
+      State impl_after = impl->Snapshot();
+      if (impl_after != after) {
+        // The cheap comparison failed: now find where, as the replayer
+        // would against the model's recording.
+        Step expected = *step;
+        auto expect = std::make_shared<Expect>();
+        expect->state = StateToJson(after);
+        expected.expect = expect;
+        std::optional<Divergence> d =
+            CompareStep(expected, r.steps, *mo, impl_after);
+        const std::string path = d ? d->path : "state";
+        return Fail(r, absl::StrCat("state:", StripIndices(path)),
+                    absl::StrCat(where, ": state differs at ", path,
+                                 "\nmodel: ", d ? d->expected : "",
+                                 "\nimpl:  ", d ? d->actual : "",
+                                 "\nstep: ", EncodeStep(*step, false)));
+      }
+    }
+    if (checker) {
+      for (const properties::Finding& f :
+           checker->Observe(before, *step, *mo, after)) {
+        if (f.known != nullptr) continue;
+        return Fail(r, absl::StrCat("property:", f.violation.property),
+                    absl::StrCat(where, ": ", f.violation.Format(),
+                                 "\nstep: ", EncodeStep(*step, false)));
+      }
+    }
+    dec.Observe(*step, *mo, &after);
+    before = std::move(after);
+  }
+  if (checker) r.known_counts = checker->known_counts();
+  return r;
+}
+
+LockstepResult RunLockstep(Layer layer, Mode mode, std::string_view data) {
+  std::unique_ptr<System> model = model::NewSystem();
+  std::unique_ptr<System> impl = impl::NewSystem();
+  return RunLockstepOn(*model, impl.get(), layer, mode, data);
+}
+
+void DieOnFailure(const LockstepResult& result) {
+  if (!result.failed) return;
+  std::fprintf(stderr, "SCHEDTRACE-FAILURE %s\n%s\n", result.signature.c_str(),
+               result.message.c_str());
+  std::abort();
+}
+
+}  // namespace schedtrace::fuzz

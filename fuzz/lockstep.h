@@ -1,0 +1,58 @@
+// Runs the model and impl side by side on a decoded fuzz input: the body of
+// every differential fuzz target, and of `schedtrace_fuzz_tool run`.
+//
+// After every step: both Apply statuses must agree (ok or not), both outs
+// must be equal, both snapshots must be equal (compared as values first,
+// and diffed into a readable divergence only on a mismatch), and — unless
+// turned off for hostile input — every DESIGN.md property must hold on the
+// model's (= impl's) states, through properties/checker.h. A violation that
+// upstream itself commits (properties/known_violations) is counted, not
+// failed.
+//
+// A layer impl does not implement yet (Configure returns Unimplemented) is
+// run on the model alone, properties checked; the same code compares both
+// the day impl's Configure succeeds.
+//
+//   LockstepResult r = RunLockstep(Layer::kScheduler, Mode::kValid, bytes);
+//   if (r.failed) { std::cerr << r.signature << "\n" << r.message; abort(); }
+#ifndef SCHEDTRACE_FUZZ_LOCKSTEP_H_
+#define SCHEDTRACE_FUZZ_LOCKSTEP_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "fuzz/decoder.h"
+#include "harness/system.h"
+
+namespace schedtrace::fuzz {
+
+struct LockstepResult {
+  bool failed = false;
+  // Short and stable, for de-duplicating crashes: "out:pod_update",
+  // "state:queue.active", "status:q_add_unschedulable", "property:5",
+  // "configure".
+  std::string signature;
+  std::string message;  // what differs, readable
+  int steps = 0;
+  bool impl_skipped = false;  // impl does not implement the layer yet
+  std::map<std::string, int> known_counts;  // known violation id -> hits
+};
+
+// Decodes `data` for `layer` in `mode` and runs it through fresh model and
+// impl systems. Properties are checked in Mode::kValid only.
+LockstepResult RunLockstep(Layer layer, Mode mode, std::string_view data);
+
+// The same with given systems (tests use a planted bug); `impl` may be null
+// (model only).
+LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
+                             Mode mode, std::string_view data);
+
+// What a fuzz target does with a result: nothing when it passed, else
+// prints "SCHEDTRACE-FAILURE <signature>" and the message to stderr and
+// aborts, so libFuzzer saves the input.
+void DieOnFailure(const LockstepResult& result);
+
+}  // namespace schedtrace::fuzz
+
+#endif  // SCHEDTRACE_FUZZ_LOCKSTEP_H_

@@ -1,0 +1,19 @@
+// libFuzzer target: sequences an apiserver would never send (duplicate adds,
+// unknown pods, nodeName and node name changes, decreasing resourceVersion;
+// fuzz/decoder.h, Mode::kHostile), any layer (the first byte picks it).
+// Model and impl must agree on every out, error and state; neither may crash
+// or leak (ASan's leak checker runs at exit). Properties are not checked:
+// hostile input may legitimately break them.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "fuzz/lockstep.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  schedtrace::fuzz::DieOnFailure(schedtrace::fuzz::RunLockstep(
+      schedtrace::fuzz::HostileLayer(data[0]), schedtrace::fuzz::Mode::kHostile,
+      std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1)));
+  return 0;
+}
