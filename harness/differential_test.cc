@@ -1,0 +1,179 @@
+#include "harness/differential.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "harness/replay.h"
+
+namespace schedtrace {
+namespace {
+
+// A toy queue-layer system: q_add appends the pod to activeQ, q_pop pops
+// the front. `skew` makes the popped attempts count off by that much from
+// the given step on; `refuse_op` makes Apply refuse that op outright.
+class ToySystem : public System {
+ public:
+  int skew = 0;
+  int skew_from_step = 0;
+  std::optional<Op> refuse_op;
+  absl::StatusCode configure_code = absl::StatusCode::kOk;
+
+  absl::Status Configure(const TraceHeader&) override {
+    active_.clear();
+    steps_ = 0;
+    return absl::Status(configure_code, configure_code == absl::StatusCode::kOk
+                                            ? ""
+                                            : "toy: not this layer");
+  }
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    ++steps_;
+    if (refuse_op && step.op == *refuse_op) {
+      return absl::InvalidArgumentError("toy: refused");
+    }
+    StepOut out;
+    if (step.op == Op::kQAdd) active_.push_back(step.pod->Key());
+    if (step.op == Op::kQPop) {
+      out.popped_present = true;
+      if (!active_.empty()) {
+        out.popped = active_.front();
+        out.attempts = 1 + (steps_ >= skew_from_step ? skew : 0);
+        active_.erase(active_.begin());
+      }
+    }
+    return out;
+  }
+  State Snapshot() const override {
+    State s;
+    s.queue = QueueState{};
+    for (const std::string& k : active_) s.queue->active.push_back({k, 0});
+    s.nominated = Nominated{};
+    return s;
+  }
+
+ private:
+  std::vector<std::string> active_;
+  int steps_ = 0;
+};
+
+Trace AddPopTrace() {
+  Trace t;
+  t.path = "toy.jsonl";
+  t.header.name = "toy";
+  t.header.layer = Layer::kQueue;
+  int line = 2;
+  for (const char* name : {"a", "b"}) {
+    Step add;
+    add.line = line++;
+    add.op = Op::kQAdd;
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = "default";
+    p->name = name;
+    add.pod = p;
+    t.steps.push_back(add);
+  }
+  for (int i = 0; i < 3; ++i) {
+    Step pop;
+    pop.line = line++;
+    pop.op = Op::kQPop;
+    t.steps.push_back(pop);
+  }
+  return t;
+}
+
+TEST(DifferentialTest, EqualSystemsAgree) {
+  ToySystem a, b;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.Format("a", "b");
+  EXPECT_EQ(r.steps_run, 5);
+}
+
+TEST(DifferentialTest, FirstDisagreementIsReportedWithBothSides) {
+  ToySystem a, b;
+  b.skew = 1;
+  b.skew_from_step = 4;  // the second pop
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->step, 4);
+  EXPECT_EQ(r.divergence->line, 5);
+  EXPECT_EQ(r.divergence->path, "out.attempts");
+  EXPECT_EQ(r.divergence->expected, "1");
+  EXPECT_EQ(r.divergence->actual, "2");
+  const std::string text = r.Format("model", "impl");
+  EXPECT_NE(text.find("toy.jsonl:5: step 4 (q_pop): out.attempts"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("model: 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("impl:  2"), std::string::npos) << text;
+}
+
+TEST(DifferentialTest, OneSystemRefusingAStepIsADisagreement) {
+  ToySystem a, b;
+  b.refuse_op = Op::kQPop;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  EXPECT_EQ(r.divergence->step, 3);
+  EXPECT_NE(r.divergence->actual.find("refused"), std::string::npos);
+}
+
+TEST(DifferentialTest, BothRefusingAStepIsAnAgreement) {
+  ToySystem a, b;
+  a.refuse_op = b.refuse_op = Op::kQPop;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.Format("a", "b");
+}
+
+TEST(DifferentialTest, UnimplementedLayerIsSkippedNotPassed) {
+  ToySystem a, b;
+  b.configure_code = absl::StatusCode::kUnimplemented;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  EXPECT_EQ(r.verdict, Verdict::kSkipped);
+  EXPECT_EQ(r.side, "b");
+}
+
+TEST(DifferentialTest, CheckRunsOnBothSidesAndNamesTheSide) {
+  ToySystem a, b;
+  DiffOptions options;
+  int made = 0;
+  options.make_check = [&made](const TraceHeader&) -> StepCheck {
+    const bool is_b = made++ == 1;
+    return [is_b](const State&, const Step& step, const StepOut&,
+                  const State&) -> std::string {
+      return is_b && step.op == Op::kQPop ? "popped on b" : "";
+    };
+  };
+  DiffResult r = RunDifferential(a, b, AddPopTrace(), options);
+  EXPECT_EQ(made, 2);
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  EXPECT_EQ(r.side, "b");
+  EXPECT_EQ(r.steps_run, 3);
+  EXPECT_NE(r.Format("model", "impl").find("impl: toy.jsonl:4: step 3"),
+            std::string::npos)
+      << r.Format("model", "impl");
+}
+
+TEST(RecordTraceTest, RecordedTraceReplaysOnTheSameSystem) {
+  ToySystem recorder, sut;
+  absl::StatusOr<Trace> recorded = RecordTrace(recorder, AddPopTrace());
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  ASSERT_EQ(recorded->steps.size(), 5u);
+  for (const Step& s : recorded->steps) ASSERT_NE(s.expect, nullptr);
+  EXPECT_EQ(Replay(sut, *recorded).verdict, Verdict::kPassed);
+  sut.skew = 3;
+  EXPECT_EQ(Replay(sut, *recorded).verdict, Verdict::kFailed);
+}
+
+TEST(RecordTraceTest, ARefusedStepIsAnErrorNamingTheStep) {
+  ToySystem recorder;
+  recorder.refuse_op = Op::kQPop;
+  absl::StatusOr<Trace> recorded = RecordTrace(recorder, AddPopTrace());
+  ASSERT_FALSE(recorded.ok());
+  EXPECT_NE(recorded.status().message().find("toy.jsonl:4: step 3 (q_pop)"),
+            std::string::npos)
+      << recorded.status();
+}
+
+}  // namespace
+}  // namespace schedtrace
