@@ -576,7 +576,9 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
         step.old_pod = s.latest;
         step.new_pod = Mutate(*s.latest, v, /*keep_node=*/true);
       } else {
-        step.old_pod = (a[3] & 128) ? nullptr : LatestOrStub(SlotOf(a[3]));
+        // Any version of the same pod (a stale uid or resourceVersion), or
+        // null: an update never names two pods (CheckUpdateNamesOneObject).
+        step.old_pod = (a[3] & 128) ? nullptr : LatestOrStub(SlotOf(a[0]));
         step.new_pod = HostilePod(a[0], v);
       }
       break;
@@ -672,10 +674,10 @@ void Decoder::DecodeNodeOp(Step& step, const uint8_t* a) {
       if (valid) {
         step.old_node = nodes_[slot];
       } else {
-        const int old_slot = NodeSlotOf(a[2]);
-        step.old_node = last_nodes_[old_slot]
-                            ? last_nodes_[old_slot]
-                            : BuildNode(old_slot, NodeVariant::Unpack(a[2]), 0);
+        // A stale version of the same node: an update never names two.
+        step.old_node = last_nodes_[slot]
+                            ? last_nodes_[slot]
+                            : BuildNode(slot, NodeVariant::Unpack(a[2]), 0);
       }
       step.new_node = built;
       nodes_[slot] = built;
@@ -710,7 +712,7 @@ void Decoder::DecodeCache(Step& step, uint8_t flags, const uint8_t* a) {
   Slot& s = slots_[slot];
   if (mode_ == Mode::kHostile) {
     if (step.op == Op::kCUpdatePod) {
-      step.old_pod = LatestOrStub(SlotOf(a[3]));
+      step.old_pod = LatestOrStub(slot);
       step.new_pod = HostilePod(a[0], v);
     } else {
       step.pod = HostilePod(a[0], v);
@@ -838,7 +840,7 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
   Slot& s = slots_[slot];
   if (!valid) {
     if (step.op == Op::kPodUpdate) {
-      step.old_pod = LatestOrStub(SlotOf(a[3]));
+      step.old_pod = LatestOrStub(slot);
       step.new_pod = HostilePod(a[0], v);
     } else {
       step.pod = HostilePod(a[0], v);

@@ -21,9 +21,9 @@
 //             nearest valid op); q_add_unschedulable only for a pod in
 //             flight.
 //   kHostile  the record literally: duplicate adds, deletes and updates of
-//             unknown pods, nodeName and node name changes, resourceVersion
-//             and uid chosen by the bytes (so they decrease and repeat),
-//             q_add_unschedulable of pods never popped.
+//             unknown pods, nodeName changes (a bound pod moved),
+//             resourceVersion and uid chosen by the bytes (so they decrease and
+//             repeat), q_add_unschedulable of pods never popped.
 //
 // Validity needs a little feedback (which pods a pop returned, what a cache
 // cleanup expired): after applying each step to a reference system the

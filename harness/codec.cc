@@ -443,6 +443,10 @@ absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
     step.expect = std::move(e);
   }
 
+  if (absl::Status s = CheckUpdateNamesOneObject(step); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, s.message()));
+  }
+
   last_t_ = step.t;
   for (const PodPtr& pod : carried) latest_pods_[pod->Key()] = pod;
   return step;

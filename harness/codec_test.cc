@@ -299,6 +299,18 @@ std::vector<Step> OneStepPerOp(Layer layer) {
   auto node = [](const std::string& name) {
     return std::make_shared<const Node>(FullNode(name));
   };
+  // A later version of pod / node `name` (an update names one object).
+  auto pod_v2 = [](const std::string& name) {
+    Pod p = FullPod(name);
+    p.uid += "-recreated";
+    p.resource_version = "8";
+    return std::make_shared<const Pod>(std::move(p));
+  };
+  auto node_v2 = [](const std::string& name) {
+    Node n = FullNode(name);
+    n.labels["zone"] = "b";
+    return std::make_shared<const Node>(std::move(n));
+  };
   std::vector<Step> steps;
   auto add = [&](Op op) -> Step& {
     Step s;
@@ -315,7 +327,7 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       add(Op::kQAdd).pod = pod("a");
       Step& u = add(Op::kQUpdate);
       u.old_pod = pod("a");
-      u.new_pod = pod("a2");
+      u.new_pod = pod_v2("a");
       Step& u_nil = add(Op::kQUpdate);
       u_nil.new_pod = pod("b");
       add(Op::kQDelete).pod = pod("b");
@@ -328,11 +340,11 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       un2.pod_key = "ns/a";
       un2.cycle = std::nullopt;
       Step& act = add(Op::kQActivate);
-      act.pod_keys = {"ns/a2", "ns/never"};
+      act.pod_keys = {"ns/a", "ns/never"};
       Pod stub;
       stub.namespace_ = "ns";
       stub.name = "never";
-      act.pods = {pod("a2"), std::make_shared<const Pod>(stub)};
+      act.pods = {pod_v2("a"), std::make_shared<const Pod>(stub)};
       Step& mv = add(Op::kQMoveAll);
       mv.event = {"Node", "Add", "NodeAdd"};
       mv.precheck = std::vector<std::string>{"ns/a"};
@@ -357,12 +369,12 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       add(Op::kCAddPod).pod = pod("a");
       Step& up = add(Op::kCUpdatePod);
       up.old_pod = pod("a");
-      up.new_pod = pod("a3");
+      up.new_pod = pod_v2("a");
       add(Op::kCRemovePod).pod = pod("a");
       add(Op::kCAddNode).node = node("n1");
       Step& un = add(Op::kCUpdateNode);
       un.old_node = node("n1");
-      un.new_node = node("n1b");
+      un.new_node = node_v2("n1");
       add(Op::kCRemoveNode).node = node("n1");
       add(Op::kCCleanup).expect = expect;
       break;
@@ -371,7 +383,7 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       add(Op::kPodAdd).pod = pod("a");
       Step& up = add(Op::kPodUpdate);
       up.old_pod = pod("a");
-      up.new_pod = pod("a4");
+      up.new_pod = pod_v2("a");
       add(Op::kPodDelete).pod = pod("a");
       Step& del = add(Op::kPodDelete);
       del.pod = pod("b");
@@ -379,7 +391,7 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       add(Op::kNodeAdd).node = node("n1");
       Step& un = add(Op::kNodeUpdate);
       un.old_node = node("n1");
-      un.new_node = node("n2");
+      un.new_node = node_v2("n1");
       add(Op::kNodeDelete).node = node("n1");
       Step& nd = add(Op::kNodeDelete);
       nd.node = node("n2");
@@ -752,6 +764,34 @@ TEST(BadInputTest, NumberPastDoubleRangeIsMalformedNotACrash) {
   // nlohmann throws out_of_range (406), not parse_error, for 1e400.
   ExpectBad(QueueTrace("{\"t\":1e400,\"op\":\"q_pop\"}\n"), "2",
             "malformed JSON: ");
+}
+
+TEST(BadInputTest, AnUpdateOfOnePodCarryingAnotherIsRefused) {
+  ExpectBad(
+      QueueTrace(
+          R"({"t":1,"op":"q_update","old":{"metadata":{"namespace":"ns","name":"a"}},"new":{"metadata":{"namespace":"ns","name":"b"}}})"
+          "\n"),
+      "2", "field new.metadata.name: q_update of pod \"ns/a\"");
+  // A new uid under the same name is a real (recreated) update.
+  absl::StatusOr<Trace> t = Parse(QueueTrace(
+      R"({"t":1,"op":"q_update","old":{"metadata":{"namespace":"ns","name":"a","uid":"1"}},"new":{"metadata":{"namespace":"ns","name":"a","uid":"2"}}})"));
+  EXPECT_TRUE(t.ok()) << t.status();
+}
+
+TEST(BadInputTest, AnUpdateOfOneNodeCarryingAnotherIsRefusedByEverySystem) {
+  Step step;
+  step.op = Op::kNodeUpdate;
+  auto a = std::make_shared<Node>();
+  a->name = "n1";
+  auto b = std::make_shared<Node>();
+  b->name = "n2";
+  step.old_node = a;
+  step.new_node = b;
+  absl::Status s = CheckUpdateNamesOneObject(step);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("node_update of node \"n1\""));
+  step.new_node = a;
+  EXPECT_TRUE(CheckUpdateNamesOneObject(step).ok());
 }
 
 TEST(BadInputTest, TruncatedLastLine) {

@@ -36,6 +36,10 @@ class LayeredSystem : public System {
       return absl::FailedPreconditionError(
           absl::StrCat(name_, ": Apply before Configure"));
     }
+    // The same refusal for model and impl, before either sees the step.
+    if (absl::Status s = CheckUpdateNamesOneObject(step); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(name_, ": ", s.message()));
+    }
     return layer_->Apply(step);
   }
 

@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "absl/strings/str_cat.h"
+
 namespace schedtrace {
 namespace {
 
@@ -108,6 +110,26 @@ int ActionTypeBits(const std::string& action) {
   if (action == "Update") return 0b111100;
   if (action == "All") return kAllActionBits;
   return 0;
+}
+
+absl::Status CheckUpdateNamesOneObject(const Step& step) {
+  if (step.old_pod != nullptr && step.new_pod != nullptr &&
+      step.old_pod->Key() != step.new_pod->Key()) {
+    const bool ns = step.old_pod->namespace_ != step.new_pod->namespace_;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field new.metadata.", ns ? "namespace" : "name", ": ",
+        std::string(OpName(step.op)), " of pod \"", step.old_pod->Key(),
+        "\" carries another pod \"", step.new_pod->Key(),
+        "\" (an informer never delivers that)"));
+  }
+  if (step.old_node != nullptr && step.new_node != nullptr &&
+      step.old_node->name != step.new_node->name) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field new.metadata.name: ", std::string(OpName(step.op)),
+        " of node \"", step.old_node->name, "\" carries another node \"",
+        step.new_node->name, "\" (an informer never delivers that)"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace schedtrace

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "harness/objects.h"
 
 namespace schedtrace {
@@ -170,6 +171,14 @@ struct Step {
 
   std::shared_ptr<const Expect> expect;  // null when the step has none
 };
+
+// What no system is asked to apply: an update whose `old` and `new` name
+// different pods (namespace/name) or nodes (name). An informer keys its
+// objects by name, so upstream's handlers never receive one; a new uid under
+// the same name is a real update and passes. InvalidArgument naming the
+// field (`new.metadata.name`), OK otherwise. The codec refuses such a line;
+// model and impl refuse such a step built in code (fuzzers, RapidCheck).
+absl::Status CheckUpdateNamesOneObject(const Step& step);
 
 struct Trace {
   std::string path;  // where it was read from ("" when built in code)

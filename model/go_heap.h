@@ -39,6 +39,7 @@ class GoHeap {
       return;
     }
     items_.push_back(x);
+    keys_.push_back(key);
     index_[key] = items_.size() - 1;
     Up(items_.size() - 1);
   }
@@ -53,8 +54,9 @@ class GoHeap {
       Swap(i, n);
       if (!Down(i, n)) Up(i);
     }
-    index_.erase(key_of_(items_.back()));
+    index_.erase(keys_.back());
     items_.pop_back();
+    keys_.pop_back();
     return true;
   }
 
@@ -64,8 +66,9 @@ class GoHeap {
     Swap(0, n);
     Down(0, n);
     T x = items_.back();
-    index_.erase(key_of_(x));
+    index_.erase(keys_.back());
     items_.pop_back();
+    keys_.pop_back();
     return x;
   }
 
@@ -90,8 +93,9 @@ class GoHeap {
  private:
   void Swap(size_t i, size_t j) {
     std::swap(items_[i], items_[j]);
-    index_[key_of_(items_[i])] = i;
-    index_[key_of_(items_[j])] = j;
+    std::swap(keys_[i], keys_[j]);
+    index_[keys_[i]] = i;
+    index_[keys_[j]] = j;
   }
   bool Less(size_t i, size_t j) const { return less_(items_[i], items_[j]); }
   // container/heap.up
@@ -125,6 +129,10 @@ class GoHeap {
   LessFn less_;
   KeyOf key_of_;
   std::vector<T> items_;
+  // The key each element was added under, as upstream's heap keeps it (its
+  // `queue` of keys): an element whose object later names another pod keeps
+  // its old key, and the new key gets an element of its own.
+  std::vector<std::string> keys_;
   std::map<std::string, size_t> index_;
 };
 

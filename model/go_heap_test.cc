@@ -1,5 +1,6 @@
 #include "model/go_heap.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,29 @@ TEST(GoHeapTest, TiesComeOutAsGoContainerHeapWouldPopThem) {
   // Remove(i) swaps with the last element too: deleting x leaves [w z y].
   EXPECT_TRUE(h.Delete("x"));
   EXPECT_EQ(Keys(h.items()), (std::vector<std::string>{"w", "z", "y"}));
+}
+
+// upstream's PriorityQueue.Update mutates the queued PodInfo in place and
+// then calls activeQ.Update with it: when the new object names another pod,
+// the old entry keeps its old key and the new key gets a second entry.
+TEST(GoHeapTest, AnElementKeepsTheKeyItWasAddedUnder) {
+  using Shared = std::shared_ptr<Item>;
+  GoHeap<Shared> h(
+      [](const Shared& a, const Shared& b) { return a->second < b->second; },
+      [](const Shared& x) { return x->first; });
+  Shared a = std::make_shared<Item>("a", 1);
+  h.Add(a);
+  h.Add(std::make_shared<Item>("b", 2));
+  a->first = "c";  // the object now names another pod
+  h.Add(a);        // pushed under "c"; "a" still holds it too
+  EXPECT_EQ(h.Len(), 3u);
+  EXPECT_NE(h.Get("a"), nullptr);
+  EXPECT_NE(h.Get("c"), nullptr);
+  EXPECT_TRUE(h.Delete("a"));
+  EXPECT_TRUE(h.Delete("c"));
+  EXPECT_FALSE(h.Delete("c"));
+  EXPECT_EQ(h.Pop()->first, "b");
+  EXPECT_TRUE(h.Empty());
 }
 
 }  // namespace

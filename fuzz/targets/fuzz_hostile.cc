@@ -1,9 +1,9 @@
 // libFuzzer target: sequences an apiserver would never send (duplicate adds,
-// unknown pods, nodeName and node name changes, decreasing resourceVersion;
-// fuzz/decoder.h, Mode::kHostile), any layer (the first byte picks it).
-// Model and impl must agree on every out, error and state; neither may crash
-// or leak (ASan's leak checker runs at exit). Properties are not checked:
-// hostile input may legitimately break them.
+// unknown pods, nodeName changes (a bound pod moved), decreasing
+// resourceVersion; fuzz/decoder.h, Mode::kHostile), any layer (the first byte
+// picks it). Model and impl must agree on every out, error and state; neither
+// may crash or leak (ASan's leak checker runs at exit). Properties are not
+// checked: hostile input may legitimately break them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
