@@ -9,29 +9,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/cli/cli_test_util.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
 namespace {
 
 using ::testing::HasSubstr;
-
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result RunCli(const std::string& args) {
-  Result r;
-  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
 
 const char kHeader[] =
     R"({"schedtrace":1,"name":"t","layer":"cache","upstream":"v1.26.7","source":"handwritten","config":{"assumedPodTtlMs":0}})";
@@ -65,7 +49,7 @@ class CliTest : public ::testing::Test {
 TEST_F(CliTest, PassingTraceExitsZero) {
   std::string t =
       Trace("ok.jsonl", std::string(kAddNode) + "\n" + kAddPod + "\n");
-  Result r = RunCli("replay --sut=model " + t);
+  CliResult r = RunSchedtrace("replay --sut=model " + t);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("PASS " + t));
   EXPECT_THAT(r.output, HasSubstr("\n1 passed, 0 failed\n"));
@@ -76,7 +60,7 @@ TEST_F(CliTest, DivergenceExitsOneWithStepOpAndDiff) {
   wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
   std::string t =
       Trace("bad.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
-  Result r = RunCli("replay --sut=model " + t);
+  CliResult r = RunSchedtrace("replay --sut=model " + t);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("FAIL " + t));
   EXPECT_THAT(r.output, HasSubstr(":3: step 2 (c_add_pod)"));
@@ -118,7 +102,7 @@ TEST_F(CliTest, EveryKindOfBadInputExitsTwoNamingFileLineField) {
   };
   for (const BadInput& c : cases) {
     std::string t = Write(std::string(c.name) + ".jsonl", c.text);
-    Result r = RunCli("replay --sut=model " + t);
+    CliResult r = RunSchedtrace("replay --sut=model " + t);
     EXPECT_EQ(r.status, 2) << c.name << "\n" << r.output;
     EXPECT_THAT(r.output, HasSubstr(t + c.expect)) << c.name;
     EXPECT_THAT(r.output, HasSubstr("0 passed, 1 failed")) << c.name;
@@ -130,7 +114,7 @@ TEST_F(CliTest, BadInputWinsOverAFailedTrace) {
   wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
   Trace("a-fails.jsonl", std::string(kAddNode) + "\n" + wrong + "\n");
   Write("b-bad.jsonl", std::string(kHeader) + "\n{\n");
-  Result r = RunCli("replay --sut=model " + dir_.string());
+  CliResult r = RunSchedtrace("replay --sut=model " + dir_.string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("0 passed, 2 failed"));
 }
@@ -141,7 +125,8 @@ TEST_F(CliTest, ReportsAreWellFormed) {
   std::string xml = (dir_ / "r.xml").string();
   std::string json = (dir_ / "r.json").string();
   for (const std::string& report : {md, xml, json}) {
-    Result r = RunCli("replay --sut=model --report=" + report + " " + ok);
+    CliResult r =
+        RunSchedtrace("replay --sut=model --report=" + report + " " + ok);
     EXPECT_EQ(r.status, 0) << r.output;
   }
   std::ifstream jf(json);
@@ -159,15 +144,15 @@ TEST_F(CliTest, ReportsAreWellFormed) {
 }
 
 TEST_F(CliTest, CommandLineErrorsExitTwoAndHelpZero) {
-  EXPECT_EQ(RunCli("help").status, 0);
-  EXPECT_THAT(RunCli("help").output, HasSubstr("--sut"));
-  EXPECT_EQ(RunCli("replay --sut=model --bogus=1 x").status, 2);
-  EXPECT_EQ(RunCli("replay --sut=nosuch " + dir_.string()).status, 2);
-  EXPECT_EQ(RunCli("replay --sut=model --report=r.txt x").status, 2);
-  EXPECT_EQ(RunCli("replay --sut=model /no/such/path").status, 2);
-  EXPECT_EQ(RunCli("frobnicate").status, 2);
+  EXPECT_EQ(RunSchedtrace("help").status, 0);
+  EXPECT_THAT(RunSchedtrace("help").output, HasSubstr("--sut"));
+  EXPECT_EQ(RunSchedtrace("replay --sut=model --bogus=1 x").status, 2);
+  EXPECT_EQ(RunSchedtrace("replay --sut=nosuch " + dir_.string()).status, 2);
+  EXPECT_EQ(RunSchedtrace("replay --sut=model --report=r.txt x").status, 2);
+  EXPECT_EQ(RunSchedtrace("replay --sut=model /no/such/path").status, 2);
+  EXPECT_EQ(RunSchedtrace("frobnicate").status, 2);
   // An existing directory without traces is not a green run.
-  Result empty = RunCli("replay --sut=model " + dir_.string());
+  CliResult empty = RunSchedtrace("replay --sut=model " + dir_.string());
   EXPECT_EQ(empty.status, 2);
   EXPECT_THAT(empty.output, HasSubstr("no *.jsonl"));
 }
@@ -184,7 +169,7 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
         "\n"
         R"({"t":1,"op":"flush_backoff","expect":{"out":{}}})"
         "\n");
-  Result r = RunCli("conformance " + dir_.string());
+  CliResult r = RunSchedtrace("conformance " + dir_.string());
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("model    cache              1       1"));
   EXPECT_THAT(r.output, HasSubstr("impl     cache              1       1"));
@@ -199,12 +184,12 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
 TEST_F(CliTest, ExecSystemsWhoseCommandFailsFailTheTraceNotTheRun) {
   // More exec: tests in exec_test.cc.
   std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n");
-  Result r = RunCli("replay --sut=exec:./no-such-child " + t);
+  CliResult r = RunSchedtrace("replay --sut=exec:./no-such-child " + t);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("ERROR " + t));
   EXPECT_THAT(r.output, HasSubstr("status 127"));
-  EXPECT_EQ(RunCli("replay --sut=exec: " + t).status, 2);
-  EXPECT_EQ(RunCli("--help").status, 0);
+  EXPECT_EQ(RunSchedtrace("replay --sut=exec: " + t).status, 2);
+  EXPECT_EQ(RunSchedtrace("--help").status, 0);
 }
 
 TEST_F(CliTest, PropertiesAreCheckedUnlessNoProperties) {
@@ -214,10 +199,11 @@ TEST_F(CliTest, PropertiesAreCheckedUnlessNoProperties) {
       std::string(SCHEDTRACE_SOURCE_DIR) + "/golden/upstream-v1.26.7/queue";
   const std::string with = (dir_ / "with.json").string();
   const std::string without = (dir_ / "without.json").string();
-  ASSERT_EQ(RunCli("replay --sut=model --report=" + with + " " + queue).status,
-            0);
-  ASSERT_EQ(RunCli("replay --sut=model --no-properties --report=" + without +
-                   " " + queue)
+  ASSERT_EQ(
+      RunSchedtrace("replay --sut=model --report=" + with + " " + queue).status,
+      0);
+  ASSERT_EQ(RunSchedtrace("replay --sut=model --no-properties --report=" +
+                          without + " " + queue)
                 .status,
             0);
   nlohmann::json w = nlohmann::json::parse(std::ifstream(with));
@@ -227,8 +213,8 @@ TEST_F(CliTest, PropertiesAreCheckedUnlessNoProperties) {
 }
 
 TEST_F(CliTest, ConformanceReplaysTheGoldenCorpusGreen) {
-  Result r = RunCli("conformance --sut=model --golden=" +
-                    std::string(SCHEDTRACE_SOURCE_DIR) + "/golden");
+  CliResult r = RunSchedtrace("conformance --sut=model --golden=" +
+                              std::string(SCHEDTRACE_SOURCE_DIR) + "/golden");
   EXPECT_EQ(r.status, 0) << r.output.substr(
       r.output.size() > 3000 ? r.output.size() - 3000 : 0);
   EXPECT_THAT(r.output, HasSubstr("model    queue"));

@@ -9,29 +9,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/cli/cli_test_util.h"
 
 namespace schedtrace::cli {
 namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
-
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result RunSchedtrace(const std::string& args) {
-  Result r;
-  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
 
 const char kHeader[] =
     R"({"schedtrace":1,"name":"b","layer":"scheduler","config":{"profiles":["default-scheduler"],"percentageOfNodesToScore":100}})";
@@ -63,7 +47,7 @@ TEST_F(BenchCliTest, PrintsThroughputMemoryAndTimeLines) {
   std::string t =
       Write("b.jsonl", std::string(kHeader) + "\n" + kNode + "\n" + kPod +
                            "\n" + kCycle + "\n" + kBind + "\n");
-  Result r = RunSchedtrace("bench --sut=model " + t);
+  CliResult r = RunSchedtrace("bench --sut=model " + t);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output,
               HasSubstr("bench: model on " + t +
@@ -82,7 +66,7 @@ TEST_F(BenchCliTest, StepsLimitsToAPrefix) {
   std::string t =
       Write("b.jsonl", std::string(kHeader) + "\n" + kNode + "\n" + kPod +
                            "\n" + kCycle + "\n" + kBind + "\n");
-  Result r = RunSchedtrace("bench --sut=model --steps=2 " + t);
+  CliResult r = RunSchedtrace("bench --sut=model --steps=2 " + t);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr(": 2 steps (0 schedule_one), a prefix "
                                   "(--steps), layer scheduler\n"));
@@ -92,7 +76,7 @@ TEST_F(BenchCliTest, BadInputExitsTwoNamingFileLineField) {
   std::string t =
       Write("bad.jsonl", std::string(kHeader) + "\n" + kNode + "\n" +
                              R"({"t":0,"op":"schedule_one"})" + "\n");
-  Result r = RunSchedtrace("bench --sut=model " + t);
+  CliResult r = RunSchedtrace("bench --sut=model " + t);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr(t + ":3: field \"t\""));
   EXPECT_THAT(r.output, ::testing::Not(HasSubstr("events/s")));

@@ -11,6 +11,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/cli/cli_test_util.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
@@ -18,23 +19,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result Cli(const std::string& args) {
-  Result r;
-  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
 
 class DiffCliTest : public ::testing::Test {
  protected:
@@ -61,51 +45,53 @@ int CountLines(const std::string& text, const std::string& prefix) {
 TEST_F(DiffCliTest, GenWritesTracesOfEveryLayerThatReplay) {
   for (const char* layer : {"queue", "cache", "scheduler"}) {
     const std::string out = Path(std::string(layer) + ".jsonl");
-    Result gen = Cli(std::string("gen --layer=") + layer +
-                     " --seed=4 --steps=80 --out=" + out);
+    CliResult gen = RunSchedtrace(std::string("gen --layer=") + layer +
+                                  " --seed=4 --steps=80 --out=" + out);
     ASSERT_EQ(gen.status, 0) << gen.output;
-    Result replay = Cli("replay --sut=model " + out);
+    CliResult replay = RunSchedtrace("replay --sut=model " + out);
     EXPECT_EQ(replay.status, 0) << replay.output;
     EXPECT_THAT(replay.output, HasSubstr("1 passed, 0 failed"));
   }
 }
 
 TEST_F(DiffCliTest, GenRejectsBadPerturbations) {
-  Result bad_name = Cli("gen --layer=queue --perturb=flood:0.1");
+  CliResult bad_name = RunSchedtrace("gen --layer=queue --perturb=flood:0.1");
   EXPECT_EQ(bad_name.status, 2);
   EXPECT_THAT(bad_name.output, HasSubstr("unknown perturbation \"flood\""));
-  Result bad_p = Cli("gen --layer=queue --perturb=race:1.5");
+  CliResult bad_p = RunSchedtrace("gen --layer=queue --perturb=race:1.5");
   EXPECT_EQ(bad_p.status, 2);
   EXPECT_THAT(bad_p.output, HasSubstr("race:1.5"));
-  EXPECT_EQ(Cli("gen --layer=nodes").status, 2);
+  EXPECT_EQ(RunSchedtrace("gen --layer=nodes").status, 2);
 }
 
 TEST_F(DiffCliTest, GenCountsKnownUpstreamViolations) {
   // Updates racing a scheduling cycle hit kubernetes#118226.
-  Result r =
-      Cli("gen --layer=queue --seed=2 --steps=150 --perturb=race:0.5 "
-          "--out=" +
-          Path("race.jsonl"));
+  CliResult r = RunSchedtrace(
+      "gen --layer=queue --seed=2 --steps=150 --perturb=race:0.5 "
+      "--out=" +
+      Path("race.jsonl"));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output,
               HasSubstr("known upstream violation in-flight-update-requeues"));
 }
 
 TEST_F(DiffCliTest, DiffOnGeneratedTraces) {
-  Result r = Cli("diff --a=model --b=impl --layer=cache --count=4 --seed=9");
+  CliResult r =
+      RunSchedtrace("diff --a=model --b=impl --layer=cache --count=4 --seed=9");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(CountLines(r.output, "PASS generated/cache/seed-"), 4) << r.output;
   EXPECT_THAT(r.output, HasSubstr("\n4 passed, 0 failed\n"));
-  Result hostile =
-      Cli("diff --a=model --b=impl --layer=queue --count=3 --hostile");
+  CliResult hostile = RunSchedtrace(
+      "diff --a=model --b=impl --layer=queue --count=3 --hostile");
   EXPECT_EQ(hostile.status, 0) << hostile.output;
   EXPECT_THAT(hostile.output, HasSubstr("3 passed, 0 failed"));
 }
 
 TEST_F(DiffCliTest, DiffOnFiles) {
   const std::string trace = Path("q.jsonl");
-  ASSERT_EQ(Cli("gen --layer=queue --seed=3 --out=" + trace).status, 0);
-  Result r = Cli("diff --a=model --b=model " + trace);
+  ASSERT_EQ(RunSchedtrace("gen --layer=queue --seed=3 --out=" + trace).status,
+            0);
+  CliResult r = RunSchedtrace("diff --a=model --b=model " + trace);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("PASS " + trace));
   EXPECT_THAT(r.output, HasSubstr("1 passed, 0 failed"));
@@ -115,21 +101,24 @@ TEST_F(DiffCliTest, DiffBadInputAndBadCommandLines) {
   const std::string broken = Path("broken.jsonl");
   std::ofstream(broken)
       << "{\"schedtrace\":1,\"layer\":\"queue\"}\n{\"t\":1}\n";
-  Result r = Cli("diff --a=model --b=impl " + broken);
+  CliResult r = RunSchedtrace("diff --a=model --b=impl " + broken);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("ERROR " + broken));
   EXPECT_THAT(r.output, HasSubstr("0 passed, 1 failed"));
-  EXPECT_EQ(Cli("diff --a=model --b=impl").status, 2);
-  EXPECT_EQ(Cli("diff --a=model --layer=queue --count=1").status, 2);
-  EXPECT_EQ(Cli("diff --a=model --b=nope --layer=queue --count=1").status, 2);
+  EXPECT_EQ(RunSchedtrace("diff --a=model --b=impl").status, 2);
+  EXPECT_EQ(RunSchedtrace("diff --a=model --layer=queue --count=1").status, 2);
   EXPECT_EQ(
-      Cli("diff --a=model --b=impl --layer=queue --count=1 " + broken).status,
+      RunSchedtrace("diff --a=model --b=nope --layer=queue --count=1").status,
+      2);
+  EXPECT_EQ(
+      RunSchedtrace("diff --a=model --b=impl --layer=queue --count=1 " + broken)
+          .status,
       2);
 }
 
 TEST_F(DiffCliTest, RecordFillsExpectations) {
   const std::string in = Path("in.jsonl"), out = Path("out.jsonl");
-  ASSERT_EQ(Cli("gen --layer=cache --seed=5 --out=" + in).status, 0);
+  ASSERT_EQ(RunSchedtrace("gen --layer=cache --seed=5 --out=" + in).status, 0);
   // Strip every expectation: record must put them back.
   std::ifstream src(in);
   std::ostringstream bare;
@@ -140,16 +129,18 @@ TEST_F(DiffCliTest, RecordFillsExpectations) {
   }
   std::ofstream(in) << bare.str();
   ASSERT_THAT(bare.str(), Not(HasSubstr("\"expect\"")));
-  Result rec = Cli("record --sut=impl " + in + " " + out);
+  CliResult rec = RunSchedtrace("record --sut=impl " + in + " " + out);
   ASSERT_EQ(rec.status, 0) << rec.output;
-  Result replay = Cli("replay --sut=model " + out);
+  CliResult replay = RunSchedtrace("replay --sut=model " + out);
   EXPECT_EQ(replay.status, 0) << replay.output;
   std::ifstream recorded(out);
   std::string all((std::istreambuf_iterator<char>(recorded)), {});
   EXPECT_THAT(all, HasSubstr("\"expect\""));
-  EXPECT_EQ(Cli("record --sut=model " + in).status, 2);
+  EXPECT_EQ(RunSchedtrace("record --sut=model " + in).status, 2);
   EXPECT_EQ(
-      Cli("record --sut=model " + Path("missing.jsonl") + " " + out).status, 2);
+      RunSchedtrace("record --sut=model " + Path("missing.jsonl") + " " + out)
+          .status,
+      2);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/cli/cli_test_util.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
@@ -21,23 +22,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result RunCli(const std::string& args) {
-  Result r;
-  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
 
 // `--sut=exec:schedtrace serve ARGS`, quoted for the shell.
 std::string Serve(const std::string& args) {
@@ -98,10 +82,10 @@ TEST_F(ExecTest, GoldenThroughServeEqualsDirectReplay) {
   for (const std::string sut : {"model", "impl"}) {
     const std::string direct = (dir_ / (sut + "-direct.json")).string();
     const std::string exec = (dir_ / (sut + "-exec.json")).string();
-    Result d =
-        RunCli("replay --sut=" + sut + " --report=" + direct + " " + golden);
-    Result e = RunCli("replay " + Serve("--sut=" + sut) + " --report=" + exec +
-                      " " + golden);
+    CliResult d = RunSchedtrace("replay --sut=" + sut + " --report=" + direct +
+                                " " + golden);
+    CliResult e = RunSchedtrace("replay " + Serve("--sut=" + sut) +
+                                " --report=" + exec + " " + golden);
     EXPECT_EQ(d.status, e.status) << sut;
     nlohmann::json dj = ReadJson(direct), ej = ReadJson(exec);
     std::map<std::string, std::string> a = Outcomes(dj), b = Outcomes(ej);
@@ -135,7 +119,7 @@ TEST_F(ExecTest, BrokenChildrenFailTheirTraceWithStderr) {
     // a hang.
     const std::string timeout =
         std::string(c.fault) == "hang" ? "--timeout-ms=2000 " : "";
-    Result r = RunCli(
+    CliResult r = RunSchedtrace(
         "replay " + timeout +
         Serve(std::string("--fault=") + c.fault + " --fault-step=2") + " " + t);
     EXPECT_EQ(r.status, 1) << c.fault << "\n" << r.output;
@@ -150,8 +134,8 @@ TEST_F(ExecTest, BrokenChildrenFailTheirTraceWithStderr) {
 }
 
 TEST_F(ExecTest, AChattyChildPasses) {
-  Result r =
-      RunCli("replay " + Serve("--fault=stderr") + " " + ThreeSteps("t.jsonl"));
+  CliResult r = RunSchedtrace("replay " + Serve("--fault=stderr") + " " +
+                              ThreeSteps("t.jsonl"));
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("\n1 passed, 0 failed\n"));
 }
@@ -159,8 +143,8 @@ TEST_F(ExecTest, AChattyChildPasses) {
 TEST_F(ExecTest, EveryTraceStartsAFreshChild) {
   ThreeSteps("a.jsonl");
   ThreeSteps("b.jsonl");
-  Result r = RunCli("replay " + Serve("--fault=crash --fault-step=3") + " " +
-                    dir_.string());
+  CliResult r = RunSchedtrace(
+      "replay " + Serve("--fault=crash --fault-step=3") + " " + dir_.string());
   EXPECT_EQ(r.status, 1);
   // Both fail at step 3 with the injected crash: b got a child of its own.
   EXPECT_THAT(r.output,
@@ -173,7 +157,8 @@ TEST_F(ExecTest, EveryTraceStartsAFreshChild) {
 TEST_F(ExecTest, CapabilitiesBecomeSkipsNotFailures) {
   const std::string t = ThreeSteps("t.jsonl");
   // Only some state: the other comparisons are skipped and counted.
-  Result part = RunCli("replay " + Serve("--state=cache.nodes") + " " + t);
+  CliResult part =
+      RunSchedtrace("replay " + Serve("--state=cache.nodes") + " " + t);
   EXPECT_EQ(part.status, 0) << part.output;
   EXPECT_THAT(part.output, HasSubstr("PASS " + t));
   EXPECT_THAT(part.output, HasSubstr("4 state comparisons skipped"));
@@ -183,11 +168,12 @@ TEST_F(ExecTest, CapabilitiesBecomeSkipsNotFailures) {
   wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
   std::string bad = Write("bad.jsonl", std::string(kHeader) + "\n" + kAddNode +
                                            "\n" + wrong + "\n");
-  EXPECT_EQ(RunCli("replay " + Serve("--state=cache.nodes") + " " + bad).status,
+  EXPECT_EQ(RunSchedtrace("replay " + Serve("--state=cache.nodes") + " " + bad)
+                .status,
             1);
   // An op it does not declare: the trace is skipped.
-  Result ops =
-      RunCli("replay " + Serve("--ops=c_add_node,c_add_pod") + " " + t);
+  CliResult ops =
+      RunSchedtrace("replay " + Serve("--ops=c_add_node,c_add_pod") + " " + t);
   EXPECT_EQ(ops.status, 0) << ops.output;
   EXPECT_THAT(ops.output, HasSubstr("SKIP " + t));
   EXPECT_THAT(ops.output, HasSubstr("does not support op c_cleanup"));
@@ -198,15 +184,16 @@ TEST_F(ExecTest, ServeDeclaresTheLayersItsSystemImplements) {
   const std::string in =
       Write("in", R"({"schedtrace":1,"name":"s","layer":"queue","config":{}})"
                   "\n");
-  Result reply = RunCli("serve --sut=model < " + in);
+  CliResult reply = RunSchedtrace("serve --sut=model < " + in);
   EXPECT_EQ(reply.status, 0);
   EXPECT_THAT(
       reply.output,
       HasSubstr(R"({"layers":["queue","cache","scheduler"],"ok":true})"));
-  Result narrow = RunCli("serve --sut=model --state=queue --ops=q_add < " + in);
+  CliResult narrow =
+      RunSchedtrace("serve --sut=model --state=queue --ops=q_add < " + in);
   EXPECT_THAT(narrow.output, HasSubstr(R"("ops":["q_add"])"));
   EXPECT_THAT(narrow.output, HasSubstr(R"("state":["queue"])"));
-  EXPECT_EQ(RunCli("serve --sut=model < /dev/null").status, 0);
+  EXPECT_EQ(RunSchedtrace("serve --sut=model < /dev/null").status, 0);
 }
 
 TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
@@ -220,8 +207,8 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
   const std::string xml = (dir_ / "r.xml").string();
   const std::string json = (dir_ / "r.json").string();
   for (const std::string& report : {md, xml, json}) {
-    Result r = RunCli("conformance " + Serve("") + " --report=" + report + " " +
-                      dir_.string());
+    CliResult r = RunSchedtrace("conformance " + Serve("") +
+                                " --report=" + report + " " + dir_.string());
     EXPECT_EQ(r.status, 1) << r.output;
     // The table row names the system and its layer.
     EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " cache"));
@@ -250,7 +237,8 @@ TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {
   }
   const std::string in = Write("in.jsonl", text + "\n");
   const std::string out = (dir_ / "min.jsonl").string();
-  Result r = RunCli("minimize " + Serve("--fault=exit --fault-step=5") +
+  CliResult r =
+      RunSchedtrace("minimize " + Serve("--fault=exit --fault-step=5") +
                     " --against=model --out=" + out + " " + in);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("from 9 to 5 steps"));
@@ -266,23 +254,25 @@ TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {
   }
   EXPECT_EQ(n, 5);
   // The written trace passes on the reference.
-  EXPECT_EQ(RunCli("replay --sut=model " + out).status, 0);
+  EXPECT_EQ(RunSchedtrace("replay --sut=model " + out).status, 0);
 }
 
 TEST_F(ExecTest, MinimizeRefusesATraceThatPasses) {
-  Result r = RunCli("minimize --sut=model " + ThreeSteps("t.jsonl"));
+  CliResult r = RunSchedtrace("minimize --sut=model " + ThreeSteps("t.jsonl"));
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("nothing to minimize"));
 }
 
 TEST_F(ExecTest, BadExecFlagsAreUsageErrors) {
   const std::string t = ThreeSteps("t.jsonl");
-  EXPECT_EQ(RunCli("replay --timeout-ms=soon " + Serve("") + " " + t).status,
-            2);
-  EXPECT_EQ(RunCli("replay --timeout-ms=0 " + Serve("") + " " + t).status, 2);
-  EXPECT_EQ(RunCli("serve --sut=exec:cat < /dev/null").status, 2);
-  EXPECT_EQ(RunCli("serve --fault=explode < /dev/null").status, 2);
-  Result r = RunCli("replay " + Serve("") + " " + t);
+  EXPECT_EQ(
+      RunSchedtrace("replay --timeout-ms=soon " + Serve("") + " " + t).status,
+      2);
+  EXPECT_EQ(
+      RunSchedtrace("replay --timeout-ms=0 " + Serve("") + " " + t).status, 2);
+  EXPECT_EQ(RunSchedtrace("serve --sut=exec:cat < /dev/null").status, 2);
+  EXPECT_EQ(RunSchedtrace("serve --fault=explode < /dev/null").status, 2);
+  CliResult r = RunSchedtrace("replay " + Serve("") + " " + t);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, Not(HasSubstr("comparisons skipped")));
 }
