@@ -52,6 +52,13 @@ std::vector<MutantInfo> MakeTable() {
        "a pod is still backing off at the exact instant its backoff expires "
        "(>= instead of >)",
        kGolden, "", ""},
+      {M::kBackoffExpiryWraps, "issue86373-backoff-expiry-wraps",
+       "PriorityQueue::BackoffTimeNs",
+       "timestamp + backoff as a wrapping int64 sum instead of Go's "
+       "non-wrapping Time.Add: with a huge max the expiry lands in the past "
+       "and the pod skips its backoff",
+       "regression trace", "#86373 family (notes 29)",
+       "issue86373-backoff-expiry-saturates"},
       {M::kMoveRequestLost, "pr73309-move-request-lost",
        "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
        "a move request during a pod's scheduling cycle is ignored: the failed "

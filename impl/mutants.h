@@ -37,6 +37,7 @@ enum class Mutant {
   kBackoffOverflow,
   kBackoffResetAfterIdle,
   kBackoffExpiryInclusive,
+  kBackoffExpiryWraps,
   kMoveRequestLost,
   kMoveIgnoresPrecheck,
   kMoveIgnoresBackoff,

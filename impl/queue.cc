@@ -271,6 +271,9 @@ int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
 
 // upstream: PriorityQueue.getBackoffTime (Go's Time.Add does not wrap).
 int64_t PriorityQueue::BackoffTimeNs(const Record& r) const {
+  if (MutantActive(Mutant::kBackoffExpiryWraps)) {
+    return WrapAdd(r.timestamp_ns, BackoffDurationNs(r));
+  }
   return SaturatingAdd(r.timestamp_ns, BackoffDurationNs(r));
 }
 
