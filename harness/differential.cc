@@ -80,7 +80,7 @@ std::optional<DiffResult> Differential::Configure(const TraceHeader& header,
   check_a_ = check_b_ = nullptr;
   if (options_.make_check) {
     check_a_ = options_.make_check(header);
-    check_b_ = options_.make_check(header);
+    if (options_.check_b) check_b_ = options_.make_check(header);
   }
   before_a_ = a_.Snapshot();
   before_b_ = b_.Snapshot();
@@ -98,9 +98,11 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
       return o.ok() ? OutToJson(*o).dump()
                     : absl::StrCat("(refused: ", o.status().ToString(), ")");
     };
+    // Its own path, so that shrinking keeps a refusal apart from an `out`
+    // that differs.
     result.divergence =
-        Divergence{step_no, step.line,   std::string(OpName(step.op)),
-                   "out",   show(out_a), show(out_b)};
+        Divergence{step_no,         step.line,   std::string(OpName(step.op)),
+                   "out (refused)", show(out_a), show(out_b)};
     return result;
   }
   State after_a = a_.Snapshot(), after_b = b_.Snapshot();
@@ -109,7 +111,7 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   const StepOut& oa = out_a.ok() ? *out_a : none;
   const StepOut& ob = out_b.ok() ? *out_b : none;
   if (auto d = CompareStep(WithExpectFrom(step, oa, after_a), step_no, ob,
-                           after_b)) {
+                           after_b, options_.reports)) {
     result.divergence = std::move(d);
     return result;
   }

@@ -35,6 +35,14 @@ struct DiffOptions {
   // Makes a fresh check for one system's run of a trace; called twice per
   // trace (once for a, once for b). Optional.
   std::function<StepCheck(const TraceHeader&)> make_check;
+  // What system b reports (an exec:CMD child's capabilities, cli/suts.h
+  // ReportsOf): parts and keys it does not report are not compared. Null:
+  // everything.
+  ReportsState reports;
+  // Whether the check runs on b too: false when b does not report the whole
+  // state (cli/suts.h ReportsAllState), where an invariant over a missing
+  // part would fire falsely.
+  bool check_b = true;
 };
 
 struct DiffResult {

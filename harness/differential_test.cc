@@ -118,6 +118,38 @@ TEST(DifferentialTest, OneSystemRefusingAStepIsADisagreement) {
   EXPECT_NE(r.divergence->actual.find("refused"), std::string::npos);
 }
 
+TEST(DifferentialTest, PartsBDoesNotReportAreNotComparedNorChecked) {
+  // b reports no queue (an exec child declaring only `nominated`): its
+  // empty queue must not count as a disagreement, and the check, which
+  // would read b's queue, must not run on b.
+  class NoQueue : public ToySystem {
+   public:
+    State Snapshot() const override {
+      State s = ToySystem::Snapshot();
+      s.queue = QueueState{};
+      return s;
+    }
+  };
+  ToySystem a;
+  NoQueue b;
+  EXPECT_EQ(RunDifferential(a, b, AddPopTrace()).verdict, Verdict::kFailed);
+  DiffOptions options;
+  options.reports = [](std::string_view path) {
+    return !path.starts_with("queue");
+  };
+  options.check_b = false;
+  int checked = 0;
+  options.make_check = [&checked](const TraceHeader&) -> StepCheck {
+    ++checked;
+    return [](const State&, const Step&, const StepOut&, const State&) {
+      return std::string();
+    };
+  };
+  DiffResult r = RunDifferential(a, b, AddPopTrace(), options);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.Format("a", "b");
+  EXPECT_EQ(checked, 1);  // a's check only
+}
+
 TEST(DifferentialTest, BothRefusingAStepIsAnAgreement) {
   ToySystem a, b;
   a.refuse_op = b.refuse_op = Op::kQPop;

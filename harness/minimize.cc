@@ -40,30 +40,6 @@ std::string OpOfMessage(const std::string& message) {
   return message.substr(open + 2, close - open - 2);
 }
 
-// Records `trace`'s expectations from `system`; an error names the step the
-// system could not apply. Stops after a fatal step.
-absl::StatusOr<Trace> Record(System& system, const Trace& trace) {
-  Trace out = trace;
-  out.steps.clear();
-  if (absl::Status s = system.Configure(trace.header); !s.ok()) return s;
-  for (size_t i = 0; i < trace.steps.size(); ++i) {
-    Step step = trace.steps[i];
-    absl::StatusOr<StepOut> o = system.Apply(step);
-    if (!o.ok()) {
-      return absl::Status(
-          o.status().code(),
-          absl::StrCat("step ", i + 1, ": ", o.status().message()));
-    }
-    auto expect = std::make_shared<Expect>();
-    expect->out = OutToJson(*o);
-    if (!o->fatal) expect->state = StateToJson(system.Snapshot());
-    step.expect = std::move(expect);
-    out.steps.push_back(std::move(step));
-    if (o->fatal) break;
-  }
-  return out;
-}
-
 class Shrinker {
  public:
   Shrinker(const FailureOf& failure, std::string signature, int max_runs)
@@ -259,23 +235,6 @@ std::optional<std::string> FailureSignature(
     }
   }
   return std::nullopt;
-}
-
-TraceResult ReplayAgainstReference(System& sut, System& reference,
-                                   const Trace& trace,
-                                   const ReplayOptions& options) {
-  absl::StatusOr<Trace> recorded = Record(reference, trace);
-  if (!recorded.ok()) {
-    TraceResult skipped;
-    skipped.path = trace.path;
-    skipped.name = trace.header.name;
-    skipped.layer = trace.header.layer;
-    skipped.verdict = Verdict::kSkipped;
-    skipped.message = absl::StrCat("the reference cannot replay it: ",
-                                   recorded.status().message());
-    return skipped;
-  }
-  return Replay(sut, *recorded, options);
 }
 
 Trace WithExpectationsFrom(System& system, const Trace& trace) {

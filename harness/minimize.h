@@ -3,7 +3,8 @@
 //
 //   FailureOf failure = [&](const Trace& t) -> std::optional<std::string> {
 //     auto sut = MakeSut(), ref = MakeReference();
-//     return FailureSignature(ReplayAgainstReference(*sut, *ref, t));
+//     DiffResult r = RunDifferential(*ref, *sut, t);  // differential.h
+//     return FailureSignature(r.verdict, r.divergence, r.message);
 //   };
 //   absl::StatusOr<MinimizeResult> m = Minimize(trace, failure);
 //   // m->trace: the small trace; m->signature: how it fails.
@@ -66,15 +67,6 @@ std::optional<std::string> FailureSignature(const TraceResult& result);
 std::optional<std::string> FailureSignature(
     Verdict verdict, const std::optional<Divergence>& divergence,
     const std::string& message);
-
-// Replays `trace` on `sut` with every step's expectations taken from
-// `reference` (out and state after the same step): a differential run. A
-// step the reference cannot apply (or a header it refuses) makes the result
-// kSkipped: such a candidate is not the failure being shrunk. `options`
-// (reports, check) apply to `sut`.
-TraceResult ReplayAgainstReference(System& sut, System& reference,
-                                   const Trace& trace,
-                                   const ReplayOptions& options = {});
 
 // `trace` with every step's expectations recorded from `system`; steps from
 // the first the system cannot apply on keep none. Stops after a fatal step.

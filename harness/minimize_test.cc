@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
+#include "harness/differential.h"
 
 namespace schedtrace {
 namespace {
@@ -183,15 +184,15 @@ class FakeQueue : public System {
   std::string last_;
 };
 
-TEST(ReplayAgainstReferenceTest, FindsAndShrinksADisagreement) {
+TEST(MinimizeTest, ShrinksADisagreementFoundByTheDifferentialRunner) {
   Trace trace = QueueTrace(
       {Add("a"), kPop, Add("b"), kPop, Add("c"), Add("d"), kPop, Add("e")});
   FakeQueue reference, same;
-  EXPECT_EQ(ReplayAgainstReference(same, reference, trace).verdict,
-            Verdict::kPassed);
+  EXPECT_EQ(RunDifferential(reference, same, trace).verdict, Verdict::kPassed);
   FailureOf failure = [](const Trace& t) {
     FakeQueue ref, buggy(/*bug_at=*/3);
-    return FailureSignature(ReplayAgainstReference(buggy, ref, t));
+    DiffResult r = RunDifferential(ref, buggy, t);
+    return FailureSignature(r.verdict, r.divergence, r.message);
   };
   absl::StatusOr<MinimizeResult> m = Minimize(trace, failure);
   ASSERT_TRUE(m.ok()) << m.status();

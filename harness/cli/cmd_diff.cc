@@ -28,29 +28,13 @@
 namespace schedtrace::cli {
 namespace {
 
-// How a differential run fails, coarse enough to survive shrinking: the
-// op and the place of a divergence (list indices dropped), or the side and
-// the property that fired; nullopt when it passes or cannot run.
+// How a differential run fails, coarse enough to survive shrinking
+// (harness/minimize.h FailureSignature), with the side whose check fired.
 std::optional<std::string> DiffSignature(const DiffResult& r) {
-  if (r.verdict != Verdict::kFailed) return std::nullopt;
-  if (r.divergence) {
-    std::string where = r.divergence->path;
-    std::string coarse;
-    for (size_t i = 0; i < where.size(); ++i) {
-      if (where[i] == '[') {
-        i = where.find(']', i);
-        if (i == std::string::npos) break;
-        continue;
-      }
-      coarse += where[i];
-    }
-    return absl::StrCat("diverge ", r.divergence->op, " ", coarse);
-  }
-  const size_t at = r.message.find("property ");
-  const size_t end = r.message.find(':', at);
-  return absl::StrCat(
-      r.side, " ",
-      at == std::string::npos ? r.message : r.message.substr(at, end - at));
+  std::optional<std::string> sig =
+      FailureSignature(r.verdict, r.divergence, r.message);
+  if (sig && !r.side.empty()) *sig = absl::StrCat(r.side, " ", *sig);
+  return sig;
 }
 
 // The hook for delta debugging (`--minimize`): shrinks a trace on which
@@ -64,7 +48,10 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
     absl::StatusOr<std::unique_ptr<System>> sa = MakeSystem(a);
     absl::StatusOr<std::unique_ptr<System>> sb = MakeSystem(b);
     if (!sa.ok() || !sb.ok()) return std::nullopt;
-    return DiffSignature(RunDifferential(**sa, **sb, t, options));
+    DiffOptions o = options;
+    o.reports = ReportsOf(**sb);
+    o.check_b = ReportsAllState(**sb);
+    return DiffSignature(RunDifferential(**sa, **sb, t, o));
   };
   absl::StatusOr<MinimizeResult> m = Minimize(trace, failure);
   if (!m.ok()) return "";
@@ -110,6 +97,8 @@ void RunOne(const CommandLine& cl, System& a, System& b, const Trace& trace,
           h, side++ % 2 == 0 ? &tally.known_a : &tally.known_b);
     };
   }
+  options.reports = ReportsOf(b);
+  options.check_b = ReportsAllState(b);
   DiffResult r = RunDifferential(a, b, trace, options);
   const std::string label = trace.path.empty() ? trace.header.name : trace.path;
   switch (r.verdict) {

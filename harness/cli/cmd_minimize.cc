@@ -17,6 +17,7 @@
 #include "harness/cli/flags.h"
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
+#include "harness/differential.h"
 #include "harness/minimize.h"
 #include "properties/checker.h"
 
@@ -49,7 +50,17 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   }
   absl::StatusOr<std::unique_ptr<System>> ref = MakeSystem(setup.against);
   if (!ref.ok()) return std::nullopt;
-  return FailureSignature(ReplayAgainstReference(**sut, **ref, trace, options));
+  // The reference's out and state are the expectations, step by step.
+  DiffOptions diff;
+  diff.reports = options.reports;
+  diff.check_b = ReportsAllState(**sut);
+  if (setup.properties) {
+    diff.make_check = [](const TraceHeader& h) {
+      return properties::AsStepCheck(h, nullptr);
+    };
+  }
+  DiffResult r = RunDifferential(**ref, **sut, trace, diff);
+  return FailureSignature(r.verdict, r.divergence, r.message);
 }
 
 int MinimizeCommand(const CommandLine& cl) {

@@ -242,7 +242,7 @@ TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {
                     " --against=model --out=" + out + " " + in);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("from 9 to 5 steps"));
-  EXPECT_THAT(r.output, HasSubstr("ERROR c_cleanup UNAVAILABLE"));
+  EXPECT_THAT(r.output, HasSubstr("FAIL c_cleanup out (refused)"));
   std::ifstream f(out);
   std::string header, line;
   std::getline(f, header);
