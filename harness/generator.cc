@@ -25,18 +25,6 @@ bool Fire(std::mt19937_64& rng, double p) {
   return p > 0 && std::bernoulli_distribution(std::min(p, 1.0))(rng);
 }
 
-// A copy of `pod` under a new uid, as the apiserver creates it again.
-PodPtr Recreated(const Pod& pod, int incarnation) {
-  auto p = std::make_shared<Pod>(pod);
-  p->uid =
-      absl::StrCat("uid-", pod.namespace_, "-", pod.name, "-", incarnation);
-  p->resource_version = "1";
-  p->node_name.clear();
-  p->nominated_node_name.clear();
-  p->deletion_timestamp.reset();
-  return p;
-}
-
 // Applies `step` to `sut` and records what it emitted and showed as the
 // step's expectations. Returns the out, so a generator can react to it.
 absl::StatusOr<StepOut> Record(System& sut, Step& step) {
@@ -373,15 +361,15 @@ class Generator {
       step.pod = pods_[i];
       Step add;
       add.op = Op::kPodAdd;
-      add.pod = pods_[i] = Recreated(*pods_[i], ++incarnation_[i]);
+      add.pod = pods_[i] = RecreatedPod(*pods_[i], ++incarnation_[i]);
       prev_[i] = nullptr;
       pending_.push_back(std::move(add));
       return true;
     }
     if (!present.empty() && Fire(rng_, p.recreate_update)) {
       int i = Pick(present);
-      auto next =
-          std::const_pointer_cast<Pod>(Recreated(*pods_[i], ++incarnation_[i]));
+      auto next = std::const_pointer_cast<Pod>(
+          RecreatedPod(*pods_[i], ++incarnation_[i]));
       next->resource_version =
           absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
       Update(step, i, next);
@@ -402,9 +390,7 @@ class Generator {
       step.node = nodes_[i];
       Step add;
       add.op = Op::kNodeAdd;
-      auto again = std::make_shared<Node>(*nodes_[i]);
-      again->uid = absl::StrCat(again->uid, "-", ++node_incarnation_[i]);
-      add.node = nodes_[i] = again;
+      add.node = nodes_[i] = RecreatedNode(*nodes_[i], ++node_incarnation_[i]);
       pending_.push_back(std::move(add));
       return true;
     }
@@ -412,10 +398,7 @@ class Generator {
       int i = Pick(nodes_present);
       int n = Uniform(2, 5);
       for (int k = 0; k < n; ++k) {
-        auto next = std::make_shared<Node>(*nodes_[i]);
-        int64_t rv = 0;
-        (void)absl::SimpleAtoi(next->resource_version, &rv);
-        next->resource_version = absl::StrCat(rv + 1);
+        NodePtr next = NoOpNodeUpdate(*nodes_[i]);
         Step u;
         u.op = Op::kNodeUpdate;
         u.old_node = nodes_[i];
@@ -1264,6 +1247,31 @@ class QueueGenerator {
 };
 
 }  // namespace
+
+PodPtr RecreatedPod(const Pod& pod, int incarnation) {
+  auto p = std::make_shared<Pod>(pod);
+  p->uid =
+      absl::StrCat("uid-", pod.namespace_, "-", pod.name, "-", incarnation);
+  p->resource_version = "1";
+  p->node_name.clear();
+  p->nominated_node_name.clear();
+  p->deletion_timestamp.reset();
+  return p;
+}
+
+NodePtr RecreatedNode(const Node& node, int incarnation) {
+  auto again = std::make_shared<Node>(node);
+  again->uid = absl::StrCat(again->uid, "-", incarnation);
+  return again;
+}
+
+NodePtr NoOpNodeUpdate(const Node& node) {
+  auto next = std::make_shared<Node>(node);
+  int64_t rv = 0;
+  (void)absl::SimpleAtoi(next->resource_version, &rv);
+  next->resource_version = absl::StrCat(rv + 1);
+  return next;
+}
 
 TraceHeader SchedulerHeader(const std::string& name) {
   TraceHeader h;

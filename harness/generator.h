@@ -71,6 +71,18 @@ struct Perturbations {
 // every one). An InvalidArgument error names the bad item.
 absl::StatusOr<Perturbations> ParsePerturbations(std::string_view spec);
 
+// Building blocks of the perturbations, shared with the RapidCheck state
+// machines (properties/rc_stateful.h) so both build them alike:
+//   RecreatedPod    a copy of `pod` as the apiserver creates it again under
+//                   the same name: uid "uid-NS-NAME-<incarnation>",
+//                   resourceVersion 1, not bound, not nominated.
+//   RecreatedNode   a copy of `node` created again: uid "<uid>-<incarnation>".
+//   NoOpNodeUpdate  `node` with only its resourceVersion increased (a
+//                   node_burst update: nothing the scheduler reads changes).
+PodPtr RecreatedPod(const Pod& pod, int incarnation);
+NodePtr RecreatedNode(const Node& node, int incarnation);
+NodePtr NoOpNodeUpdate(const Node& node);
+
 struct GenOptions {
   uint64_t seed = 1;
   int steps = 60;

@@ -3,6 +3,7 @@
 // one the scheduler or its informer can make; the wrong-but-possible ones
 // (forget of a pod never assumed, remove of an unknown node) are answered
 // by upstream with an error, which both systems must give alike.
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -17,9 +18,7 @@ namespace {
 constexpr int kPods = 4;
 constexpr int kNodes = 3;
 
-std::string NodeName() {
-  return absl::StrCat("n", *rc::gen::inRange(0, kNodes));
-}
+std::string NodeName() { return absl::StrCat("n", Uniform(0, kNodes)); }
 
 PodPtr NewPod(int i, int64_t t, const std::string& node) {
   auto p = std::make_shared<Pod>();
@@ -29,11 +28,9 @@ PodPtr NewPod(int i, int64_t t, const std::string& node) {
   p->resource_version = absl::StrCat(t);
   p->node_name = node;
   Container c{.name = "c"};
-  c.requests["cpu"] =
-      *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 20) * 50, "m"));
-  if (*rc::gen::inRange(0, 3) == 0) {
-    c.requests["memory"] =
-        *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 64), "Mi"));
+  c.requests["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 20) * 50, "m"));
+  if (Uniform(0, 3) == 0) {
+    c.requests["memory"] = *ParseQuantity(absl::StrCat(Uniform(1, 64), "Mi"));
   }
   p->containers.push_back(c);
   return p;
@@ -42,24 +39,22 @@ PodPtr NewPod(int i, int64_t t, const std::string& node) {
 NodePtr NewNode(const std::string& name) {
   auto n = std::make_shared<Node>();
   n->name = name;
-  n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 8)));
+  n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 8)));
   return n;
 }
 
 Step CacheStep(const Model& m) {
   Step s;
-  s.t = m.t + (*rc::gen::inRange(0, 8) == 0 ? *rc::gen::inRange(20000, 40000)
-                                            : *rc::gen::inRange(100, 3000));
-  const int i = *rc::gen::inRange(0, kPods);
+  s.t = m.t + (Uniform(0, 8) == 0 ? Uniform(20000, 40000) : Uniform(100, 3000));
+  const int i = Uniform(0, kPods);
   const std::string key = absl::StrCat("default/p", i);
   auto it = m.pods.find(key);
   const PodPtr known = it == m.pods.end() ? nullptr : it->second;
-  switch (*rc::gen::inRange(0, 11)) {
+  switch (Uniform(0, 11)) {
     case 0:
     case 1:
       s.op = Op::kCAssume;
-      s.pod =
-          known && *rc::gen::inRange(0, 3) ? known : NewPod(i, s.t, NodeName());
+      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName());
       return s;
     case 2:
       if (!known) break;
@@ -73,8 +68,7 @@ Step CacheStep(const Model& m) {
       return s;
     case 4:
       s.op = Op::kCAddPod;
-      s.pod =
-          known && *rc::gen::inRange(0, 3) ? known : NewPod(i, s.t, NodeName());
+      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName());
       return s;
     case 5: {
       if (!known) break;
@@ -129,7 +123,15 @@ bool CacheValid(const Model& m, const Step& s) {
   }
 }
 
-constexpr Layer kCache = {&CacheStep, &CacheValid};
+constexpr Layer kCache = {&CacheStep, &CacheValid,
+                          PerturbOps{.add = Op::kCAddPod,
+                                     .update = Op::kCUpdatePod,
+                                     .remove = Op::kCRemovePod,
+                                     .node_add = Op::kCAddNode,
+                                     .node_update = Op::kCUpdateNode,
+                                     .node_remove = Op::kCRemoveNode,
+                                     .bound_recreate = true,
+                                     .nodes = true}};
 
 TEST(RcCacheTest, ModelAndImplAgreeAndKeepEveryProperty) {
   for (int64_t ttl : {0, 30000}) {
@@ -142,6 +144,30 @@ TEST(RcCacheTest, ModelAndImplAgreeAndKeepEveryProperty) {
         Check<&kCache>(h, &model::NewSystem, &impl::NewSystem, RcParams(100));
     EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
   }
+}
+
+// With every perturbation at 0.2, a fixed seed runs each kind the layer
+// has; model and impl still agree (known upstream violations aside).
+TEST(RcCacheTest, EachPerturbationOccurs) {
+  TraceHeader h;
+  h.name = "rc/cache-perturb";
+  h.layer = schedtrace::Layer::kCache;
+  h.upstream = "v1.26.7";
+  h.config.assumed_pod_ttl_ms = 30000;
+  PerturbCounts().clear();
+  KnownCounts().clear();
+  rc::detail::TestParams params = RcParams(60);
+  params.seed = 7;
+  rc::detail::TestResult r =
+      Check<&kCache>(h, &model::NewSystem, &impl::NewSystem, params,
+                     *ParsePerturbations("all:0.2"));
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  for (const char* kind : kPerturbKinds) {
+    if (false) continue;
+    EXPECT_GT(PerturbCounts()[kind], 0) << kind;
+  }
+  std::cout << "perturbations: " << FormatCounts(PerturbCounts())
+            << "\nknown violations: " << FormatCounts(KnownCounts()) << "\n";
 }
 
 }  // namespace

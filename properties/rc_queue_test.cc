@@ -1,8 +1,10 @@
 // RapidCheck state machine for the queue layer: model against impl on
 // random valid sequences of q_* steps (properties/rc_stateful.h), and a
 // planted bug that the check must find and shrink.
+#include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -26,8 +28,8 @@ PodPtr NewPod(int i, int64_t t) {
   p->uid = absl::StrCat("uid-", p->name, "-", t);
   p->resource_version = absl::StrCat(t);
   p->scheduler_name = "default-scheduler";
-  p->priority = *rc::gen::inRange(0, 3);
-  if (*rc::gen::inRange(0, 8) == 0) p->scheduling_gates = {"example.com/g"};
+  p->priority = Uniform(0, 3);
+  if (Uniform(0, 8) == 0) p->scheduling_gates = {"example.com/g"};
   p->containers.push_back({.name = "c", .image = "img"});
   return p;
 }
@@ -44,13 +46,13 @@ int PendingPod(const Model& m) {
 
 Step QueueStep(const Model& m) {
   Step s;
-  const int jump = *rc::gen::inRange(0, 20);
+  const int jump = Uniform(0, 20);
   s.t = m.t + (jump == 0  ? 310000
-               : jump < 4 ? *rc::gen::inRange(5000, 20000)
-                          : *rc::gen::inRange(100, 3000));
-  const int i = *rc::gen::inRange(0, kPods);
+               : jump < 4 ? Uniform(5000, 20000)
+                          : Uniform(100, 3000));
+  const int i = Uniform(0, kPods);
   const int pending = PendingPod(m);
-  switch (*rc::gen::inRange(0, 12)) {
+  switch (Uniform(0, 12)) {
     case 0:
     case 1:
       if (m.pods.contains(Key(i))) break;
@@ -62,9 +64,9 @@ Step QueueStep(const Model& m) {
       PodPtr old = m.pods.at(Key(pending));
       auto next = std::make_shared<Pod>(*old);
       next->resource_version = absl::StrCat(s.t);
-      switch (*rc::gen::inRange(0, 4)) {
+      switch (Uniform(0, 4)) {
         case 0:
-          next->priority = *rc::gen::inRange(0, 3);
+          next->priority = Uniform(0, 3);
           break;
         case 1:
           next->scheduling_gates.clear();
@@ -76,7 +78,7 @@ Step QueueStep(const Model& m) {
           next->nominated_node_name = "n1";
       }
       s.op = Op::kQUpdate;
-      s.old_pod = *rc::gen::inRange(0, 20) == 0 ? nullptr : old;
+      s.old_pod = Uniform(0, 20) == 0 ? nullptr : old;
       s.new_pod = next;
       return s;
     }
@@ -97,7 +99,7 @@ Step QueueStep(const Model& m) {
           std::vector<std::string>{}, std::vector<std::string>{"NodeAffinity"},
           std::vector<std::string>{"NodeResourcesFit"},
           std::vector<std::string>{"VolumeBinding"});
-      if (*rc::gen::inRange(0, 4) == 0 && m.state.queue) {
+      if (Uniform(0, 4) == 0 && m.state.queue) {
         s.cycle =
             *rc::gen::inRange<int64_t>(0, m.state.queue->scheduling_cycle + 1);
       }
@@ -126,7 +128,7 @@ Step QueueStep(const Model& m) {
           {"*", "All", "UnschedulableTimeout"}};
       s.op = Op::kQMoveAll;
       s.event = *rc::gen::elementOf(kEvents);
-      if (*rc::gen::inRange(0, 5) == 0) s.precheck = {{Key(i)}};
+      if (Uniform(0, 5) == 0) s.precheck = {{Key(i)}};
       return s;
     }
     case 9:
@@ -162,7 +164,11 @@ bool QueueValid(const Model& m, const Step& s) {
   }
 }
 
-constexpr Layer kQueue = {&QueueStep, &QueueValid};
+// No node perturbations: the queue layer has no node ops.
+constexpr Layer kQueue = {
+    &QueueStep, &QueueValid,
+    PerturbOps{
+        .add = Op::kQAdd, .update = Op::kQUpdate, .remove = Op::kQDelete}};
 
 TEST(RcQueueTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = QueueHeader("rc/queue");
@@ -206,7 +212,8 @@ std::unique_ptr<System> NewDropping() {
 TEST(RcQueueTest, PlantedBugIsFoundAndShrunkToAReplayableTrace) {
   TraceHeader h = QueueHeader("rc/queue-planted");
   rc::detail::TestResult r =
-      Check<&kQueue>(h, &model::NewSystem, &NewDropping, RcParams(200));
+      Check<&kQueue>(h, &model::NewSystem, &NewDropping, RcParams(200),
+                     Perturbations{});  // the shrunk size below is exact
   ASSERT_TRUE(r.is<rc::detail::FailureResult>()) << Describe(r);
   const std::string& text = r.get<rc::detail::FailureResult>().description;
   // The message carries the shrunk sequence as a trace that decodes...
@@ -225,6 +232,26 @@ TEST(RcQueueTest, PlantedBugIsFoundAndShrunkToAReplayableTrace) {
   DropsFromActiveQ b;
   DiffResult d = RunDifferential(*a, b, *trace);
   EXPECT_EQ(d.verdict, Verdict::kFailed) << text;
+}
+
+// With every perturbation at 0.2, a fixed seed runs each kind the layer
+// has; model and impl still agree (known upstream violations aside).
+TEST(RcQueueTest, EachPerturbationOccurs) {
+  TraceHeader h = QueueHeader("rc/queue-perturb");
+  PerturbCounts().clear();
+  KnownCounts().clear();
+  rc::detail::TestParams params = RcParams(60);
+  params.seed = 7;
+  rc::detail::TestResult r =
+      Check<&kQueue>(h, &model::NewSystem, &impl::NewSystem, params,
+                     *ParsePerturbations("all:0.2"));
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  for (const char* kind : kPerturbKinds) {
+    if (std::string_view(kind).starts_with("node_")) continue;
+    EXPECT_GT(PerturbCounts()[kind], 0) << kind;
+  }
+  std::cout << "perturbations: " << FormatCounts(PerturbCounts())
+            << "\nknown violations: " << FormatCounts(KnownCounts()) << "\n";
 }
 
 }  // namespace

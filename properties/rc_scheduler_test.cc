@@ -2,6 +2,7 @@
 // random valid informer deliveries and scheduling cycles
 // (properties/rc_stateful.h). permit_allow / permit_reject are generated
 // only for pods really waiting, bind only for pods really parked.
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -24,13 +25,12 @@ PodPtr NewPod(int i, int64_t t) {
   p->uid = absl::StrCat("uid-", p->name, "-", t);
   p->resource_version = absl::StrCat(t);
   p->scheduler_name = "default-scheduler";
-  p->priority = *rc::gen::inRange(0, 3);
+  p->priority = Uniform(0, 3);
   Container c{.name = "c", .image = "img"};
-  c.requests["cpu"] =
-      *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 15) * 100, "m"));
+  c.requests["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 15) * 100, "m"));
   p->containers.push_back(c);
-  if (*rc::gen::inRange(0, 5) == 0) p->node_selector = {{"zone", "a"}};
-  if (*rc::gen::inRange(0, 10) == 0) p->scheduling_gates = {"example.com/g"};
+  if (Uniform(0, 5) == 0) p->node_selector = {{"zone", "a"}};
+  if (Uniform(0, 10) == 0) p->scheduling_gates = {"example.com/g"};
   return p;
 }
 
@@ -40,27 +40,27 @@ NodePtr NewNode(int i) {
   n->uid = absl::StrCat("uid-", n->name);
   n->labels = {{"zone", *rc::gen::element<std::string>("a", "b")},
                {"schedtrace.io/score", absl::StrCat(i * 10 + 1)}};
-  n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 4)));
+  n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 4)));
   n->allocatable["pods"] = *ParseQuantity("110");
-  if (*rc::gen::inRange(0, 5) == 0) n->unschedulable = true;
+  if (Uniform(0, 5) == 0) n->unschedulable = true;
   return n;
 }
 
 Step SchedulerStep(const Model& m) {
   Step s;
-  const int jump = *rc::gen::inRange(0, 20);
+  const int jump = Uniform(0, 20);
   s.t = m.t + (jump == 0  ? 310000
-               : jump < 4 ? *rc::gen::inRange(5000, 20000)
-                          : *rc::gen::inRange(100, 3000));
-  const int i = *rc::gen::inRange(0, kPods);
+               : jump < 4 ? Uniform(5000, 20000)
+                          : Uniform(100, 3000));
+  const int i = Uniform(0, kPods);
   const std::string key =
       absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
   auto it = m.pods.find(key);
   const PodPtr known = it == m.pods.end() ? nullptr : it->second;
-  const int ni = *rc::gen::inRange(0, kNodes);
+  const int ni = Uniform(0, kNodes);
   auto nit = m.nodes.find(absl::StrCat("n", ni));
   const NodePtr node = nit == m.nodes.end() ? nullptr : nit->second;
-  switch (*rc::gen::inRange(0, 14)) {
+  switch (Uniform(0, 14)) {
     case 0:
       if (known) break;
       s.op = Op::kPodAdd;
@@ -70,7 +70,7 @@ Step SchedulerStep(const Model& m) {
       if (!known) break;
       auto next = std::make_shared<Pod>(*known);
       next->resource_version = absl::StrCat(s.t);
-      switch (*rc::gen::inRange(0, 3)) {
+      switch (Uniform(0, 3)) {
         case 0:
           next->labels["l"] = absl::StrCat(s.t);
           break;
@@ -95,7 +95,7 @@ Step SchedulerStep(const Model& m) {
       if (!known) break;
       s.op = Op::kPodDelete;
       s.pod = known;
-      s.tombstone = *rc::gen::inRange(0, 5) == 0;
+      s.tombstone = Uniform(0, 5) == 0;
       return s;
     case 3:
       if (node) break;
@@ -108,8 +108,7 @@ Step SchedulerStep(const Model& m) {
       if (*rc::gen::arbitrary<bool>()) {
         next->unschedulable = !next->unschedulable;
       } else {
-        next->allocatable["cpu"] =
-            *ParseQuantity(absl::StrCat(*rc::gen::inRange(1, 4)));
+        next->allocatable["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 4)));
       }
       s.op = Op::kNodeUpdate;
       s.old_node = node;
@@ -131,11 +130,11 @@ Step SchedulerStep(const Model& m) {
     case 8:
     case 9: {
       s.op = Op::kScheduleOne;
-      const int p = *rc::gen::inRange(0, 10);
+      const int p = Uniform(0, 10);
       s.permit = p < 3   ? PermitOutcome::kWait
                  : p < 4 ? PermitOutcome::kReject
                          : PermitOutcome::kAllow;
-      if (*rc::gen::inRange(0, 10) == 0) s.reserve = ReserveOutcome::kError;
+      if (Uniform(0, 10) == 0) s.reserve = ReserveOutcome::kError;
       return s;
     }
     case 10:
@@ -147,8 +146,8 @@ Step SchedulerStep(const Model& m) {
       if (!m.state.parked || m.state.parked->empty()) break;
       s.op = Op::kBind;
       s.pod_key = *rc::gen::elementOf(*m.state.parked);
-      s.prebind_ok = *rc::gen::inRange(0, 8) != 0;
-      s.bind_ok = *rc::gen::inRange(0, 8) != 0;
+      s.prebind_ok = Uniform(0, 8) != 0;
+      s.bind_ok = Uniform(0, 8) != 0;
       return s;
     case 12:
       s.op = Op::kFlushBackoff;
@@ -184,7 +183,8 @@ bool SchedulerValid(const Model& m, const Step& s) {
   }
 }
 
-constexpr Layer kScheduler = {&SchedulerStep, &SchedulerValid};
+constexpr Layer kScheduler = {&SchedulerStep, &SchedulerValid,
+                              PerturbOps{.tombstone = true, .nodes = true}};
 
 TEST(RcSchedulerTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = SchedulerHeader("rc/scheduler");
@@ -197,6 +197,26 @@ TEST(RcSchedulerTest, ModelAndImplAgreeAndKeepEveryProperty) {
   rc::detail::TestResult r =
       Check<&kScheduler>(h, &model::NewSystem, &impl::NewSystem, RcParams());
   EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+}
+
+// With every perturbation at 0.2, a fixed seed runs each kind the layer
+// has; model and impl still agree (known upstream violations aside).
+TEST(RcSchedulerTest, EachPerturbationOccurs) {
+  TraceHeader h = SchedulerHeader("rc/scheduler-perturb");
+  PerturbCounts().clear();
+  KnownCounts().clear();
+  rc::detail::TestParams params = RcParams(60);
+  params.seed = 7;
+  rc::detail::TestResult r =
+      Check<&kScheduler>(h, &model::NewSystem, &impl::NewSystem, params,
+                         *ParsePerturbations("all:0.2"));
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  for (const char* kind : kPerturbKinds) {
+    if (false) continue;
+    EXPECT_GT(PerturbCounts()[kind], 0) << kind;
+  }
+  std::cout << "perturbations: " << FormatCounts(PerturbCounts())
+            << "\nknown violations: " << FormatCounts(KnownCounts()) << "\n";
 }
 
 }  // namespace

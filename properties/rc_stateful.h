@@ -16,19 +16,36 @@
 //
 // `RcParams` reads RC_CASES / RC_SEED from the environment so CI stays small
 // (default 150 cases) and a nightly run can ask for more.
+//
+// Informer perturbations (issue 7.3; harness/generator.h) are commands too:
+// each kind of `Perturbations` fires with its own probability when a command
+// is generated and then makes the command a short valid sequence (a resync,
+// an update racing a scheduling cycle, a stale delete, a delete + re-create,
+// a re-create collapsed into one update, a node re-created, a burst of no-op
+// node updates), built with the generator's helpers. RC_PERTURB (parsed by
+// ParsePerturbations, default "all:0.05") sets the probabilities; a layer's
+// `PerturbOps` says which ops carry them. Known upstream violations
+// (properties/known_violations.h) are counted in `KnownCounts()`, never
+// failures, exactly as in the differential runner.
 #ifndef SCHEDTRACE_PROPERTIES_RC_STATEFUL_H_
 #define SCHEDTRACE_PROPERTIES_RC_STATEFUL_H_
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
+#include "harness/generator.h"
 #include "harness/system.h"
 #include "harness/trace.h"
 #include "model/system.h"
@@ -124,12 +141,207 @@ inline bool Lists(const std::optional<std::vector<std::string>>& list,
   return list && std::find(list->begin(), list->end(), key) != list->end();
 }
 
-// A step generator (inside RapidCheck's generation: may use `*gen`) and
-// its validity check.
+// The ops a layer's perturbations use. `tombstone`: a stale delete is
+// flagged as a tombstone (scheduler layer). `bound_recreate`: a re-created
+// pod keeps its node (cache layer: the cache only holds pods with a node).
+// `nodes`: node perturbations exist (not in the queue layer).
+struct PerturbOps {
+  Op add = Op::kPodAdd;
+  Op update = Op::kPodUpdate;
+  Op remove = Op::kPodDelete;
+  Op node_add = Op::kNodeAdd;
+  Op node_update = Op::kNodeUpdate;
+  Op node_remove = Op::kNodeDelete;
+  bool tombstone = false;
+  bool bound_recreate = false;
+  bool nodes = false;
+};
+
+// A step generator (inside RapidCheck's generation: may use `*gen`), its
+// validity check, and the ops its perturbations use.
 struct Layer {
   Step (*generate)(const Model& m);
   bool (*valid)(const Model& m, const Step& step);
+  PerturbOps ops;
 };
+
+// The perturbation kinds, in the order they are drawn.
+inline constexpr const char* kPerturbKinds[] = {
+    "resync",          "race",          "tombstone", "recreate",
+    "recreate_update", "node_recreate", "node_burst"};
+
+// How many perturbation commands of each kind ran (kind -> count), and how
+// often each known upstream violation fired (id -> count, both systems).
+inline std::map<std::string, int>& PerturbCounts() {
+  static std::map<std::string, int> counts;
+  return counts;
+}
+inline std::map<std::string, int>& KnownCounts() {
+  static std::map<std::string, int> counts;
+  return counts;
+}
+
+// RC_PERTURB from the environment (default "all:0.05").
+inline absl::StatusOr<Perturbations> RcPerturbations() {
+  const char* spec = std::getenv("RC_PERTURB");
+  return ParsePerturbations(spec != nullptr ? spec : "all:0.05");
+}
+
+// A uniform draw from [lo, hi) inside RapidCheck's generation, not scaled
+// by the test case's size (rc::gen::inRange is: at size 60 it draws only
+// from the lower 60% of the range).
+inline int Uniform(int lo, int hi) {
+  return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi));
+}
+
+// A perturbation: the steps it delivers (in order), its kind, and whether
+// its delete carries a stale object (valid when the uid matches).
+struct Perturbation {
+  std::vector<Step> steps;
+  std::string kind;
+  bool stale = false;
+};
+
+// Builds a perturbation of a kind whose probability fires, or nullopt.
+// Times are m.t + 100..3000 ms, then 1 ms apart.
+inline std::optional<Perturbation> Perturb(const Model& m,
+                                           const Perturbations& p,
+                                           const PerturbOps& ops) {
+  const double probs[] = {
+      p.resync,          p.race,          p.tombstone, p.recreate,
+      p.recreate_update, p.node_recreate, p.node_burst};
+  std::vector<PodPtr> pods;
+  for (const auto& [key, pod] : m.pods) pods.push_back(pod);
+  std::vector<NodePtr> nodes;
+  for (const auto& [name, node] : m.nodes) nodes.push_back(node);
+  int64_t t = m.t + Uniform(100, 3000);
+  Perturbation out;
+  auto add = [&](Step s) {
+    s.t = t++;
+    out.steps.push_back(std::move(s));
+  };
+  for (int k = 0; k < 7; ++k) {
+    if (probs[k] <= 0 ||
+        Uniform(0, 10000) >= static_cast<int>(probs[k] * 10000)) {
+      continue;
+    }
+    out.kind = kPerturbKinds[k];
+    const bool node_kind = k >= 5;
+    if (node_kind ? (!ops.nodes || nodes.empty()) : pods.empty()) continue;
+    Step s;
+    switch (k) {
+      case 0: {  // resync: the object unchanged, same resourceVersion
+        s.op = ops.update;
+        s.old_pod = s.new_pod = *rc::gen::elementOf(pods);
+        add(s);
+        return out;
+      }
+      case 1: {  // race: a pod in the middle of its scheduling cycle
+        std::vector<std::string> busy;
+        if (ops.update == Op::kQUpdate) {
+          busy.assign(m.in_flight.begin(), m.in_flight.end());
+        } else if (ops.update == Op::kCUpdatePod) {
+          if (m.state.cache) busy = m.state.cache->assumed;
+        } else {
+          for (const auto* list : {&m.state.waiting, &m.state.parked}) {
+            if (*list)
+              busy.insert(busy.end(), (*list)->begin(), (*list)->end());
+          }
+        }
+        std::erase_if(busy, [&](const std::string& key) {
+          return !m.pods.contains(key);
+        });
+        if (busy.empty()) continue;
+        const PodPtr held = m.pods.at(*rc::gen::elementOf(busy));
+        if (Uniform(0, 10) < 3) {
+          s.op = ops.remove;
+          s.pod = held;
+        } else {
+          auto next = std::make_shared<Pod>(*held);
+          next->resource_version = absl::StrCat(t);
+          next->labels["race"] = absl::StrCat(t);
+          s.op = ops.update;
+          s.old_pod = held;
+          s.new_pod = next;
+        }
+        add(s);
+        return out;
+      }
+      case 2: {  // tombstone: a delete carrying an older version
+        const PodPtr held = *rc::gen::elementOf(pods);
+        PodPtr stale = held;
+        for (auto it = m.steps.rbegin(); it != m.steps.rend(); ++it) {
+          if (it->new_pod == held && it->old_pod && it->old_pod != held &&
+              it->old_pod->uid == held->uid) {
+            stale = it->old_pod;
+            break;
+          }
+        }
+        s.op = ops.remove;
+        s.pod = stale;
+        s.tombstone = ops.tombstone;
+        out.stale = true;
+        add(s);
+        return out;
+      }
+      case 3:    // recreate: delete, then add under a new uid
+      case 4: {  // recreate_update: the same as one update
+        const PodPtr held = *rc::gen::elementOf(pods);
+        auto again = std::const_pointer_cast<Pod>(RecreatedPod(*held, t));
+        if (ops.bound_recreate) again->node_name = held->node_name;
+        if (k == 3) {
+          s.op = ops.remove;
+          s.pod = held;
+          add(s);
+          Step a;
+          a.op = ops.add;
+          a.pod = again;
+          add(a);
+          return out;
+        }
+        int64_t rv = 0;
+        (void)absl::SimpleAtoi(held->resource_version, &rv);
+        again->resource_version = absl::StrCat(rv + 1);
+        s.op = ops.update;
+        s.old_pod = held;
+        s.new_pod = again;
+        add(s);
+        return out;
+      }
+      case 5: {  // node_recreate: preferably a node that holds pods
+        std::vector<NodePtr> busy;
+        if (m.state.cache) {
+          for (const NodeInfoState& n : m.state.cache->nodes) {
+            if (!n.pods.empty() && m.nodes.contains(n.name)) {
+              busy.push_back(m.nodes.at(n.name));
+            }
+          }
+        }
+        const NodePtr node = *rc::gen::elementOf(busy.empty() ? nodes : busy);
+        s.op = ops.node_remove;
+        s.node = node;
+        add(s);
+        Step a;
+        a.op = ops.node_add;
+        a.node = RecreatedNode(*node, static_cast<int>(t));
+        add(a);
+        return out;
+      }
+      default: {  // node_burst: 2-5 updates changing only resourceVersion
+        NodePtr node = *rc::gen::elementOf(nodes);
+        for (int n = Uniform(2, 6); n > 0; --n) {
+          Step u;
+          u.op = ops.node_update;
+          u.old_node = node;
+          u.new_node = node = NoOpNodeUpdate(*node);
+          add(u);
+        }
+        return out;
+      }
+    }
+  }
+  return std::nullopt;
+}
 
 struct Sut {
   Sut(std::unique_ptr<System> a_in, std::unique_ptr<System> b_in,
@@ -140,7 +352,9 @@ struct Sut {
   }
   DiffOptions MakeOptions() {
     DiffOptions o;
-    o.make_check = [](const TraceHeader& h) { return AsStepCheck(h, nullptr); };
+    o.make_check = [](const TraceHeader& h) {
+      return AsStepCheck(h, &KnownCounts());
+    };
     return o;
   }
   std::unique_ptr<System> a, b;
@@ -149,41 +363,84 @@ struct Sut {
   Trace trace;  // what was run, printed on failure
 };
 
+// One command: a step of the layer, or a perturbation's steps.
 template <const Layer* kLayer>
 struct StepCommand : rc::state::Command<Model, Sut> {
-  Step step;
-  explicit StepCommand(const Model& m) : step(kLayer->generate(m)) {}
-  void checkPreconditions(const Model& m) const override {
-    RC_PRE(!m.ended && step.t > m.t && kLayer->valid(m, step));
-  }
-  void apply(Model& m) const override { Advance(m, step); }
-  void run(const Model&, Sut& sut) const override {
-    sut.trace.steps.push_back(step);
-    sut.trace.steps.back().line = static_cast<int>(sut.trace.steps.size()) + 1;
-    const int n = static_cast<int>(sut.trace.steps.size());
-    if (std::optional<DiffResult> r =
-            sut.diff.Apply(sut.trace.steps.back(), n)) {
-      RC_FAIL(r->Format("a", "b") + "\nreplayable trace (" + std::to_string(n) +
-              " steps):\n" + EncodeTrace(sut.trace));
+  std::vector<Step> steps;
+  std::string kind;    // the perturbation's, "" for a plain step
+  bool stale = false;  // Perturbation::stale
+  StepCommand(const Model& m, const Perturbations& p) {
+    if (std::optional<Perturbation> q = Perturb(m, p, kLayer->ops)) {
+      steps = std::move(q->steps);
+      kind = std::move(q->kind);
+      stale = q->stale;
+    } else {
+      steps.push_back(kLayer->generate(m));
     }
   }
-  void show(std::ostream& os) const override { os << EncodeStep(step, false); }
+  bool Valid(const Model& m, const Step& step) const {
+    if (m.ended || step.t <= m.t) return false;
+    if (!stale) return kLayer->valid(m, step);
+    auto it = m.pods.find(step.pod->Key());
+    return it != m.pods.end() && it->second->uid == step.pod->uid;
+  }
+  void checkPreconditions(const Model& m) const override {
+    if (steps.size() == 1) {
+      RC_PRE(Valid(m, steps[0]));
+      return;
+    }
+    Model next = m;
+    for (const Step& step : steps) {
+      RC_PRE(Valid(next, step));
+      Advance(next, step);
+    }
+  }
+  void apply(Model& m) const override {
+    for (const Step& step : steps) Advance(m, step);
+  }
+  void run(const Model&, Sut& sut) const override {
+    if (!kind.empty()) ++PerturbCounts()[kind];
+    for (const Step& step : steps) {
+      sut.trace.steps.push_back(step);
+      sut.trace.steps.back().line =
+          static_cast<int>(sut.trace.steps.size()) + 1;
+      const int n = static_cast<int>(sut.trace.steps.size());
+      if (std::optional<DiffResult> r =
+              sut.diff.Apply(sut.trace.steps.back(), n)) {
+        RC_FAIL(r->Format("a", "b") + "\nreplayable trace (" +
+                std::to_string(n) + " steps):\n" + EncodeTrace(sut.trace));
+      }
+    }
+  }
+  void show(std::ostream& os) const override {
+    if (!kind.empty()) os << "[" << kind << "] ";
+    for (const Step& step : steps) os << EncodeStep(step, false);
+  }
 };
 
 using SystemMaker = std::unique_ptr<System> (*)();
 
 // Runs the state machine: sequences of kLayer's steps on `a` and `b`.
+// `perturb` defaults to RcPerturbations() (a bad RC_PERTURB fails the test).
 template <const Layer* kLayer>
-rc::detail::TestResult Check(const TraceHeader& header, SystemMaker a,
-                             SystemMaker b,
-                             const rc::detail::TestParams& params) {
-  auto property = [header, a, b] {
+rc::detail::TestResult Check(
+    const TraceHeader& header, SystemMaker a, SystemMaker b,
+    const rc::detail::TestParams& params,
+    std::optional<Perturbations> perturb = std::nullopt) {
+  absl::StatusOr<Perturbations> p =
+      perturb ? absl::StatusOr<Perturbations>(*perturb) : RcPerturbations();
+  auto property = [header, a, b, p] {
+    if (!p.ok()) RC_FAIL("RC_PERTURB: " + p.status().ToString());
     Model m;
     m.header = header;
     Sut sut(a(), b(), header);
     if (sut.configured) RC_FAIL(sut.configured->Format("a", "b"));
-    rc::state::check(m, sut,
-                     rc::state::gen::execOneOfWithArgs<StepCommand<kLayer>>());
+    using CommandPtr = std::shared_ptr<const rc::state::Command<Model, Sut>>;
+    rc::state::check(m, sut, [p](const Model& model) {
+      return rc::gen::exec([model, p]() -> CommandPtr {
+        return std::make_shared<StepCommand<kLayer>>(model, *p);
+      });
+    });
   };
   rc::detail::TestMetadata metadata;
   metadata.id = header.name;
@@ -200,6 +457,13 @@ inline rc::detail::TestParams RcParams(int cases = 150) {
   if (const char* c = std::getenv("RC_CASES")) p.maxSuccess = std::atoi(c);
   if (const char* s = std::getenv("RC_SEED")) p.seed = std::strtoull(s, 0, 10);
   return p;
+}
+
+// "kind=n kind=n ..." for a test's message.
+inline std::string FormatCounts(const std::map<std::string, int>& counts) {
+  std::string out;
+  for (const auto& [k, n] : counts) absl::StrAppend(&out, k, "=", n, " ");
+  return out;
 }
 
 // The failure's text ("" when it passed).
