@@ -635,6 +635,16 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   result.outcome = "scheduled";
   BindingCycle cycle{profile, assumed, node_name, result.pod, assumed_pod->uid};
   if (permit == PermitOutcome::kWait) {
+    // upstream: waitingPodsMap.add keys by uid, so a second waiting pod with
+    // the same uid (only hostile input gets there) replaces the first, whose
+    // goroutine then waits on nothing anyone can reach.
+    for (BindingCycle& w : waiting_) {
+      if (w.profile == cycle.profile && w.uid == cycle.uid) {
+        queue_.Release(w.assumed);
+        w = std::move(cycle);
+        return true;
+      }
+    }
     waiting_.push_back(std::move(cycle));
   } else {
     continuations_.push_back({false, std::move(cycle)});
