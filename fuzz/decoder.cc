@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/generator.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace::fuzz {
@@ -206,30 +207,13 @@ TraceHeader HeaderFor(Layer layer, uint8_t b) {
   c.profiles = {"default-scheduler"};
   if (b & 16) c.profiles.push_back("other-scheduler");
   if (layer == Layer::kScheduler) {
-    const std::vector<std::string> others = {"PrioritySort", "TraceBind",
-                                             "TracePermit",  "TracePreBind",
-                                             "TraceReserve", "TraceScore"};
-    c.percentage_of_nodes_to_score = 100;
-    c.cluster_event_map = {
-        {"CSINode", {"All"}, others},
-        {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
-        {"Node",
-         {"Add", "Update"},
-         {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
-        {"Node", {"All"}, others},
-        {"PersistentVolume", {"All"}, others},
-        {"PersistentVolumeClaim", {"All"}, others},
-        {"Pod", {"Delete"}, {"NodeResourcesFit"}},
-        {"Pod", {"Update"}, {"SchedulingGates"}},
-        {"Pod", {"All"}, others},
-        {"StorageClass", {"All"}, others},
-    };
-    c.plugins = {{"queueSort", {"PrioritySort"}},
-                 {"filter",
-                  {"NodeUnschedulable", "NodeName", "TaintToleration",
-                   "NodeAffinity", "NodeResourcesFit"}},
-                 {"score", {"TraceScore"}}};
-    if (gates) c.plugins["preEnqueue"] = {"SchedulingGates"};
+    // The scheduler upstream's recorder runs: its clusterEventMap and
+    // plugins (harness/generator.h), without PreEnqueue when gates are off.
+    const Config recorded = SchedulerHeader(h.name).config;
+    c.cluster_event_map = recorded.cluster_event_map;
+    c.plugins = recorded.plugins;
+    c.percentage_of_nodes_to_score = recorded.percentage_of_nodes_to_score;
+    if (!gates) c.plugins.erase("preEnqueue");
   } else if (layer == Layer::kQueue) {
     c.cluster_event_map = {
         {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
