@@ -180,6 +180,12 @@ void History::Carry(const PodPtr& pod) {
   if (pod == nullptr) return;
   auto [it, fresh] = latest_.try_emplace(pod->Key(), pod);
   if (!fresh && it->second->uid != pod->uid) uid_changed_.insert(pod->Key());
+  const std::vector<std::string>& profiles = header_.config.profiles;
+  if (uid_changed_.contains(pod->Key()) &&
+      std::find(profiles.begin(), profiles.end(), pod->scheduler_name) ==
+          profiles.end()) {
+    recreated_other_scheduler_.insert(pod->Key());
+  }
   it->second = pod;
 }
 

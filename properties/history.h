@@ -82,6 +82,11 @@ class History {
   }
   // Keys updated to a new uid while nominated (notes item 27): the
   // nominator's entry is the PodInfo the update mutated, and stays.
+  // Keys that, after a uid change, carried a pod of a scheduler the trace's
+  // profiles do not serve (a name re-used by another scheduler's pod).
+  bool RecreatedForOtherScheduler(const std::string& key) const {
+    return recreated_other_scheduler_.contains(key);
+  }
   bool UidChangedWhileNominated(const std::string& key) const {
     return uid_changed_nominated_.contains(key);
   }
@@ -137,6 +142,7 @@ class History {
   std::set<std::string> drifted_nodes_;
   std::set<std::string> activated_gated_;
   std::set<std::string> uid_changed_;
+  std::set<std::string> recreated_other_scheduler_;
   std::set<std::string> deleted_other_uid_while_waiting_;
   std::set<std::string> uid_changed_nominated_;
   // One QueuedPodInfo's object; entries that share a QueuedPodInfo share

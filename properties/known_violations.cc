@@ -1,5 +1,7 @@
 #include "properties/known_violations.h"
 
+#include <algorithm>
+
 namespace schedtrace::properties {
 namespace {
 
@@ -58,6 +60,19 @@ bool RecreatedUidWaitingPod(const Observation& o, const Violation& v) {
   return v.property == 4 && o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
            return o.history.DeletedOtherUidWhileWaiting(k);
+         });
+}
+
+// handleSchedulingFailure re-reads the pod from the informer by name only:
+// when a failed incarnation's name now belongs to a pod of another
+// scheduler (re-created with a new uid), that pod is queued and nominated
+// by us, and its later update and delete never pass our queue filter
+// (responsibleForPod), so it stays. Only a key that, after a uid change,
+// carried another scheduler's pod matches.
+bool RecreatedForOtherScheduler(const Observation& o, const Violation& v) {
+  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.RecreatedForOtherScheduler(k);
          });
 }
 
@@ -122,6 +137,15 @@ const std::vector<KnownViolation>& KnownViolations() {
        "RejectWaitingPod looks for the new uid, the old one keeps waiting "
        "and binds",
        &RecreatedUidWaitingPod},
+      {"recreated-other-scheduler-stays-queued", 9,
+       "handleSchedulingFailure's informer lookup by name (schedule_one.go)",
+       "golden/regression/upstream/scheduler/"
+       "recreated-other-scheduler-stays-queued.jsonl",
+       "a failed binding cycle re-queues and nominates the informer's pod of "
+       "the same name even when it was re-created for another scheduler; "
+       "its delete never passes our queue filter, so it stays queued and "
+       "nominated after it is gone",
+       &RecreatedForOtherScheduler},
       {"caller-object-accounting", 6, "upstream-v1.26.7-notes.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
