@@ -74,14 +74,6 @@ absl::StatusOr<json> ParseLine(std::string_view line,
   }
 }
 
-absl::StatusOr<Layer> LayerFromName(absl::string_view name) {
-  for (Layer l : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
-    if (std::string(LayerName(l)) == name) return l;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown layer \"", name, "\" (expected queue, cache or scheduler)"));
-}
-
 // Reads a string member that must be one of `choices` (index into `*out`).
 absl::Status ReadChoice(const FieldReader& r, const json& obj,
                         absl::string_view key,
@@ -197,8 +189,12 @@ absl::StatusOr<TraceHeader> TraceDecoder::DecodeHeader(std::string_view line,
   h.version = 1;
   std::string layer;
   JF_RETURN_IF_ERROR(r.String(j, "", "layer", &layer, kRequired));
-  absl::StatusOr<Layer> l = LayerFromName(layer);
-  if (!l.ok()) return r.Error("layer", l.status().message());
+  std::optional<Layer> l = LayerFromName(layer);
+  if (!l) {
+    return r.Error("layer",
+                   absl::StrCat("unknown layer \"", layer,
+                                "\" (expected queue, cache or scheduler)"));
+  }
   h.layer = *l;
   JF_RETURN_IF_ERROR(r.String(j, "", "name", &h.name));
   JF_RETURN_IF_ERROR(r.String(j, "", "upstream", &h.upstream));

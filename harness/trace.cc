@@ -79,6 +79,13 @@ std::string_view OpName(Op op) {
   return info == nullptr ? std::string_view() : info->name;
 }
 
+std::optional<Layer> LayerFromName(std::string_view name) {
+  for (Layer l : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    if (LayerName(l) == name) return l;
+  }
+  return std::nullopt;
+}
+
 std::optional<Op> OpFromName(std::string_view name) {
   for (const OpInfo& info : kOps) {
     if (info.name == name) return info.op;

@@ -20,6 +20,8 @@ namespace schedtrace {
 enum class Layer { kQueue, kCache, kScheduler };
 
 std::string_view LayerName(Layer layer);
+// "queue", "cache", "scheduler" back to the layer; nullopt otherwise.
+std::optional<Layer> LayerFromName(std::string_view name);
 
 // One row of upstream's clusterEventMap: events of `resource` with one of
 // `actions` may make a pod that failed in one of `plugins` schedulable.

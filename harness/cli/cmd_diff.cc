@@ -160,17 +160,8 @@ int Diff(const CommandLine& cl) {
         "diff takes either PATH... or --layer=L --count=N (not both)");
   }
   if (generate) {
-    const std::string layer_name = cl.Last("layer", "");
-    Layer layer;
-    if (layer_name == "queue") {
-      layer = Layer::kQueue;
-    } else if (layer_name == "cache") {
-      layer = Layer::kCache;
-    } else if (layer_name == "scheduler") {
-      layer = Layer::kScheduler;
-    } else {
-      return UsageError("diff: --layer=queue, cache or scheduler");
-    }
+    const std::optional<Layer> layer = LayerFromName(cl.Last("layer", ""));
+    if (!layer) return UsageError("diff: --layer=queue, cache or scheduler");
     int count = 0;
     GenOptions gen;
     if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0 ||
@@ -194,7 +185,7 @@ int Diff(const CommandLine& cl) {
     const uint64_t first = gen.seed;
     for (int k = 0; k < count; ++k) {
       gen.seed = first + static_cast<uint64_t>(k);
-      absl::StatusOr<Trace> trace = GenerateTrace(layer, **recorder, gen);
+      absl::StatusOr<Trace> trace = GenerateTrace(*layer, **recorder, gen);
       if (!trace.ok()) {
         ++tally.failed;
         std::cout << "ERROR seed " << gen.seed << ": " << trace.status()

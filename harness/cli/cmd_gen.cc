@@ -29,17 +29,9 @@ void CountKnownViolations(const std::string& sut, const Trace& trace,
 }
 
 int Gen(const CommandLine& cl) {
-  const std::string layer_name = cl.Last("layer", "scheduler");
-  Layer layer;
-  if (layer_name == "queue") {
-    layer = Layer::kQueue;
-  } else if (layer_name == "cache") {
-    layer = Layer::kCache;
-  } else if (layer_name == "scheduler") {
-    layer = Layer::kScheduler;
-  } else {
-    return UsageError("gen: --layer=queue, cache or scheduler");
-  }
+  const std::optional<Layer> layer =
+      LayerFromName(cl.Last("layer", "scheduler"));
+  if (!layer) return UsageError("gen: --layer=queue, cache or scheduler");
   GenOptions options;
   if (!absl::SimpleAtoi(cl.Last("seed", "1"), &options.seed) ||
       !absl::SimpleAtoi(cl.Last("steps", "60"), &options.steps) ||
@@ -54,7 +46,7 @@ int Gen(const CommandLine& cl) {
   const std::string sut_name = cl.Last("sut", "model");
   absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(sut_name);
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
-  absl::StatusOr<Trace> trace = GenerateTrace(layer, **sut, options);
+  absl::StatusOr<Trace> trace = GenerateTrace(*layer, **sut, options);
   if (!trace.ok()) {
     std::cerr << "schedtrace gen: " << trace.status() << "\n";
     return 1;
