@@ -652,9 +652,10 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   return true;
 }
 
-// PermitAllow and PermitReject find the waiting pod as the model's map walk
-// does: the first by (profile, uid) among those with the key.
-bool Scheduler::PermitAllow(const std::string& key) {
+// The waiting pod a permit step names, found as the model's map walk finds
+// it: the first by (profile, uid) among those with the key; waiting_.size()
+// when none waits.
+size_t Scheduler::FindWaiting(const std::string& key) const {
   size_t found = waiting_.size();
   for (size_t i = 0; i < waiting_.size(); ++i) {
     if (waiting_[i].key != key) continue;
@@ -664,6 +665,11 @@ bool Scheduler::PermitAllow(const std::string& key) {
       found = i;
     }
   }
+  return found;
+}
+
+bool Scheduler::PermitAllow(const std::string& key) {
+  const size_t found = FindWaiting(key);
   if (found == waiting_.size()) return true;
   parked_.push_back(std::move(waiting_[found]));
   waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(found));
@@ -671,15 +677,7 @@ bool Scheduler::PermitAllow(const std::string& key) {
 }
 
 bool Scheduler::PermitReject(const std::string& key) {
-  size_t found = waiting_.size();
-  for (size_t i = 0; i < waiting_.size(); ++i) {
-    if (waiting_[i].key != key) continue;
-    if (found == waiting_.size() ||
-        std::tie(waiting_[i].profile, waiting_[i].uid) <
-            std::tie(waiting_[found].profile, waiting_[found].uid)) {
-      found = i;
-    }
-  }
+  const size_t found = FindWaiting(key);
   if (found == waiting_.size()) return true;
   const std::string profile = waiting_[found].profile;
   const std::string uid = waiting_[found].uid;

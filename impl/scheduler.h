@@ -126,6 +126,7 @@ class Scheduler {
                                bool clear_nominated_node);
   bool HandleBindingCycleError(const BindingCycle& cycle, bool unschedulable);
   bool RejectWaitingPod(const std::string& profile, const std::string& uid);
+  size_t FindWaiting(const std::string& key) const;
   bool RunContinuations();
 
   // upstream: cacheImpl.UpdateSnapshot into snap_ / snap_list_; false is
