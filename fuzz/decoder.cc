@@ -27,6 +27,43 @@ namespace {
 // (valid mode), bit 5 binds (sets nodeName when unset); pod_add bit 5 adds an
 // assigned pod. Slot byte: bits 0-2 slot (mod kPodPool); hostile mode also bits
 // 3-4 the uid generation and bits 5-7 the resourceVersion (1..8).
+//
+// Perturbations (decoder.h; valid mode, config bit 5). Bytes 1-4 hold a level
+// nibble per kind (PerturbLevels). Each record's dt byte: bits 0-3 the clock
+// delta, bits 4-7 the draw n; kind k fires when 15 - n < level[k] (so with
+// probability level/16 over random draws, never at n = 0). Kinds are tried
+// in turn starting at k = (record index mod 7), so that kinds at equal levels
+// share the records evenly; the first that fires *and applies* (race needs a
+// pod in its scheduling cycle) replaces the record, as the generators let the
+// first applicable perturbation replace their step. Its argument bytes,
+// whatever the op, choose: pick = arg0 + op flags (the target, modulo the
+// candidates in slot order), choice = arg0 >> 3 (race deletes when choice & 3
+// == 3, else updates; node_burst sends 2 + (choice & 3) updates), and arg1-arg2
+// a PodVariant (race's update). With DecoderOptions::perturb the draw of kind k
+// is a hash of (record index, k, op byte, dt byte) instead, one per kind.
+//
+// What each kind sends, per layer (queue / cache / scheduler):
+//   resync          q_update / c_update_pod (added pods) / pod_update of a
+//                   known pod: the latest object unchanged, same version.
+//   race            an update (Mutate) of a pod in its scheduling cycle:
+//                   popped and not given back / assumed / waiting on Permit
+//                   or parked before PreBind; queue and scheduler delete it
+//                   instead when choice says so.
+//   tombstone       a delete carrying the version an update replaced (same
+//                   uid, older resourceVersion; in the cache only one on the
+//                   same node, as upstream exits otherwise), else the latest;
+//                   pod_delete sets `tombstone`.
+//   recreate        delete, then (next step) add of RecreatedPod: a new uid,
+//                   unbound (the cache keeps the node: it only holds placed
+//                   pods).
+//   recreate_update one update from the latest to RecreatedPod.
+//   node_recreate   cache and scheduler: a node (one holding pods if any)
+//                   deleted, then added again with a new uid (RecreatedNode).
+//   node_burst      cache and scheduler: 2-5 updates of one node changing
+//                   only its resourceVersion (NoOpNodeUpdate).
+// resourceVersions stay increasing (one counter for the whole input), so a
+// recreated or no-op object gets the counter's next value rather than the
+// helpers' "1" / "+1".
 
 constexpr std::array<const char*, 4> kPriorities = {"", "0", "10", "100"};
 constexpr std::array<const char*, 8> kCpus = {"",  "100m",  "250m", "500m",
@@ -38,11 +75,61 @@ Quantity Q(const char* s) { return *ParseQuantity(s); }
 int SlotOf(uint8_t b) { return (b & 7) % kPodPool; }
 int NodeSlotOf(uint8_t b) { return (b & 3) % kNodePool; }
 
+// The pool's pod keys, built once: looked up on every step.
+const std::array<std::string, kPodPool>& PodKeys() {
+  static const auto* keys = [] {
+    auto* k = new std::array<std::string, kPodPool>;
+    for (int i = 0; i < kPodPool; ++i) {
+      (*k)[i] = PodNamespace(i) + "/" + PodName(i);
+    }
+    return k;
+  }();
+  return *keys;
+}
+
 int PodSlotOfKey(const std::string& key) {
   for (int i = 0; i < kPodPool; ++i) {
-    if (key == PodNamespace(i) + "/" + PodName(i)) return i;
+    if (key == PodKeys()[i]) return i;
   }
   return -1;
+}
+
+int NodeSlotOfName(const std::string& name) {
+  for (int i = 0; i < kNodePool; ++i) {
+    if (name.size() == 2 && name[0] == 'n' && name[1] == '0' + i) return i;
+  }
+  return -1;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Perturbations' fields in PerturbKind order.
+constexpr std::array<double Perturbations::*, kPerturbKinds> kPerturbFields = {
+    &Perturbations::resync,          &Perturbations::race,
+    &Perturbations::tombstone,       &Perturbations::recreate,
+    &Perturbations::recreate_update, &Perturbations::node_recreate,
+    &Perturbations::node_burst};
+
+// splitmix64's finalizer: a well-mixed 64-bit hash of `x`.
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// The index of the (pick mod n)-th slot below `count` satisfying `pred`, or
+// -1: no container per step, the pools are tiny.
+template <int kCount, typename Pred>
+int Choose(uint8_t pick, Pred pred) {
+  std::array<int, kCount> c;
+  int n = 0;
+  for (int i = 0; i < kCount; ++i) {
+    if (pred(i)) c[n++] = i;
+  }
+  return n == 0 ? -1 : c[pick % n];
 }
 
 }  // namespace
@@ -354,9 +441,62 @@ std::string PodNamespace(int slot) {
 }
 std::string NodeName(int slot) { return absl::StrCat("n", slot); }
 
-Decoder::Decoder(Layer layer, Mode mode, std::string_view data)
+std::string_view PerturbKindName(PerturbKind kind) {
+  static constexpr std::array<std::string_view, kPerturbKinds> kNames = {
+      "resync",          "race",          "tombstone", "recreate",
+      "recreate_update", "node_recreate", "node_burst"};
+  return kNames[static_cast<int>(kind)];
+}
+
+Perturbations PerturbationsOf(const PerturbLevels& levels) {
+  Perturbations p;
+  for (int k = 0; k < kPerturbKinds; ++k) {
+    p.*kPerturbFields[k] = std::min<int>(levels[k], 15) / 16.0;
+  }
+  return p;
+}
+
+Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
+                 const DecoderOptions& options)
     : layer_(layer), mode_(mode), data_(data) {
-  header_ = HeaderFor(layer, Byte());
+  const uint8_t config = Byte();
+  header_ = HeaderFor(layer, config);
+  PerturbLevels levels = {};
+  if (config & kPerturbHeaderBit) {
+    // Read in every mode, so that a record starts at the same byte whatever
+    // the mode and the options.
+    for (int i = 0; i < kPerturbHeaderBytes; ++i) {
+      const uint8_t b = Byte();
+      if (2 * i < kPerturbKinds) levels[2 * i] = b & 15;
+      if (2 * i + 1 < kPerturbKinds) levels[2 * i + 1] = b >> 4;
+    }
+  }
+  if (mode_ != Mode::kValid) return;  // hostile input needs no help
+  forced_ = options.perturb.has_value();
+  perturb_ = forced_ ? *options.perturb : PerturbationsOf(levels);
+  std::string spec;
+  for (int k = 0; k < kPerturbKinds; ++k) {
+    const double p = std::clamp(perturb_.*kPerturbFields[k], 0.0, 1.0);
+    // A forced probability too small for 1/65536 still fires sometimes: it
+    // was asked for.
+    threshold_[k] = forced_
+                        ? (p > 0 ? std::max<uint32_t>(1, p * 65536 + 0.5) : 0)
+                        : uint32_t{levels[k]} * 4096;
+    // The queue layer sees no nodes: a node kind never applies there, so it
+    // is off (and the trace does not claim it).
+    if (layer_ == Layer::kQueue &&
+        k >= static_cast<int>(PerturbKind::kNodeRecreate)) {
+      threshold_[k] = 0;
+      perturb_.*kPerturbFields[k] = 0;
+    }
+    if (threshold_[k] == 0) continue;
+    perturbing_ = true;
+    absl::StrAppend(&spec, spec.empty() ? "" : ",",
+                    std::string(PerturbKindName(static_cast<PerturbKind>(k))),
+                    ":", p);
+  }
+  // The decoded trace says how it was perturbed (the --perturb spelling).
+  if (perturbing_) absl::StrAppend(&header_.description, "; perturb ", spec);
 }
 
 uint8_t Decoder::Byte() {
@@ -412,7 +552,9 @@ PodPtr Decoder::BuildPod(int slot, const PodVariant& v, const std::string& uid,
 NodePtr Decoder::BuildNode(int slot, const NodeVariant& v, int rv) const {
   auto n = std::make_shared<Node>();
   n->name = NodeName(slot);
-  n->uid = absl::StrCat("uid-node-", n->name);
+  // A node_recreate gave the node a new uid; its updates keep it.
+  n->uid = node_uid_[slot].empty() ? absl::StrCat("uid-node-", n->name)
+                                   : node_uid_[slot];
   n->resource_version = absl::StrCat(rv);
   n->labels = {{"zone", v.zone_b ? "b" : "a"},
                {"schedtrace.io/score", absl::StrCat(slot + 1)}};
@@ -491,28 +633,51 @@ PodPtr Decoder::LatestOrStub(int slot) const {
 }
 
 std::optional<Step> Decoder::Next() {
-  if (pos_ >= data_.size() || steps_ >= kMaxSteps) return std::nullopt;
-  const uint8_t op_byte = Byte();
-  const uint8_t dt_byte = Byte();
+  if (steps_ >= kMaxSteps) return std::nullopt;
   Step step;
-  step.op = OpTable(layer_)[op_byte & 15];
-  t_ += DeltaTable()[dt_byte & 15];
-  step.t = t_;
-  // Arguments are read for the op as written, before validity may turn it
-  // into another, so a record's length never depends on the state.
-  std::array<uint8_t, 4> a = {0, 0, 0, 0};
-  for (int i = 0; i < ArgBytes(step.op); ++i) a[i] = Byte();
-  const uint8_t flags = op_byte >> 4;
-  switch (layer_) {
-    case Layer::kQueue:
-      DecodeQueue(step, a.data());
-      break;
-    case Layer::kCache:
-      DecodeCache(step, flags, a.data());
-      break;
-    case Layer::kScheduler:
-      DecodeScheduler(step, flags, a.data());
-      break;
+  if (pending_head_ < pending_.size()) {
+    // A perturbation's later step: no bytes, 1 ms after the one before (t
+    // stays strictly increasing, as exact traces want).
+    step = std::move(pending_[pending_head_++]);
+    if (pending_head_ == pending_.size()) {
+      pending_.clear();  // keeps its capacity: no allocation next time
+      pending_head_ = 0;
+    }
+    step.t = ++t_;
+  } else {
+    if (pos_ >= data_.size()) return std::nullopt;
+    const uint8_t op_byte = Byte();
+    const uint8_t dt_byte = Byte();
+    step.op = OpTable(layer_)[op_byte & 15];
+    t_ += DeltaTable()[dt_byte & 15];
+    step.t = t_;
+    // Arguments are read for the op as written, before validity may turn it
+    // into another, so a record's length never depends on the state.
+    std::array<uint8_t, 4> a = {0, 0, 0, 0};
+    for (int i = 0; i < ArgBytes(step.op); ++i) a[i] = Byte();
+    const uint8_t flags = op_byte >> 4;
+    last_perturbation_.reset();
+    if (!perturbing_ || !Perturb(step, op_byte, dt_byte, a.data())) {
+      switch (layer_) {
+        case Layer::kQueue:
+          DecodeQueue(step, a.data());
+          break;
+        case Layer::kCache:
+          DecodeCache(step, flags, a.data());
+          break;
+        case Layer::kScheduler:
+          DecodeScheduler(step, flags, a.data());
+          break;
+      }
+    }
+    ++records_;
+  }
+  // The version an update replaced, while the same incarnation lives: what a
+  // tombstone may carry stale. Not a resync (the same object).
+  if (perturbing_ && step.old_pod && step.new_pod &&
+      step.old_pod != step.new_pod && step.old_pod->uid == step.new_pod->uid) {
+    const int slot = PodSlotOfKey(step.new_pod->Key());
+    if (slot >= 0) slots_[slot].prev = step.old_pod;
   }
   // What the codec would remember as "the latest carried" (old, then new).
   for (const PodPtr* p : {&step.pod, &step.old_pod, &step.new_pod}) {
@@ -857,8 +1022,220 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
   }
 }
 
+bool Decoder::Fires(int k, uint8_t op_byte, uint8_t dt_byte) const {
+  uint32_t draw;
+  if (forced_) {
+    draw = static_cast<uint32_t>(Mix(static_cast<uint64_t>(records_) << 24 |
+                                     static_cast<uint64_t>(k) << 16 |
+                                     uint64_t{op_byte} << 8 | dt_byte) &
+                                 0xffff);
+  } else {
+    draw = (15u - (dt_byte >> 4)) * 4096u;
+  }
+  return draw < threshold_[k];
+}
+
+bool Decoder::Perturb(Step& step, uint8_t op_byte, uint8_t dt_byte,
+                      const uint8_t* a) {
+  const uint8_t pick = static_cast<uint8_t>(a[0] + (op_byte >> 4));
+  const uint8_t choice = a[0] >> 3;
+  const PodVariant v = PodVariant::Unpack(a[1], a[2]);
+  for (int j = 0; j < kPerturbKinds; ++j) {
+    const int k = (records_ + j) % kPerturbKinds;
+    if (threshold_[k] == 0 || !Fires(k, op_byte, dt_byte)) continue;
+    const auto kind = static_cast<PerturbKind>(k);
+    const bool applied =
+        kind == PerturbKind::kNodeRecreate || kind == PerturbKind::kNodeBurst
+            ? PerturbNode(kind, step, pick, choice)
+            : PerturbPod(kind, step, pick, choice, v);
+    if (applied) {
+      last_perturbation_ = kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+PodPtr Decoder::Stale(int slot) const {
+  const Slot& s = slots_[slot];
+  if (!s.prev || !s.latest || s.prev == s.latest ||
+      s.prev->uid != s.latest->uid) {
+    return nullptr;
+  }
+  // Upstream's RemovePod exits when the object names another node than the
+  // cached pod: an informer never delivers that (nodeName is set once), and
+  // the cache's "previous" may be the assumed copy of another node.
+  if (layer_ == Layer::kCache && s.prev->node_name != s.latest->node_name) {
+    return nullptr;
+  }
+  return s.prev;
+}
+
+PodPtr Decoder::Recreated(int slot) {
+  Slot& s = slots_[slot];
+  auto p =
+      std::const_pointer_cast<Pod>(RecreatedPod(*s.latest, ++s.incarnation));
+  p->resource_version = Rv();
+  // Cache-layer pods are placed ones (the informer adds bound pods only).
+  if (layer_ == Layer::kCache) p->node_name = s.latest->node_name;
+  return p;
+}
+
+bool Decoder::PerturbPod(PerturbKind kind, Step& step, uint8_t pick,
+                         uint8_t choice, const PodVariant& v) {
+  const bool cache = layer_ == Layer::kCache;
+  Op add = Op::kPodAdd, update = Op::kPodUpdate, remove = Op::kPodDelete;
+  if (layer_ == Layer::kQueue) {
+    add = Op::kQAdd;
+    update = Op::kQUpdate;
+    remove = Op::kQDelete;
+  } else if (cache) {
+    add = Op::kCAddPod;
+    update = Op::kCUpdatePod;
+    remove = Op::kCRemovePod;
+  }
+  // Known to the informer: the pods it can resync, delete or re-create.
+  auto known = [&](int i) {
+    return cache ? slots_[i].cache == CacheStatus::kAdded : slots_[i].live;
+  };
+  // In the middle of a scheduling cycle (feedback from the reference).
+  auto busy = [&](int i) {
+    switch (layer_) {
+      case Layer::kQueue:
+        return slots_[i].live && in_flight_.contains(PodKeys()[i]);
+      case Layer::kCache:
+        return slots_[i].cache == CacheStatus::kAssumed;
+      case Layer::kScheduler:
+        break;
+    }
+    return slots_[i].live && (Contains(waiting_, PodKeys()[i]) ||
+                              Contains(parked_, PodKeys()[i]));
+  };
+  auto gone = [&](Slot& s) {
+    if (cache) {
+      s.cache = CacheStatus::kNone;
+    } else {
+      s.live = false;
+    }
+  };
+  int i = -1;
+  switch (kind) {
+    case PerturbKind::kRace:
+      i = Choose<kPodPool>(pick, busy);
+      break;
+    case PerturbKind::kTombstone:
+      // Rather a pod that has a stale version to carry.
+      i = Choose<kPodPool>(pick, [&](int j) { return known(j) && Stale(j); });
+      if (i < 0) i = Choose<kPodPool>(pick, known);
+      break;
+    default:
+      i = Choose<kPodPool>(pick, known);
+      break;
+  }
+  if (i < 0) return false;
+  Slot& s = slots_[i];
+  switch (kind) {
+    case PerturbKind::kResync:
+      step.op = update;
+      step.old_pod = step.new_pod = s.latest;
+      return true;
+    case PerturbKind::kRace:
+      // The cache has no delete here: the generator's cache race is an
+      // informer update of an assumed pod (upstream refuses it).
+      if (!cache && (choice & 3) == 3) {
+        step.op = remove;
+        step.pod = s.latest;
+        gone(s);
+        return true;
+      }
+      step.op = update;
+      step.old_pod = s.latest;
+      step.new_pod = Mutate(*s.latest, v, /*keep_node=*/true);
+      return true;
+    case PerturbKind::kTombstone: {
+      PodPtr stale = Stale(i);
+      step.op = remove;
+      step.pod = stale ? stale : s.latest;
+      step.tombstone = layer_ == Layer::kScheduler;
+      gone(s);
+      return true;
+    }
+    case PerturbKind::kRecreate: {
+      step.op = remove;
+      step.pod = s.latest;
+      Step again;
+      again.op = add;
+      again.pod = Recreated(i);
+      Push(std::move(again));
+      // The slot as both steps leave it (live, or added in the cache).
+      return true;
+    }
+    case PerturbKind::kRecreateUpdate:
+      step.op = update;
+      step.old_pod = s.latest;
+      step.new_pod = Recreated(i);
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Decoder::PerturbNode(PerturbKind kind, Step& step, uint8_t pick,
+                          uint8_t choice) {
+  if (layer_ == Layer::kQueue) return false;  // the queue sees no nodes
+  const bool sched = layer_ == Layer::kScheduler;
+  auto live = [&](int j) { return nodes_[j] != nullptr; };
+  if (kind == PerturbKind::kNodeRecreate) {
+    // Rather a node that still holds pods: the case worth testing.
+    int j = Choose<kNodePool>(
+        pick, [&](int n) { return live(n) && (busy_nodes_ >> n & 1); });
+    if (j < 0) j = Choose<kNodePool>(pick, live);
+    if (j < 0) return false;
+    step.op = sched ? Op::kNodeDelete : Op::kCRemoveNode;
+    step.node = nodes_[j];
+    auto again = std::const_pointer_cast<Node>(
+        RecreatedNode(*nodes_[j], ++node_incarnation_[j]));
+    again->resource_version = absl::StrCat(++rv_);
+    node_uid_[j] = again->uid;
+    Step add;
+    add.op = sched ? Op::kNodeAdd : Op::kCAddNode;
+    add.node = again;
+    Push(std::move(add));
+    nodes_[j] = last_nodes_[j] = again;
+    return true;
+  }
+  const int j = Choose<kNodePool>(pick, live);
+  if (j < 0) return false;
+  const int n = 2 + (choice & 3);
+  for (int k = 0; k < n; ++k) {
+    auto next = std::const_pointer_cast<Node>(NoOpNodeUpdate(*nodes_[j]));
+    next->resource_version = absl::StrCat(++rv_);
+    Step u;
+    u.op = sched ? Op::kNodeUpdate : Op::kCUpdateNode;
+    u.old_node = nodes_[j];
+    u.new_node = next;
+    nodes_[j] = last_nodes_[j] = next;
+    if (k == 0) {
+      step.op = u.op;
+      step.old_node = std::move(u.old_node);
+      step.new_node = std::move(u.new_node);
+    } else {
+      Push(std::move(u));
+    }
+  }
+  return true;
+}
+
 void Decoder::Observe(const Step& step, const StepOut& out,
                       const State* after) {
+  // Which nodes hold pods (node_recreate aims at them).
+  if (perturbing_ && after != nullptr && after->cache) {
+    busy_nodes_ = 0;
+    for (const NodeInfoState& n : after->cache->nodes) {
+      const int j = NodeSlotOfName(n.name);
+      if (j >= 0 && !n.pods.empty()) busy_nodes_ |= 1u << j;
+    }
+  }
   switch (layer_) {
     case Layer::kQueue:
       if (step.op == Op::kQPop && out.popped) {
@@ -899,8 +1276,9 @@ void Decoder::Observe(const Step& step, const StepOut& out,
 }
 
 absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
-                                  System* reference, bool record) {
-  Decoder dec(layer, mode, data);
+                                  System* reference, bool record,
+                                  const DecoderOptions& options) {
+  Decoder dec(layer, mode, data, options);
   Trace trace;
   trace.header = dec.header();
   if (reference != nullptr) {

@@ -9,9 +9,25 @@
 // (1 s, 2 s, 10 s) and the 5-minute unschedulable-flush boundaries.
 //
 //   byte 0            config: backoff preset, assumed-pod TTL, gates feature,
-//                     a second profile
+//                     a second profile, bit 5: a perturbation header follows
+//   bytes 1-4         (only with bit 5) the perturbation header: one level
+//                     nibble per informer perturbation (PerturbLevels)
 //   then records      [op][dt][arguments...], the number of argument bytes
-//                     fixed by the op (missing bytes read as 0)
+//                     fixed by the op (missing bytes read as 0); dt's low
+//                     nibble is the clock delta, its high nibble the record's
+//                     perturbation draw
+//
+// Informer perturbations (issue 7.3, as harness/generator.h makes them for
+// `schedtrace gen` and RapidCheck): resync, race, tombstone, recreate,
+// recreate_update, node_recreate, node_burst. Each has its own level in the
+// perturbation header (0 = off, L = fires at a record with probability L/16:
+// when the record's draw nibble is >= 16 - L, so the encoder's draw 0 never
+// fires), or its own probability forced by DecoderOptions. A record where one
+// fires (and applies to the current state) becomes that perturbation instead
+// of its own op; its argument bytes choose the pod or node. Two-event
+// perturbations (recreate, node_recreate, node_burst) emit their later
+// steps from the following Next() calls, 1 ms apart, reading no bytes. Only
+// Mode::kValid perturbs; the sequences stay what an informer can deliver.
 //
 // Two modes:
 //   kValid    what an apiserver and informer could deliver: uids stable per
@@ -26,9 +42,11 @@
 //             repeat), q_add_unschedulable of pods never popped.
 //
 // Validity needs a little feedback (which pods a pop returned, what a cache
-// cleanup expired): after applying each step to a reference system the
-// caller passes its out and state to Observe(). DecodeTrace() does that with
-// the model, so a crashing input becomes the very trace the target ran.
+// cleanup expired; for perturbations also which pods wait on Permit or are
+// parked and which nodes hold pods): after applying each step to a reference
+// system the caller passes its out and state to Observe(). DecodeTrace() does
+// that with the model, so a crashing input becomes the very trace the target
+// ran.
 //
 //   Decoder dec(Layer::kScheduler, Mode::kValid, bytes);
 //   model->Configure(dec.header());
@@ -51,6 +69,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/generator.h"
 #include "harness/state.h"
 #include "harness/system.h"
 #include "harness/trace.h"
@@ -123,13 +142,61 @@ std::string PodName(int slot);
 std::string PodNamespace(int slot);
 std::string NodeName(int slot);
 
+// The informer perturbations, in the order of Perturbations' fields (and of
+// the perturbation header's nibbles).
+enum class PerturbKind {
+  kResync,
+  kRace,
+  kTombstone,
+  kRecreate,
+  kRecreateUpdate,
+  kNodeRecreate,
+  kNodeBurst,
+};
+inline constexpr int kPerturbKinds = 7;
+
+// As ParsePerturbations spells it: "resync", "race", ..., "node_burst".
+std::string_view PerturbKindName(PerturbKind kind);
+
+// The perturbation header: a level per kind, 0 (off) to 15. Level L fires
+// at a record with probability L/16. Bytes 1-4 of an input carry them as
+// nibbles, low then high: [race|resync] [recreate|tombstone]
+// [node_recreate|recreate_update] [-|node_burst].
+using PerturbLevels = std::array<uint8_t, kPerturbKinds>;
+
+// The probabilities `levels` stand for (level / 16).
+Perturbations PerturbationsOf(const PerturbLevels& levels);
+
+inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
+inline constexpr int kPerturbHeaderBytes = 4;
+
+struct DecoderOptions {
+  // When set, these probabilities replace the input's perturbation header
+  // (whose bytes are still skipped, so records keep their places) and each
+  // record draws from a hash of its position and its op and dt bytes, once
+  // per kind, instead of from its draw nibble: a tool can say "all at
+  // 0.05" and run any corpus with perturbations. Unset: the input decides.
+  std::optional<Perturbations> perturb;
+};
+
 class Decoder {
  public:
   // The layer is fixed by the target (the hostile target reads it from its
   // first byte and passes the rest). `data` must outlive the decoder.
-  Decoder(Layer layer, Mode mode, std::string_view data);
+  Decoder(Layer layer, Mode mode, std::string_view data,
+          const DecoderOptions& options = {});
 
   const TraceHeader& header() const { return header_; }
+
+  // The perturbation probabilities in effect (all 0 in hostile mode, the
+  // node kinds 0 in the queue layer).
+  const Perturbations& perturbations() const { return perturb_; }
+
+  // The perturbation the step Next() returned last belongs to (its first
+  // step or a later one), nullopt for a step decoded from its own record.
+  std::optional<PerturbKind> last_perturbation() const {
+    return last_perturbation_;
+  }
 
   // The next step, or nullopt when the input is used up (or kMaxSteps).
   std::optional<Step> Next();
@@ -142,6 +209,7 @@ class Decoder {
   enum class CacheStatus { kNone, kAssumed, kAdded };
   struct Slot {
     PodPtr latest;      // the latest object a step carried
+    PodPtr prev;        // the object an update replaced (tombstone's stale)
     bool live = false;  // in the informer / the queue-ops view
     int incarnation = 0;
     CacheStatus cache = CacheStatus::kNone;
@@ -165,6 +233,21 @@ class Decoder {
   void DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a);
   void DecodeNodeOp(Step& step, const uint8_t* a);
 
+  // Perturbations (valid mode): whether kind `k` fires at this record, and
+  // the per-layer builders, each true when it applied (filled `step`, maybe
+  // queued more steps in pending_).
+  bool Fires(int k, uint8_t op_byte, uint8_t dt_byte) const;
+  bool Perturb(Step& step, uint8_t op_byte, uint8_t dt_byte, const uint8_t* a);
+  bool PerturbPod(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice,
+                  const PodVariant& v);
+  bool PerturbNode(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice);
+  // The stale object a tombstone of `slot` may carry, or null.
+  PodPtr Stale(int slot) const;
+  // A new incarnation of `slot`'s pod under the same name (RecreatedPod),
+  // with a resourceVersion above every one before.
+  PodPtr Recreated(int slot);
+  void Push(Step step) { pending_.push_back(std::move(step)); }
+
   Layer layer_;
   Mode mode_;
   std::string_view data_;
@@ -180,6 +263,20 @@ class Decoder {
   std::set<std::string> in_flight_;   // queue layer, from feedback
   std::vector<std::string> waiting_;  // scheduler layer, from feedback
   std::vector<std::string> parked_;
+
+  // Perturbations. threshold_[k] in 1/65536: kind k fires when the record's
+  // draw is below it (0 = off).
+  Perturbations perturb_;
+  std::array<uint32_t, kPerturbKinds> threshold_ = {};
+  bool perturbing_ = false;
+  bool forced_ = false;  // draws hashed, not the dt nibble (DecoderOptions)
+  int records_ = 0;      // records read (pending steps read none)
+  std::vector<Step> pending_;  // later steps of a perturbation, in order
+  size_t pending_head_ = 0;
+  std::optional<PerturbKind> last_perturbation_;
+  std::array<int, kNodePool> node_incarnation_ = {};
+  std::array<std::string, kNodePool> node_uid_;  // "" = uid-node-<name>
+  uint8_t busy_nodes_ = 0;  // bit i: n<i> holds pods (from feedback)
 };
 
 // Decodes the whole input. With `reference` (normally the model) the steps
@@ -187,7 +284,8 @@ class Decoder {
 // filled from it, so the trace replays as a regression. Without `reference`
 // no feedback is given (queue-layer q_add_unschedulable then becomes q_pop).
 absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
-                                  System* reference, bool record);
+                                  System* reference, bool record,
+                                  const DecoderOptions& options = {});
 
 }  // namespace schedtrace::fuzz
 

@@ -18,6 +18,15 @@ std::string RandomBytes(std::mt19937& rng, int max_len) {
   return s;
 }
 
+// The same input with the perturbation bit of its config byte cleared: the
+// tests of unperturbed sequences hold the apiserver's plainest rules, which
+// some perturbations (a new uid in an update, a stale delete) step outside
+// of; decoder_perturb_test.cc checks those.
+std::string Unperturbed(std::string bytes) {
+  if (!bytes.empty()) bytes[0] = static_cast<char>(bytes[0] & ~32);
+  return bytes;
+}
+
 // Valid mode decodes with the model's feedback; hostile mode needs none
 // (and the model need not survive hostile input to decode it).
 Trace MustDecode(Layer layer, Mode mode, const std::string& bytes) {
@@ -84,8 +93,8 @@ TEST(DecoderTest, ValidSchedulerSequencesAreWhatAnApiserverSends) {
   std::mt19937 rng(1);
   int steps = 0, binds = 0, recreated = 0;
   for (int i = 0; i < 300; ++i) {
-    Trace t =
-        MustDecode(Layer::kScheduler, Mode::kValid, RandomBytes(rng, 400));
+    Trace t = MustDecode(Layer::kScheduler, Mode::kValid,
+                         Unperturbed(RandomBytes(rng, 400)));
     Validity v;
     std::map<std::string, std::string> uids;
     int64_t last_t = 0;
@@ -117,7 +126,7 @@ TEST(DecoderTest, ValidQueueSequencesNeverGiveBackAPodThatIsNotInFlight) {
   std::mt19937 rng(2);
   int given_back = 0;
   for (int i = 0; i < 300; ++i) {
-    const std::string bytes = RandomBytes(rng, 400);
+    const std::string bytes = Unperturbed(RandomBytes(rng, 400));
     std::unique_ptr<System> model = model::NewSystem();
     Decoder dec(Layer::kQueue, Mode::kValid, bytes);
     ASSERT_TRUE(model->Configure(dec.header()).ok());
@@ -143,7 +152,7 @@ TEST(DecoderTest, ValidCacheSequencesNeverMakeUpstreamExit) {
   std::mt19937 rng(3);
   int steps = 0, errors = 0;
   for (int i = 0; i < 300; ++i) {
-    const std::string bytes = RandomBytes(rng, 400);
+    const std::string bytes = Unperturbed(RandomBytes(rng, 400));
     std::unique_ptr<System> model = model::NewSystem();
     Decoder dec(Layer::kCache, Mode::kValid, bytes);
     ASSERT_TRUE(model->Configure(dec.header()).ok());

@@ -1,6 +1,7 @@
 #include "fuzz/encoder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -252,6 +253,37 @@ uint8_t ConfigByte(const TraceHeader& header) {
   if (f != c.features.end() && !f->second) b |= 8;
   if (c.profiles.size() > 1) b |= 16;
   return b;
+}
+
+std::string WithPerturbations(std::string_view input,
+                              const PerturbLevels& levels) {
+  const uint8_t config = input.empty() ? 0 : static_cast<uint8_t>(input[0]);
+  std::string_view records = input.empty() ? input : input.substr(1);
+  if (config & kPerturbHeaderBit) {
+    records.remove_prefix(
+        std::min<size_t>(records.size(), kPerturbHeaderBytes));
+  }
+  std::string out(1, static_cast<char>(config | kPerturbHeaderBit));
+  for (int i = 0; i < kPerturbHeaderBytes; ++i) {
+    const uint8_t lo = 2 * i < kPerturbKinds ? levels[2 * i] & 15 : 0;
+    const uint8_t hi = 2 * i + 1 < kPerturbKinds ? levels[2 * i + 1] & 15 : 0;
+    out.push_back(static_cast<char>(lo | hi << 4));
+  }
+  out.append(records);
+  return out;
+}
+
+PerturbLevels LevelsFor(const Perturbations& p) {
+  const std::array<double, kPerturbKinds> probs = {
+      p.resync,          p.race,          p.tombstone, p.recreate,
+      p.recreate_update, p.node_recreate, p.node_burst};
+  PerturbLevels levels = {};
+  for (int k = 0; k < kPerturbKinds; ++k) {
+    if (probs[k] <= 0) continue;
+    levels[k] = static_cast<uint8_t>(
+        std::clamp<long>(std::lround(probs[k] * 16), 1, 15));
+  }
+  return levels;
 }
 
 uint8_t HostileLayerByte(Layer layer) {

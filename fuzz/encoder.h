@@ -12,12 +12,18 @@
 //   absl::StatusOr<Trace> golden = ReadTraceFile(path);
 //   std::string bytes = EncodeForFuzzing(*golden);       // a per-layer seed
 //   std::string hostile = EncodeForHostile(*golden);     // fuzz_hostile seed
+//
+// The encoder writes no perturbation header and draw nibble 0 in every
+// record, so its seeds decode unperturbed; WithPerturbations switches
+// perturbations on in any per-layer input.
 #ifndef SCHEDTRACE_FUZZ_ENCODER_H_
 #define SCHEDTRACE_FUZZ_ENCODER_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
+#include "fuzz/decoder.h"
 #include "harness/trace.h"
 
 namespace schedtrace::fuzz {
@@ -33,6 +39,16 @@ uint8_t HostileLayerByte(Layer layer);
 
 // The config byte (byte 0) nearest to `header`'s config.
 uint8_t ConfigByte(const TraceHeader& header);
+
+// `input` (a per-layer input; "" counts as config 0) with config bit 5 set
+// and `levels` as its perturbation header, replacing the one it had. The
+// records are kept as they are: which of them a perturbation takes is up to
+// their draw nibbles (decoder.h).
+std::string WithPerturbations(std::string_view input,
+                              const PerturbLevels& levels);
+
+// The levels nearest to `p` (round(16 p), at least 1 when p > 0, at most 15).
+PerturbLevels LevelsFor(const Perturbations& p);
 
 }  // namespace schedtrace::fuzz
 

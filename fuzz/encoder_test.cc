@@ -127,6 +127,60 @@ TEST(EncoderTest, TheConfigByteKeepsTheConfig) {
   }
 }
 
+// The encoder's seeds decode unperturbed: no perturbation header, draw
+// nibble 0 in every record.
+TEST(EncoderTest, SeedsCarryNoPerturbation) {
+  for (const Trace& golden : GoldenTraces()) {
+    const std::string bytes = EncodeForFuzzing(golden);
+    ASSERT_FALSE(bytes.empty());
+    EXPECT_EQ(bytes[0] & kPerturbHeaderBit, 0) << golden.path;
+    size_t pos = 1;
+    while (pos < bytes.size()) {
+      const Op op =
+          OpTable(golden.header.layer)[static_cast<uint8_t>(bytes[pos]) & 15];
+      ASSERT_LT(pos + 1, bytes.size());
+      EXPECT_EQ(static_cast<uint8_t>(bytes[pos + 1]) >> 4, 0) << golden.path;
+      pos += 2 + ArgBytes(op);
+    }
+    EXPECT_EQ(pos, bytes.size()) << golden.path;
+    Decoder dec(golden.header.layer, Mode::kValid, bytes);
+    EXPECT_EQ(dec.perturbations(), Perturbations{});
+  }
+}
+
+TEST(EncoderTest, WithPerturbationsWritesTheHeader) {
+  const PerturbLevels levels = {1, 2, 3, 4, 5, 6, 7};
+  const std::string plain("\x03\x00\x05\x00\x00\x00", 6);
+  const std::string on = WithPerturbations(plain, levels);
+  EXPECT_EQ(on, std::string("\x23\x21\x43\x65\x07", 5) + plain.substr(1));
+  // A header already there is replaced; the records stay.
+  EXPECT_EQ(WithPerturbations(on, {}),
+            std::string("\x23\x00\x00\x00\x00", 5) + plain.substr(1));
+  EXPECT_EQ(WithPerturbations("", {}), std::string("\x20\x00\x00\x00\x00", 5));
+  Decoder dec(Layer::kScheduler, Mode::kValid, on);
+  EXPECT_EQ(dec.perturbations(), PerturbationsOf(levels));
+  EXPECT_EQ(dec.perturbations().node_burst, 7 / 16.0);
+  EXPECT_EQ(dec.header().config, HeaderFor(Layer::kScheduler, 3).config);
+  std::optional<Step> s = dec.Next();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->op, Op::kPodAdd);  // the first record, in its place
+  // The queue sees no nodes: its node kinds are off.
+  Decoder queue(Layer::kQueue, Mode::kValid, on);
+  EXPECT_EQ(queue.perturbations().node_recreate, 0);
+  EXPECT_EQ(queue.perturbations().node_burst, 0);
+  EXPECT_EQ(queue.perturbations().race, 2 / 16.0);
+}
+
+TEST(EncoderTest, LevelsForRoundsProbabilities) {
+  Perturbations p;
+  p.resync = 0.01;  // rounds to 0 but is on: level 1
+  p.race = 1;       // at most 15
+  p.node_burst = 0.5;
+  EXPECT_EQ(LevelsFor(p), (PerturbLevels{1, 15, 0, 0, 0, 0, 8}));
+  EXPECT_EQ(LevelsFor(PerturbationsOf(LevelsFor(p))), LevelsFor(p));
+  EXPECT_EQ(LevelsFor(Perturbations{}), PerturbLevels{});
+}
+
 TEST(EncoderTest, ValidDecodingOfASimpleTraceKeepsItsOps) {
   // A trace that is valid and fits the pools decodes to itself in valid mode
   // too (same ops, same pods, same nodes).
