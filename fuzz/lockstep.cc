@@ -61,16 +61,18 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
   State before = model.Snapshot();
   while (std::optional<Step> step = dec.Next()) {
     ++r.steps;
-    const std::string op(OpName(step->op));
-    const std::string where =
-        absl::StrCat("step ", r.steps, " (", op, ", t=", step->t, ")");
+    // Built only on a failure: the common path allocates nothing here.
+    auto op = [&] { return std::string(OpName(step->op)); };
+    auto where = [&] {
+      return absl::StrCat("step ", r.steps, " (", op(), ", t=", step->t, ")");
+    };
     absl::StatusOr<StepOut> mo = model.Apply(*step);
     std::optional<absl::StatusOr<StepOut>> io;
     if (impl != nullptr) io = impl->Apply(*step);
     if (io && mo.ok() != io->ok()) {
       return Fail(
-          r, absl::StrCat("status:", op),
-          absl::StrCat(where, ": model ",
+          r, absl::StrCat("status:", op()),
+          absl::StrCat(where(), ": model ",
                        mo.ok() ? "applied it" : mo.status().ToString(),
                        ", impl ",
                        io->ok() ? "applied it" : io->status().ToString(),
@@ -78,9 +80,9 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     }
     if (!mo.ok()) break;  // both refused it: the trace ends here
     if (io && **io != *mo) {
-      return Fail(r, absl::StrCat("out:", op),
-                  absl::StrCat(where, ": out differs\nmodel: ", EncodeOut(*mo),
-                               "\nimpl:  ", EncodeOut(**io),
+      return Fail(r, absl::StrCat("out:", op()),
+                  absl::StrCat(where(), ": out differs\nmodel: ",
+                               EncodeOut(*mo), "\nimpl:  ", EncodeOut(**io),
                                "\nstep: ", EncodeStep(*step, false)));
     }
     if (mo->fatal) break;  // upstream exits: the trace ends here
@@ -98,7 +100,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
             CompareStep(expected, r.steps, *mo, impl_after);
         const std::string path = d ? d->path : "state";
         return Fail(r, absl::StrCat("state:", StripIndices(path)),
-                    absl::StrCat(where, ": state differs at ", path,
+                    absl::StrCat(where(), ": state differs at ", path,
                                  "\nmodel: ", d ? d->expected : "",
                                  "\nimpl:  ", d ? d->actual : "",
                                  "\nstep: ", EncodeStep(*step, false)));
@@ -109,7 +111,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
            checker->Observe(before, *step, *mo, after)) {
         if (f.known != nullptr) continue;
         return Fail(r, absl::StrCat("property:", f.violation.property),
-                    absl::StrCat(where, ": ", f.violation.Format(),
+                    absl::StrCat(where(), ": ", f.violation.Format(),
                                  "\nstep: ", EncodeStep(*step, false)));
       }
     }

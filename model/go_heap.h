@@ -80,11 +80,22 @@ class GoHeap {
     return it == index_.end() ? nullptr : &items_[it->second];
   }
 
-  // Every element in pop order (pops a copy).
+  // Every element in the order successive Pops would return them: Pop's
+  // moves replayed on a copy of the element pointers (the keys and the
+  // index play no part in the order, so they are not copied).
   std::vector<T> InPopOrder() const {
-    GoHeap copy = *this;
+    std::vector<const T*> heap;
+    heap.reserve(items_.size());
+    for (const T& x : items_) heap.push_back(&x);
+    auto less = [&](size_t i, size_t j) { return less_(*heap[i], *heap[j]); };
+    auto swap = [&](size_t i, size_t j) { std::swap(heap[i], heap[j]); };
     std::vector<T> out;
-    while (!copy.Empty()) out.push_back(copy.Pop());
+    out.reserve(heap.size());
+    for (size_t n = heap.size(); n > 0; --n) {  // Pop
+      swap(0, n - 1);
+      SiftDown(0, n - 1, less, swap);
+      out.push_back(*heap[n - 1]);
+    }
     return out;
   }
 
@@ -107,19 +118,25 @@ class GoHeap {
       j = i;
     }
   }
-  // container/heap.down
-  bool Down(size_t i0, size_t n) {
+  // container/heap.down, over any `less(i, j)` and `swap(i, j)` of slots.
+  template <typename LessAt, typename SwapAt>
+  static bool SiftDown(size_t i0, size_t n, LessAt less, SwapAt swap) {
     size_t i = i0;
     for (;;) {
       size_t j1 = 2 * i + 1;
       if (j1 >= n) break;
       size_t j = j1;
-      if (size_t j2 = j1 + 1; j2 < n && Less(j2, j1)) j = j2;
-      if (!Less(j, i)) break;
-      Swap(i, j);
+      if (size_t j2 = j1 + 1; j2 < n && less(j2, j1)) j = j2;
+      if (!less(j, i)) break;
+      swap(i, j);
       i = j;
     }
     return i > i0;
+  }
+  bool Down(size_t i0, size_t n) {
+    return SiftDown(
+        i0, n, [this](size_t i, size_t j) { return Less(i, j); },
+        [this](size_t i, size_t j) { Swap(i, j); });
   }
   // container/heap.Fix
   void Fix(size_t i) {

@@ -1,5 +1,6 @@
 #include "model/go_heap.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -51,6 +52,32 @@ TEST(GoHeapTest, TiesComeOutAsGoContainerHeapWouldPopThem) {
   // Remove(i) swaps with the last element too: deleting x leaves [w z y].
   EXPECT_TRUE(h.Delete("x"));
   EXPECT_EQ(Keys(h.items()), (std::vector<std::string>{"w", "z", "y"}));
+}
+
+// InPopOrder replays Pop on a copy of the element pointers; it must give
+// exactly what popping the heap itself gives, ties included, after any mix
+// of adds, replacements and deletes.
+TEST(GoHeapTest, InPopOrderIsWhatSuccessivePopsReturn) {
+  uint32_t rng = 12345;
+  auto next = [&rng](uint32_t n) {
+    rng = rng * 1103515245u + 12345u;
+    return (rng >> 16) % n;
+  };
+  for (int round = 0; round < 200; ++round) {
+    GoHeap<Item> h = MakeHeap();
+    for (int op = 0; op < 30; ++op) {
+      const std::string key(1, static_cast<char>('a' + next(12)));
+      if (next(4) == 0) {
+        h.Delete(key);
+      } else {
+        h.Add({key, static_cast<int>(next(3))});  // few ranks: many ties
+      }
+    }
+    const std::vector<std::string> predicted = Keys(h.InPopOrder());
+    std::vector<std::string> popped;
+    while (!h.Empty()) popped.push_back(h.Pop().first);
+    ASSERT_EQ(predicted, popped) << "round " << round;
+  }
 }
 
 // upstream's PriorityQueue.Update mutates the queued PodInfo in place and

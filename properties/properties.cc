@@ -1,9 +1,11 @@
 #include "properties/properties.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <optional>
+#include <string_view>
+#include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/resources.h"
@@ -11,30 +13,58 @@
 namespace schedtrace::properties {
 namespace {
 
-// How many times each key stands in the three queues of `s`.
-std::map<std::string, int> QueueCounts(const State& s) {
-  std::map<std::string, int> counts;
-  if (!s.queue) return counts;
+// Keys of a State's lists, viewed in place and sorted. The States of any
+// step are small in traces, fuzz inputs and tests, so the views stay inline
+// and a property allocates nothing unless it fires.
+using Keys = absl::InlinedVector<std::string_view, 16>;
+
+Keys Sorted(Keys keys) {
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// The State lists are sorted by contract; sorting the view anyway keeps a
+// system that breaks the contract from breaking the checks.
+Keys SortedView(const std::vector<std::string>& list) {
+  return Sorted(Keys(list.begin(), list.end()));
+}
+Keys SortedView(const std::optional<std::vector<std::string>>& list) {
+  return list ? SortedView(*list) : Keys();
+}
+Keys Assumed(const State& s) {
+  return s.cache ? SortedView(s.cache->assumed) : Keys();
+}
+
+// Every key standing in the three queues of `s`, once per entry: a repeat
+// is a pod in two queues, or twice in one.
+Keys QueuedKeys(const State& s) {
+  Keys keys;
+  if (!s.queue) return keys;
   for (const auto* list :
        {&s.queue->active, &s.queue->backoff, &s.queue->unschedulable}) {
-    for (const QueuedPod& q : *list) ++counts[q.pod];
+    for (const QueuedPod& q : *list) keys.push_back(q.pod);
   }
-  return counts;
+  return Sorted(std::move(keys));
 }
 
-bool InQueue(const State& s, const std::string& key) {
-  return QueueCounts(s).contains(key);
+int Count(const Keys& sorted, std::string_view key) {
+  auto [first, last] = std::equal_range(sorted.begin(), sorted.end(), key);
+  return static_cast<int>(last - first);
 }
 
-std::set<std::string> AsSet(const std::optional<std::vector<std::string>>& v) {
-  return v ? std::set<std::string>(v->begin(), v->end())
-           : std::set<std::string>{};
+bool Has(const Keys& sorted, std::string_view key) {
+  return std::binary_search(sorted.begin(), sorted.end(), key);
 }
 
-std::set<std::string> Assumed(const State& s) {
-  return s.cache ? std::set<std::string>(s.cache->assumed.begin(),
-                                         s.cache->assumed.end())
-                 : std::set<std::string>{};
+// Calls `f(key, count)` once for each distinct key of `sorted`.
+template <typename F>
+void ForEachDistinct(const Keys& sorted, F f) {
+  for (size_t i = 0; i < sorted.size();) {
+    size_t j = i;
+    while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
+    f(sorted[i], static_cast<int>(j - i));
+    i = j;
+  }
 }
 
 Violation Make(int property, std::string detail,
@@ -67,29 +97,33 @@ std::string Violation::Format() const {
 
 std::vector<Violation> NoPodInTwoQueues(const Observation& o) {
   std::vector<Violation> v;
-  for (const auto& [key, n] : QueueCounts(o.after)) {
+  ForEachDistinct(QueuedKeys(o.after), [&](std::string_view key, int n) {
     if (n > 1) {
       v.push_back(Make(
-          1, absl::StrCat(key, " stands ", n, " times in the queues"), {key}));
+          1,
+          absl::StrCat(std::string(key), " stands ", n, " times in the queues"),
+          {std::string(key)}));
     }
-  }
+  });
   return v;
 }
 
 std::vector<Violation> AssumedPodsNeverRequeued(const Observation& o) {
   std::vector<Violation> v;
-  std::set<std::string> before = Assumed(o.before);
-  std::set<std::string> after = Assumed(o.after);
-  std::map<std::string, int> was = QueueCounts(o.before);
-  std::map<std::string, int> is = QueueCounts(o.after);
-  for (const std::string& key : before) {
-    if (!after.contains(key)) continue;
-    if (o.history.DifferentPodsUnderKey(key)) continue;  // another uid
-    if (is[key] > was[key]) {
+  const Keys before = Assumed(o.before);
+  if (before.empty()) return v;
+  const Keys after = Assumed(o.after);
+  const Keys was = QueuedKeys(o.before);
+  const Keys is = QueuedKeys(o.after);
+  ForEachDistinct(before, [&](std::string_view key, int) {
+    if (!Has(after, key)) return;
+    const std::string k(key);
+    if (o.history.DifferentPodsUnderKey(k)) return;  // another uid
+    if (Count(is, key) > Count(was, key)) {
       v.push_back(
-          Make(2, absl::StrCat(key, " is assumed and was requeued"), {key}));
+          Make(2, absl::StrCat(k, " is assumed and was requeued"), {k}));
     }
-  }
+  });
   return v;
 }
 
@@ -100,7 +134,7 @@ std::vector<Violation> BoundPodsLeaveTheQueue(const Observation& o) {
   if (o.step.op == Op::kPodAdd) delivered = o.step.pod;
   if (o.step.op == Op::kPodUpdate) delivered = o.step.new_pod;
   if (delivered == nullptr || delivered->node_name.empty()) return v;
-  if (InQueue(o.after, delivered->Key())) {
+  if (Has(QueuedKeys(o.after), delivered->Key())) {
     v.push_back(Make(3,
                      absl::StrCat(delivered->Key(), " is bound to ",
                                   delivered->node_name, " but still queued"),
@@ -114,12 +148,12 @@ std::vector<Violation> DeletedWaitingPodsAreRejected(const Observation& o) {
   if (o.history.layer() != Layer::kScheduler) return v;
   if (o.step.op == Op::kPodDelete) {
     const std::string key = o.step.pod->Key();
-    if (AsSet(o.before.waiting).contains(key)) {
-      if (AsSet(o.after.waiting).contains(key)) {
+    if (Has(SortedView(o.before.waiting), key)) {
+      if (Has(SortedView(o.after.waiting), key)) {
         v.push_back(
             Make(4, absl::StrCat(key, " was deleted but still waits"), {key}));
       }
-      if (Assumed(o.after).contains(key)) {
+      if (Has(Assumed(o.after), key)) {
         v.push_back(Make(
             4, absl::StrCat(key, " was deleted while waiting but is assumed"),
             {key}));
@@ -141,14 +175,14 @@ std::vector<Violation> DeletedWaitingPodsAreRejected(const Observation& o) {
 std::vector<Violation> NoPendingPodIsLost(const Observation& o) {
   std::vector<Violation> v;
   if (o.history.layer() != Layer::kScheduler) return v;
-  std::map<std::string, int> queued = QueueCounts(o.after);
-  std::set<std::string> waiting = AsSet(o.after.waiting);
-  std::set<std::string> parked = AsSet(o.after.parked);
-  std::set<std::string> assumed = Assumed(o.after);
+  const Keys queued = QueuedKeys(o.after);
+  const Keys waiting = SortedView(o.after.waiting);
+  const Keys parked = SortedView(o.after.parked);
+  const Keys assumed = Assumed(o.after);
   for (const auto& [key, pod] : o.history.informer()) {
     if (!o.history.ServedAndPending(*pod)) continue;
-    if (queued.contains(key) || waiting.contains(key) || parked.contains(key) ||
-        assumed.contains(key)) {
+    if (Has(queued, key) || Has(waiting, key) || Has(parked, key) ||
+        Has(assumed, key)) {
       continue;
     }
     v.push_back(Make(
@@ -285,19 +319,19 @@ std::vector<Violation> NominationsArePending(const Observation& o) {
 
 std::vector<Violation> OneCopy(const Observation& o) {
   std::vector<Violation> v;
-  std::set<std::string> busy = AsSet(o.after.waiting);
-  for (const std::string& k : AsSet(o.after.parked)) busy.insert(k);
-  for (const std::string& k : o.history.in_flight()) busy.insert(k);
-  for (const auto& [key, n] : QueueCounts(o.after)) {
-    if (o.history.DifferentPodsUnderKey(key)) continue;  // another uid
-    if (busy.contains(key)) {
-      v.push_back(Make(10,
-                       absl::StrCat(key,
-                                    " is queued while in flight, waiting or "
-                                    "parked"),
-                       {key}));
+  const Keys waiting = SortedView(o.after.waiting);
+  const Keys parked = SortedView(o.after.parked);
+  ForEachDistinct(QueuedKeys(o.after), [&](std::string_view key, int) {
+    const std::string k(key);
+    if (!Has(waiting, key) && !Has(parked, key) &&
+        !o.history.in_flight().contains(k)) {
+      return;
     }
-  }
+    if (o.history.DifferentPodsUnderKey(k)) return;  // another uid
+    v.push_back(Make(
+        10, absl::StrCat(k, " is queued while in flight, waiting or parked"),
+        {k}));
+  });
   return v;
 }
 

@@ -45,6 +45,8 @@ for t in "${targets[@]}"; do
     echo "[libfuzzer]"
     echo "max_len = $max_len"
     if [ -f "$root/fuzz/dicts/$t.dict" ]; then echo "dict = fuzz_$t.dict"; fi
+    # fuzz/libfuzzer.flags, "-name=value" -> "name = value".
+    grep '^-' "$root/fuzz/libfuzzer.flags" | sed -E 's/^-([^=]+)=(.*)$/\1 = \2/'
   } >"$OUT/fuzz_$t.options"
   # The runner image has no abseil: ship the shared libraries we link.
   ldd "$build/fuzz_$t" | awk '/libabsl_/ { print $3 }' | xargs -r cp -u -t "$OUT/lib/"
