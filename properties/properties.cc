@@ -18,15 +18,12 @@ namespace {
 // and a property allocates nothing unless it fires.
 using Keys = absl::InlinedVector<std::string_view, 16>;
 
-Keys Sorted(Keys keys) {
-  std::sort(keys.begin(), keys.end());
-  return keys;
-}
-
 // The State lists are sorted by contract; sorting the view anyway keeps a
 // system that breaks the contract from breaking the checks.
 Keys SortedView(const std::vector<std::string>& list) {
-  return Sorted(Keys(list.begin(), list.end()));
+  Keys keys(list.begin(), list.end());
+  std::sort(keys.begin(), keys.end());
+  return keys;
 }
 Keys SortedView(const std::optional<std::vector<std::string>>& list) {
   return list ? SortedView(*list) : Keys();
@@ -44,7 +41,8 @@ Keys QueuedKeys(const State& s) {
        {&s.queue->active, &s.queue->backoff, &s.queue->unschedulable}) {
     for (const QueuedPod& q : *list) keys.push_back(q.pod);
   }
-  return Sorted(std::move(keys));
+  std::sort(keys.begin(), keys.end());
+  return keys;
 }
 
 int Count(const Keys& sorted, std::string_view key) {
