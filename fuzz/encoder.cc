@@ -273,6 +273,33 @@ std::string WithPerturbations(std::string_view input,
   return out;
 }
 
+std::string WithDraws(Layer layer, std::string_view input, uint64_t seed) {
+  std::string out(input);
+  if (out.empty()) return out;
+  size_t pos = 1;
+  if (static_cast<uint8_t>(out[0]) & kPerturbHeaderBit) {
+    pos += kPerturbHeaderBytes;
+  }
+  uint64_t state = seed;
+  // Records as the decoder reads them; a last record cut short keeps the
+  // bytes it has (the decoder reads the missing ones as 0).
+  while (pos < out.size()) {
+    const Op op = OpTable(layer)[static_cast<uint8_t>(out[pos]) & 15];
+    if (pos + 1 < out.size()) {
+      // splitmix64
+      uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      const uint8_t draw = static_cast<uint8_t>(z >> 60);
+      const uint8_t dt = static_cast<uint8_t>(out[pos + 1]);
+      out[pos + 1] = static_cast<char>((dt & 15) | draw << 4);
+    }
+    pos += 2 + ArgBytes(op);
+  }
+  return out;
+}
+
 PerturbLevels LevelsFor(const Perturbations& p) {
   const std::array<double, kPerturbKinds> probs = {
       p.resync,          p.race,          p.tombstone, p.recreate,

@@ -15,7 +15,11 @@
 //
 // The encoder writes no perturbation header and draw nibble 0 in every
 // record, so its seeds decode unperturbed; WithPerturbations switches
-// perturbations on in any per-layer input.
+// perturbations on in any per-layer input, and WithDraws gives its records
+// draws that fire at those levels:
+//
+//   std::string perturbed = WithDraws(
+//       layer, WithPerturbations(bytes, LevelsFor(*spec)), seed);
 #ifndef SCHEDTRACE_FUZZ_ENCODER_H_
 #define SCHEDTRACE_FUZZ_ENCODER_H_
 
@@ -46,6 +50,16 @@ uint8_t ConfigByte(const TraceHeader& header);
 // their draw nibbles (decoder.h).
 std::string WithPerturbations(std::string_view input,
                               const PerturbLevels& levels);
+
+// `input` (a per-layer input of `layer`) with every record's draw nibble (the
+// dt byte's high nibble) set to a pseudo-random value determined by `seed`
+// (splitmix64, one draw per record, in order). Everything else is kept: the
+// config byte, the perturbation header (when config bit 5 announces one),
+// each op byte, each dt byte's low nibble (the clock delta) and the argument
+// bytes, so the records and their boundaries stay where they were. With a
+// perturbation header of level L, a record then fires with probability about
+// L/16.
+std::string WithDraws(Layer layer, std::string_view input, uint64_t seed);
 
 // The levels nearest to `p` (round(16 p), at least 1 when p > 0, at most 15).
 PerturbLevels LevelsFor(const Perturbations& p);

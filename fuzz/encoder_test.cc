@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "harness/codec.h"
 #include "harness/trace_files.h"
+#include "model/system.h"
 
 namespace schedtrace::fuzz {
 namespace {
@@ -179,6 +182,143 @@ TEST(EncoderTest, LevelsForRoundsProbabilities) {
   EXPECT_EQ(LevelsFor(p), (PerturbLevels{1, 15, 0, 0, 0, 0, 8}));
   EXPECT_EQ(LevelsFor(PerturbationsOf(LevelsFor(p))), LevelsFor(p));
   EXPECT_EQ(LevelsFor(Perturbations{}), PerturbLevels{});
+}
+
+// Where each record of a per-layer input starts (after the config byte and
+// the perturbation header, if any).
+std::vector<size_t> RecordStarts(Layer layer, std::string_view input) {
+  std::vector<size_t> starts;
+  if (input.empty()) return starts;
+  size_t pos = 1;
+  if (static_cast<uint8_t>(input[0]) & kPerturbHeaderBit) {
+    pos += kPerturbHeaderBytes;
+  }
+  while (pos < input.size()) {
+    starts.push_back(pos);
+    pos += 2 + ArgBytes(OpTable(layer)[static_cast<uint8_t>(input[pos]) & 15]);
+  }
+  return starts;
+}
+
+PerturbLevels AllAt(uint8_t level) {
+  PerturbLevels l;
+  l.fill(level);
+  return l;
+}
+
+// WithDraws changes only the draw nibbles: the same records at the same
+// places, the same ops, clock deltas and arguments, the header kept.
+TEST(EncoderTest, WithDrawsChangesOnlyTheDrawNibbles) {
+  int records = 0, firing = 0;
+  uint64_t seed = 0;
+  for (const Trace& golden : GoldenTraces()) {
+    ++seed;
+    const Layer layer = golden.header.layer;
+    const std::string plain = EncodeForFuzzing(golden);
+    for (const std::string& in : {plain, WithPerturbations(plain, AllAt(2))}) {
+      const std::string out = WithDraws(layer, in, seed);
+      ASSERT_EQ(out.size(), in.size()) << golden.path;
+      const std::vector<size_t> starts = RecordStarts(layer, in);
+      ASSERT_EQ(RecordStarts(layer, out), starts) << golden.path;
+      std::set<size_t> dts;
+      for (size_t s : starts) dts.insert(s + 1);
+      for (size_t i = 0; i < in.size(); ++i) {
+        const auto a = static_cast<uint8_t>(in[i]);
+        const auto b = static_cast<uint8_t>(out[i]);
+        if (dts.contains(i)) {
+          EXPECT_EQ(b & 15, a & 15) << golden.path << " byte " << i;
+          ++records;
+          firing += (b >> 4) >= 14;
+        } else {
+          EXPECT_EQ(b, a) << golden.path << " byte " << i;
+        }
+      }
+      // Decoded literally (hostile mode ignores draws): the same steps.
+      absl::StatusOr<Trace> x =
+          DecodeTrace(layer, Mode::kHostile, in, nullptr, false);
+      absl::StatusOr<Trace> y =
+          DecodeTrace(layer, Mode::kHostile, out, nullptr, false);
+      ASSERT_TRUE(x.ok() && y.ok());
+      ASSERT_EQ(y->steps.size(), x->steps.size()) << golden.path;
+      for (size_t i = 0; i < x->steps.size(); ++i) {
+        EXPECT_EQ(y->steps[i].op, x->steps[i].op) << golden.path;
+        EXPECT_EQ(y->steps[i].t, x->steps[i].t) << golden.path;
+        EXPECT_EQ(KeyOf(y->steps[i]), KeyOf(x->steps[i])) << golden.path;
+      }
+    }
+  }
+  // The draws are about uniform (over many seeds): 2 of 16 nibbles fire at
+  // level 2.
+  ASSERT_GT(records, 10000);
+  EXPECT_GT(firing, records / 12);
+  EXPECT_LT(firing, records / 6);
+  // Short and cut-short inputs.
+  EXPECT_EQ(WithDraws(Layer::kQueue, "", 1), "");
+  EXPECT_EQ(WithDraws(Layer::kQueue, "\x23", 1), "\x23");
+  EXPECT_EQ(WithDraws(Layer::kQueue, std::string("\x20\x22\x22", 3), 1),
+            std::string("\x20\x22\x22", 3));  // a header cut short
+  const std::string one =
+      WithDraws(Layer::kQueue, std::string("\x00\x00", 2), 1);
+  EXPECT_EQ(one, std::string("\x00\x00", 2));  // an op byte without its dt
+}
+
+TEST(EncoderTest, WithDrawsIsDeterministic) {
+  int differ = 0, traces = 0;
+  for (const Trace& golden : GoldenTraces()) {
+    const Layer layer = golden.header.layer;
+    const std::string in =
+        WithPerturbations(EncodeForFuzzing(golden), AllAt(2));
+    const std::string a = WithDraws(layer, in, 7);
+    EXPECT_EQ(WithDraws(layer, in, 7), a) << golden.path;
+    // Draws depend on the seed only, not on what was there.
+    EXPECT_EQ(WithDraws(layer, a, 7), a) << golden.path;
+    if (RecordStarts(layer, in).size() >= 8) {
+      ++traces;
+      differ += WithDraws(layer, in, 8) != a;
+    }
+  }
+  ASSERT_GT(traces, 100);
+  EXPECT_EQ(differ, traces);
+}
+
+// With a perturbation header and drawn nibbles, the golden seeds decode
+// perturbed (with the model's feedback, as the fuzz targets decode them), in
+// every layer and every kind the layer has; with draw 0 they never do.
+TEST(EncoderTest, DrawnSeedsDecodePerturbed) {
+  std::map<Layer, std::set<PerturbKind>> kinds;
+  std::map<Layer, int> perturbed, steps;
+  uint64_t seed = 0;
+  for (const Trace& golden : GoldenTraces()) {
+    ++seed;
+    const Layer layer = golden.header.layer;
+    const std::string header =
+        WithPerturbations(EncodeForFuzzing(golden), AllAt(2));
+    for (const bool drawn : {false, true}) {
+      const std::string in = drawn ? WithDraws(layer, header, seed) : header;
+      std::unique_ptr<System> model = model::NewSystem();
+      Decoder dec(layer, Mode::kValid, in);
+      ASSERT_TRUE(model->Configure(dec.header()).ok());
+      while (std::optional<Step> s = dec.Next()) {
+        if (dec.last_perturbation()) {
+          EXPECT_TRUE(drawn) << golden.path;
+          kinds[layer].insert(*dec.last_perturbation());
+          ++perturbed[layer];
+        }
+        steps[layer] += drawn;
+        absl::StatusOr<StepOut> out = model->Apply(*s);
+        ASSERT_TRUE(out.ok()) << golden.path << ": " << out.status();
+        if (out->fatal) break;
+        State after = model->Snapshot();
+        dec.Observe(*s, *out, &after);
+      }
+    }
+  }
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    SCOPED_TRACE(LayerName(layer));
+    EXPECT_GT(perturbed[layer], steps[layer] / 50);
+    // Every pod kind; the node kinds too where there are nodes.
+    EXPECT_GE(kinds[layer].size(), layer == Layer::kQueue ? 5u : 6u);
+  }
 }
 
 TEST(EncoderTest, ValidDecodingOfASimpleTraceKeepsItsOps) {

@@ -1,9 +1,15 @@
 // schedtrace_fuzz_tool: the fuzz targets' inputs outside libFuzzer.
 //
-//   schedtrace_fuzz_tool seed TARGET OUTDIR PATH...
+//   schedtrace_fuzz_tool seed TARGET OUTDIR [--perturb=SPEC] PATH...
 //       every golden trace under PATH as a seed of TARGET (one file each,
-//       named after the trace); codec seeds are the traces themselves,
-//       quantity seeds every distinct quantity string they carry
+//       named after the trace: <dir>-<stem>.bin); codec seeds are the traces
+//       themselves, quantity seeds every distinct quantity string they carry.
+//       --perturb (queue, cache, scheduler only; anywhere after TARGET;
+//       SPEC as `schedtrace gen --perturb`, e.g. all:0.125) writes seeds that
+//       decode with informer perturbations: the perturbation header of the
+//       levels nearest SPEC and draw nibbles from a seed hashed from the
+//       file's name (WithPerturbations, WithDraws), named
+//       perturbed-<dir>-<stem>.bin
 //   schedtrace_fuzz_tool decode TARGET INPUT [OUT.jsonl]
 //       a differential target's input as the trace it ran (source
 //       "regression"), a replayable, minimizable .jsonl: valid targets with
@@ -23,9 +29,11 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fuzz/checks.h"
@@ -33,6 +41,7 @@
 #include "fuzz/encoder.h"
 #include "fuzz/lockstep.h"
 #include "harness/codec.h"
+#include "harness/generator.h"
 #include "harness/trace_files.h"
 #include "model/system.h"
 
@@ -59,10 +68,14 @@ Layer LayerOf(const std::string& t) {
 
 int Usage(const std::string& why) {
   std::cerr << "schedtrace_fuzz_tool: " << why
-            << "\nusage: schedtrace_fuzz_tool seed TARGET OUTDIR PATH...\n"
+            << "\nusage: schedtrace_fuzz_tool seed TARGET OUTDIR "
+               "[--perturb=SPEC] PATH...\n"
                "       schedtrace_fuzz_tool decode TARGET INPUT [OUT.jsonl]\n"
                "       schedtrace_fuzz_tool run TARGET PATH...\n"
-               "TARGET: queue cache scheduler hostile codec quantity\n";
+               "TARGET: queue cache scheduler hostile codec quantity\n"
+               "--perturb=SPEC (seed, queue cache scheduler only): "
+               "resync:P,race:P,...\n"
+               "  or all:P, as schedtrace gen --perturb\n";
   return 2;
 }
 
@@ -124,7 +137,35 @@ void CollectQuantities(const Trace& trace, std::set<std::string>* out) {
   }
 }
 
-int Seed(const std::string& target, const std::vector<std::string>& args) {
+// FNV-1a: a seed from a file name, the same on every platform.
+uint64_t NameSeed(std::string_view name) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : name) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+int Seed(const std::string& target, std::vector<std::string> args) {
+  std::optional<PerturbLevels> levels;
+  for (auto it = args.begin(); it != args.end();) {
+    constexpr std::string_view kFlag = "--perturb=";
+    if (!it->starts_with(kFlag)) {
+      ++it;
+      continue;
+    }
+    if (target != "queue" && target != "cache" && target != "scheduler") {
+      return Usage("seed: --perturb is for queue, cache and scheduler only");
+    }
+    absl::StatusOr<Perturbations> p =
+        ParsePerturbations(std::string_view(*it).substr(kFlag.size()));
+    if (!p.ok()) {
+      return Usage("seed: " + std::string(p.status().message()));
+    }
+    levels = LevelsFor(*p);
+    it = args.erase(it);
+  }
   if (args.size() < 2) return Usage("seed: OUTDIR and at least one PATH");
   const fs::path outdir = args[0];
   fs::create_directories(outdir);
@@ -159,10 +200,16 @@ int Seed(const std::string& target, const std::vector<std::string>& args) {
     if (target != "hostile" && trace->header.layer != LayerOf(target)) {
       continue;
     }
-    const std::string bytes = target == "hostile" ? EncodeForHostile(*trace)
-                                                  : EncodeForFuzzing(*trace);
-    fs::path name = fs::path(f).parent_path().filename().string() + "-" +
-                    fs::path(f).stem().string() + ".bin";
+    std::string bytes = target == "hostile" ? EncodeForHostile(*trace)
+                                            : EncodeForFuzzing(*trace);
+    std::string name = fs::path(f).parent_path().filename().string() + "-" +
+                       fs::path(f).stem().string();
+    if (levels) {
+      name = "perturbed-" + name;
+      bytes = WithDraws(LayerOf(target), WithPerturbations(bytes, *levels),
+                        NameSeed(name));
+    }
+    name += ".bin";
     written += WriteFile(outdir / name, bytes);
   }
   int i = 0;
