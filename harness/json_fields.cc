@@ -137,11 +137,10 @@ absl::Status FieldReader::AsStringList(const json& v, absl::string_view field,
   return absl::OkStatus();
 }
 
-absl::Status FieldReader::AsStringMap(
-    const json& v, absl::string_view field,
-    std::map<std::string, std::string>* out) const {
+absl::Status FieldReader::AsStringMap(const json& v, absl::string_view field,
+                                      JsonStringMap* out) const {
   JF_RETURN_IF_ERROR(AsObject(v, field));
-  std::map<std::string, std::string> map;
+  JsonStringMap map;
   for (const auto& [key, value] : v.items()) {
     JF_RETURN_IF_ERROR(AsString(value, FieldPath(field, key), &map[key]));
   }
@@ -257,8 +256,7 @@ absl::Status FieldReader::StringList(const json& obj, absl::string_view parent,
 }
 
 absl::Status FieldReader::StringMap(const json& obj, absl::string_view parent,
-                                    absl::string_view key,
-                                    std::map<std::string, std::string>* out,
+                                    absl::string_view key, JsonStringMap* out,
                                     Presence presence) const {
   const json* v = nullptr;
   std::string field;

@@ -14,6 +14,7 @@
 #define SCHEDTRACE_HARNESS_JSON_FIELDS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@
   } while (false)
 
 namespace schedtrace {
+
+// A JSON object of strings. The same type as Labels (harness/objects.h):
+// its comparison is transparent, so a lookup by a literal builds no string.
+using JsonStringMap = std::map<std::string, std::string, std::less<>>;
 
 enum class Presence { kOptional, kRequired };
 
@@ -71,7 +76,7 @@ class FieldReader {
   absl::Status AsStringList(const nlohmann::json& v, absl::string_view field,
                             std::vector<std::string>* out) const;
   absl::Status AsStringMap(const nlohmann::json& v, absl::string_view field,
-                           std::map<std::string, std::string>* out) const;
+                           JsonStringMap* out) const;
 
   // Member readers: read obj[key] (field path FieldPath(parent, key)).
   // `*found` (when given) tells whether the member was present and not null.
@@ -104,8 +109,7 @@ class FieldReader {
                           Presence presence = Presence::kOptional,
                           bool* found = nullptr) const;
   absl::Status StringMap(const nlohmann::json& obj, absl::string_view parent,
-                         absl::string_view key,
-                         std::map<std::string, std::string>* out,
+                         absl::string_view key, JsonStringMap* out,
                          Presence presence = Presence::kOptional) const;
 
  private:

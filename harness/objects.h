@@ -9,6 +9,7 @@
 #define SCHEDTRACE_HARNESS_OBJECTS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,10 +21,12 @@
 
 namespace schedtrace {
 
-using Labels = std::map<std::string, std::string>;
+// The maps below compare with std::less<> (transparent): a lookup by a
+// literal or a string_view builds no std::string.
+using Labels = std::map<std::string, std::string, std::less<>>;
 
 // A v1.ResourceList: resource name -> quantity, sorted by name.
-using ResourceList = std::map<std::string, Quantity>;
+using ResourceList = std::map<std::string, Quantity, std::less<>>;
 
 struct Toleration {
   std::string key;

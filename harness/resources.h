@@ -9,6 +9,7 @@
 #define SCHEDTRACE_HARNESS_RESOURCES_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -16,7 +17,7 @@
 
 namespace schedtrace {
 
-using Resources = std::map<std::string, int64_t>;
+using Resources = std::map<std::string, int64_t, std::less<>>;
 
 // Adds `delta` to `into[name]`, erasing the entry when it becomes zero.
 void AddAmount(Resources& into, const std::string& name, int64_t delta);

@@ -40,8 +40,7 @@ bool SelectorMatches(const LabelSelector& sel, const Labels& labels) {
 
 // upstream: NewPriorityQueue (scheduling_queue.go).
 PriorityQueue::PriorityQueue(const Config& config)
-    : config_(config),
-      active_(ActiveLess{this}, KeyOf{this}),
+    : active_(ActiveLess{this}, KeyOf{this}),
       backoff_(BackoffLess{this}, KeyOf{this}) {
   // The queue layer's durations are milliseconds; Go's Duration
   // multiplication wraps (notes 29).

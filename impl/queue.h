@@ -198,7 +198,6 @@ class PriorityQueue {
   void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
   bool UpdateNominatedPodUnlocked(const PodPtr& old_pod, uint32_t h);
 
-  Config config_;
   int64_t now_ns_ = 0;
   int64_t initial_backoff_ns_ = 0;
   int64_t max_backoff_ns_ = 0;
