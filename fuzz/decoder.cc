@@ -1,7 +1,10 @@
 #include "fuzz/decoder.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -87,7 +90,21 @@ const std::array<std::string, kPodPool>& PodKeys() {
   return *keys;
 }
 
-int PodSlotOfKey(const std::string& key) {
+// The pool's slots in the order of their keys ("default/p0",
+// "default/p2", ... "team/p5"): q_add_unschedulable picks among the pods in
+// flight in this order.
+const std::array<int, kPodPool>& SlotsByKey() {
+  static const std::array<int, kPodPool> kOrder = [] {
+    std::array<int, kPodPool> o;
+    for (int i = 0; i < kPodPool; ++i) o[i] = i;
+    std::sort(o.begin(), o.end(),
+              [](int a, int b) { return PodKeys()[a] < PodKeys()[b]; });
+    return o;
+  }();
+  return kOrder;
+}
+
+int PodSlotOfKey(std::string_view key) {
   for (int i = 0; i < kPodPool; ++i) {
     if (key == PodKeys()[i]) return i;
   }
@@ -274,7 +291,10 @@ int ArgBytes(Op op) {
   return 0;
 }
 
-TraceHeader HeaderFor(Layer layer, uint8_t b) {
+namespace {
+
+// What HeaderFor returns, built afresh.
+TraceHeader BuildHeader(Layer layer, uint8_t b) {
   TraceHeader h;
   h.name = absl::StrCat("fuzz/", std::string(LayerName(layer)));
   h.layer = layer;
@@ -319,6 +339,39 @@ TraceHeader HeaderFor(Layer layer, uint8_t b) {
     c.nominator_pod_lister = "queue-ops";
   }
   return h;
+}
+
+int LayerIndex(Layer layer) {
+  switch (layer) {
+    case Layer::kQueue:
+      return 0;
+    case Layer::kCache:
+      return 1;
+    case Layer::kScheduler:
+      break;
+  }
+  return 2;
+}
+
+}  // namespace
+
+const TraceHeader& CachedHeaderFor(Layer layer, uint8_t b) {
+  // BuildHeader reads bits 0-4 of the config byte only.
+  constexpr int kConfigs = 32;
+  struct Entry {
+    std::once_flag once;
+    std::optional<TraceHeader> header;
+  };
+  // Never destroyed: decoders of other threads may still refer to it at
+  // exit.
+  static auto* const table = new std::array<Entry, 3 * kConfigs>;
+  Entry& e = (*table)[LayerIndex(layer) * kConfigs + (b & (kConfigs - 1))];
+  std::call_once(e.once, [&] { e.header = BuildHeader(layer, b); });
+  return *e.header;
+}
+
+TraceHeader HeaderFor(Layer layer, uint8_t b) {
+  return CachedHeaderFor(layer, b);
 }
 
 Layer HostileLayer(uint8_t byte) {
@@ -460,7 +513,7 @@ Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
                  const DecoderOptions& options)
     : layer_(layer), mode_(mode), data_(data) {
   const uint8_t config = Byte();
-  header_ = HeaderFor(layer, config);
+  header_ = &CachedHeaderFor(layer, config);
   PerturbLevels levels = {};
   if (config & kPerturbHeaderBit) {
     // Read in every mode, so that a record starts at the same byte whatever
@@ -495,33 +548,42 @@ Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
                     std::string(PerturbKindName(static_cast<PerturbKind>(k))),
                     ":", p);
   }
-  // The decoded trace says how it was perturbed (the --perturb spelling).
-  if (perturbing_) absl::StrAppend(&header_.description, "; perturb ", spec);
+  // The decoded trace says how it was perturbed (the --perturb spelling):
+  // its own header, the cached one stays as it is.
+  if (perturbing_) {
+    auto own = std::make_shared<TraceHeader>(*header_);
+    absl::StrAppend(&own->description, "; perturb ", spec);
+    header_ = own.get();
+    own_header_ = std::move(own);
+  }
 }
 
 uint8_t Decoder::Byte() {
   return pos_ < data_.size() ? static_cast<uint8_t>(data_[pos_++]) : 0;
 }
 
-PodPtr Decoder::BuildPod(int slot, const PodVariant& v, const std::string& uid,
-                         const std::string& rv) const {
+std::shared_ptr<Pod> Decoder::BuildPod(int slot, const PodVariant& v,
+                                       std::string uid, std::string rv,
+                                       std::string node_name) const {
+  // Built in place (emplace rather than initializer lists, which copy):
+  // this runs on most steps.
   auto p = std::make_shared<Pod>();
   p->namespace_ = PodNamespace(slot);
   p->name = PodName(slot);
-  p->uid = uid;
-  p->resource_version = rv;
-  p->labels = {{"app", slot < 3 ? "web" : "db"}};
-  if (v.annotated) p->annotations = {{"fuzz", "1"}};
+  p->uid = std::move(uid);
+  p->resource_version = std::move(rv);
+  p->labels.emplace("app", slot < 3 ? "web" : "db");
+  if (v.annotated) p->annotations.emplace("fuzz", "1");
   if (v.deleting) p->deletion_timestamp = "2026-01-01T00:00:00Z";
   p->scheduler_name =
       v.other_scheduler ? "other-scheduler" : "default-scheduler";
   if (v.priority != 0) p->priority = std::stoi(kPriorities[v.priority]);
-  Container c;
+  p->node_name = std::move(node_name);
+  Container& c = p->containers.emplace_back();
   c.name = "c";
   c.image = "img";
-  if (v.cpu != 0) c.requests["cpu"] = Q(kCpus[v.cpu]);
-  if (v.memory) c.requests["memory"] = Q("1Gi");
-  p->containers.push_back(std::move(c));
+  if (v.cpu != 0) c.requests.emplace("cpu", Q(kCpus[v.cpu]));
+  if (v.memory) c.requests.emplace("memory", Q("1Gi"));
   if (v.node != 0) {
     const std::string node = NodeName((v.node - 1) % kNodePool);
     if (v.nominated) p->nominated_node_name = node;
@@ -530,22 +592,27 @@ PodPtr Decoder::BuildPod(int slot, const PodVariant& v, const std::string& uid,
   }
   switch (v.selector) {
     case 1:
-      p->node_selector = {{"zone", "a"}};
+      p->node_selector.emplace("zone", "a");
       break;
     case 2:
-      p->node_selector = {{"zone", "b"}};
+      p->node_selector.emplace("zone", "b");
       break;
-    case 3:
-      p->required_node_affinity = std::vector<NodeSelectorTerm>{
-          {.match_expressions = {{"zone", "In", {"a"}}}}};
+    case 3: {
+      NodeSelectorRequirement& r = p->required_node_affinity.emplace()
+                                       .emplace_back()
+                                       .match_expressions.emplace_back();
+      r.key = "zone";
+      r.op = "In";
+      r.values.emplace_back("a");
       break;
+    }
     default:
       break;
   }
   if (v.tolerates) {
     p->tolerations.push_back({"dedicated", "Exists", "", "NoSchedule", {}});
   }
-  if (v.gated) p->scheduling_gates = {"example.com/wait"};
+  if (v.gated) p->scheduling_gates.emplace_back("example.com/wait");
   return p;
 }
 
@@ -556,11 +623,11 @@ NodePtr Decoder::BuildNode(int slot, const NodeVariant& v, int rv) const {
   n->uid = node_uid_[slot].empty() ? absl::StrCat("uid-node-", n->name)
                                    : node_uid_[slot];
   n->resource_version = absl::StrCat(rv);
-  n->labels = {{"zone", v.zone_b ? "b" : "a"},
-               {"schedtrace.io/score", absl::StrCat(slot + 1)}};
-  n->allocatable["cpu"] = Q(kNodeCpus[v.cpu]);
-  n->allocatable["memory"] = Q("8Gi");
-  n->allocatable["pods"] = Q(v.few_pods ? "1" : "110");
+  n->labels.emplace("zone", v.zone_b ? "b" : "a");
+  n->labels.emplace("schedtrace.io/score", absl::StrCat(slot + 1));
+  n->allocatable.emplace("cpu", Q(kNodeCpus[v.cpu]));
+  n->allocatable.emplace("memory", Q("8Gi"));
+  n->allocatable.emplace("pods", Q(v.few_pods ? "1" : "110"));
   n->unschedulable = v.unschedulable;
   if (v.tainted) n->taints.push_back({"dedicated", "x", "NoSchedule"});
   n->conditions.push_back({"Ready", v.not_ready ? "False" : "True"});
@@ -571,17 +638,13 @@ PodPtr Decoder::Fresh(int slot, const PodVariant& v, bool assigned) {
   Slot& s = slots_[slot];
   PodVariant w = v;
   w.deleting = false;
-  PodPtr p = BuildPod(slot, w,
-                      absl::StrCat("uid-", PodNamespace(slot), "-",
-                                   PodName(slot), "-", ++s.incarnation),
-                      Rv());
-  if (assigned) {
-    auto q = std::make_shared<Pod>(*p);
-    q->node_name =
-        NodeName(v.node != 0 ? (v.node - 1) % kNodePool : slot % kNodePool);
-    p = q;
-  }
-  return p;
+  return BuildPod(slot, w,
+                  absl::StrCat("uid-", PodNamespace(slot), "-", PodName(slot),
+                               "-", ++s.incarnation),
+                  Rv(),
+                  assigned ? NodeName(v.node != 0 ? (v.node - 1) % kNodePool
+                                                  : slot % kNodePool)
+                           : "");
 }
 
 PodPtr Decoder::Mutate(const Pod& old, const PodVariant& v, bool keep_node) {
@@ -590,8 +653,16 @@ PodPtr Decoder::Mutate(const Pod& old, const PodVariant& v, bool keep_node) {
   // deletionTimestamp (set once).
   auto p = std::make_shared<Pod>(old);
   p->resource_version = Rv();
-  p->annotations.clear();
-  if (v.annotated) p->annotations = {{"fuzz", "1"}};
+  // Exactly {fuzz: 1} when annotated, else none (kept when it already is).
+  const bool fuzz_only = p->annotations.size() == 1 &&
+                         p->annotations.begin()->first == "fuzz" &&
+                         p->annotations.begin()->second == "1";
+  if (!v.annotated) {
+    p->annotations.clear();
+  } else if (!fuzz_only) {
+    p->annotations.clear();
+    p->annotations.emplace("fuzz", "1");
+  }
   if (v.tolerates && p->tolerations.empty()) {
     p->tolerations.push_back({"dedicated", "Exists", "", "NoSchedule", {}});
   }
@@ -612,16 +683,11 @@ PodPtr Decoder::Mutate(const Pod& old, const PodVariant& v, bool keep_node) {
 
 PodPtr Decoder::HostilePod(uint8_t slot_byte, const PodVariant& v) {
   const int slot = SlotOf(slot_byte);
-  PodPtr p = BuildPod(slot, v,
-                      absl::StrCat("uid-", PodNamespace(slot), "-",
-                                   PodName(slot), "-", (slot_byte >> 3) & 3),
-                      absl::StrCat(((slot_byte >> 5) & 7) + 1));
-  if (v.node != 0) {
-    auto q = std::make_shared<Pod>(*p);
-    q->node_name = NodeName((v.node - 1) % kNodePool);
-    p = q;
-  }
-  return p;
+  return BuildPod(slot, v,
+                  absl::StrCat("uid-", PodNamespace(slot), "-", PodName(slot),
+                               "-", (slot_byte >> 3) & 3),
+                  absl::StrCat(((slot_byte >> 5) & 7) + 1),
+                  v.node != 0 ? NodeName((v.node - 1) % kNodePool) : "");
 }
 
 PodPtr Decoder::LatestOrStub(int slot) const {
@@ -705,7 +771,7 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
         s.live) {
       step.op = Op::kQUpdate;
     }
-    if (step.op == Op::kQAddUnschedulable && in_flight_.empty()) {
+    if (step.op == Op::kQAddUnschedulable && in_flight_ == 0) {
       step.op = Op::kQPop;
     }
   }
@@ -737,12 +803,18 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
       break;
     case Op::kQAddUnschedulable: {
       if (valid) {
-        auto it = in_flight_.begin();
-        std::advance(it, a[0] % in_flight_.size());
-        step.pod_key = *it;
+        // The (a[0] mod n)-th of the n pods in flight, in key order.
+        int k = a[0] % std::popcount(in_flight_);
+        for (int i : SlotsByKey()) {
+          if ((in_flight_ >> i & 1) && k-- == 0) {
+            step.pod_key = PodKeys()[i];
+            break;
+          }
+        }
       } else {
-        step.pod_key = PodNamespace(slot) + "/" + PodName(slot);
+        step.pod_key = PodKeys()[slot];
       }
+      step.plugins.reserve(std::popcount(a[1]));
       for (size_t i = 0; i < UnschedulablePlugins().size(); ++i) {
         if (a[1] & (1u << i)) step.plugins.push_back(UnschedulablePlugins()[i]);
       }
@@ -752,23 +824,27 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
       }
       break;
     }
-    case Op::kQActivate:
+    case Op::kQActivate: {
+      const uint8_t slots = a[0] & ((1u << kPodPool) - 1);
+      step.pod_keys.reserve(std::popcount(slots));
+      step.pods.reserve(std::popcount(slots));
       for (int i = 0; i < kPodPool; ++i) {
-        if (a[0] & (1u << i)) {
-          step.pod_keys.push_back(PodNamespace(i) + "/" + PodName(i));
+        if (slots & (1u << i)) {
+          step.pod_keys.push_back(PodKeys()[i]);
           step.pods.push_back(LatestOrStub(i));
         }
       }
       break;
+    }
     case Op::kQMoveAll: {
       step.event = MoveEvents()[a[0] % MoveEvents().size()];
       if (a[1] & 128) {
-        std::vector<std::string> keys;
+        const uint8_t slots = a[1] & ((1u << kPodPool) - 1);
+        std::vector<std::string>& keys = step.precheck.emplace();
+        keys.reserve(std::popcount(slots));
         for (int i = 0; i < kPodPool; ++i) {
-          if (a[1] & (1u << i))
-            keys.push_back(PodNamespace(i) + "/" + PodName(i));
+          if (slots & (1u << i)) keys.push_back(PodKeys()[i]);
         }
-        step.precheck = std::move(keys);
       }
       break;
     }
@@ -811,7 +887,12 @@ void Decoder::DecodeNodeOp(Step& step, const uint8_t* a) {
       step.op = sched ? Op::kNodeAdd : Op::kCAddNode;
     }
   }
-  NodePtr built = BuildNode(slot, v, static_cast<int>(++rv_));
+  // Every record takes a resourceVersion, but a valid delete carries the
+  // live node: no new version is built for it.
+  const int rv = static_cast<int>(++rv_);
+  const bool is_delete =
+      step.op == Op::kNodeDelete || step.op == Op::kCRemoveNode;
+  NodePtr built = valid && is_delete ? nullptr : BuildNode(slot, v, rv);
   switch (step.op) {
     case Op::kNodeAdd:
     case Op::kCAddNode:
@@ -969,8 +1050,7 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
       if (valid && !aim.empty()) {
         step.pod_key = aim[a[0] % aim.size()];
       } else {
-        const int slot = SlotOf(a[0]);
-        step.pod_key = PodNamespace(slot) + "/" + PodName(slot);
+        step.pod_key = PodKeys()[SlotOf(a[0])];
       }
       if (step.op == Op::kBind) {
         step.prebind_ok = !(flags & 1);
@@ -1102,7 +1182,7 @@ bool Decoder::PerturbPod(PerturbKind kind, Step& step, uint8_t pick,
   auto busy = [&](int i) {
     switch (layer_) {
       case Layer::kQueue:
-        return slots_[i].live && in_flight_.contains(PodKeys()[i]);
+        return slots_[i].live && (in_flight_ >> i & 1);
       case Layer::kCache:
         return slots_[i].cache == CacheStatus::kAssumed;
       case Layer::kScheduler:
@@ -1226,6 +1306,18 @@ bool Decoder::PerturbNode(PerturbKind kind, Step& step, uint8_t pick,
   return true;
 }
 
+void Decoder::SetInFlight(std::string_view key, bool in_flight) {
+  // Every pod a valid queue sequence carries is of the pool (and hostile
+  // mode never reads the bits).
+  const int slot = PodSlotOfKey(key);
+  if (slot < 0) return;
+  if (in_flight) {
+    in_flight_ |= 1u << slot;
+  } else {
+    in_flight_ &= ~(1u << slot);
+  }
+}
+
 void Decoder::Observe(const Step& step, const StepOut& out,
                       const State* after) {
   // Which nodes hold pods (node_recreate aims at them).
@@ -1239,18 +1331,19 @@ void Decoder::Observe(const Step& step, const StepOut& out,
   switch (layer_) {
     case Layer::kQueue:
       if (step.op == Op::kQPop && out.popped) {
-        in_flight_.insert(*out.popped);
+        SetInFlight(*out.popped, true);
         ++successful_pops_;
       }
-      if (step.op == Op::kQAddUnschedulable) in_flight_.erase(step.pod_key);
-      if (step.op == Op::kQDelete && step.pod)
-        in_flight_.erase(step.pod->Key());
+      if (step.op == Op::kQAddUnschedulable) SetInFlight(step.pod_key, false);
+      if (step.op == Op::kQDelete && step.pod) {
+        SetInFlight(step.pod->Key(), false);
+      }
       break;
     case Layer::kCache:
       if (after != nullptr && after->cache && mode_ == Mode::kValid) {
         // The cache's own view wins (cleanup expiries, refused calls).
         for (int i = 0; i < kPodPool; ++i) {
-          const std::string key = PodNamespace(i) + "/" + PodName(i);
+          const std::string& key = PodKeys()[i];
           const auto& assumed = after->cache->assumed;
           CacheStatus st = CacheStatus::kNone;
           if (std::binary_search(assumed.begin(), assumed.end(), key)) {
@@ -1268,8 +1361,18 @@ void Decoder::Observe(const Step& step, const StepOut& out,
       break;
     case Layer::kScheduler:
       if (after != nullptr) {
-        waiting_ = after->waiting.value_or(std::vector<std::string>{});
-        parked_ = after->parked.value_or(std::vector<std::string>{});
+        // Assigned, not rebuilt: the vectors and their strings keep their
+        // storage from step to step.
+        auto take = [](const std::optional<std::vector<std::string>>& from,
+                       std::vector<std::string>& to) {
+          if (from) {
+            to = *from;
+          } else {
+            to.clear();
+          }
+        };
+        take(after->waiting, waiting_);
+        take(after->parked, parked_);
       }
       break;
   }

@@ -62,8 +62,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +101,9 @@ int ArgBytes(Op op);
 
 // The header byte 0 decodes to, for `layer`.
 TraceHeader HeaderFor(Layer layer, uint8_t config_byte);
+// The same header, built once per (layer, byte) and kept for the life of the
+// process (thread-safe): a decoder refers to it instead of copying it.
+const TraceHeader& CachedHeaderFor(Layer layer, uint8_t config_byte);
 
 // The hostile target's first byte picks the layer.
 Layer HostileLayer(uint8_t byte);
@@ -186,7 +189,9 @@ class Decoder {
   Decoder(Layer layer, Mode mode, std::string_view data,
           const DecoderOptions& options = {});
 
-  const TraceHeader& header() const { return header_; }
+  // The cached header of the input's config byte (CachedHeaderFor), or,
+  // when the input is perturbed, a copy of it whose description says how.
+  const TraceHeader& header() const { return *header_; }
 
   // The perturbation probabilities in effect (all 0 in hostile mode, the
   // node kinds 0 in the queue layer).
@@ -216,8 +221,9 @@ class Decoder {
   };
 
   uint8_t Byte();
-  PodPtr BuildPod(int slot, const PodVariant& v, const std::string& uid,
-                  const std::string& rv) const;
+  // `node_name` "" leaves the pod unbound.
+  std::shared_ptr<Pod> BuildPod(int slot, const PodVariant& v, std::string uid,
+                                std::string rv, std::string node_name) const;
   NodePtr BuildNode(int slot, const NodeVariant& v, int rv) const;
   // A new incarnation of `slot` (valid mode).
   PodPtr Fresh(int slot, const PodVariant& v, bool assigned);
@@ -256,11 +262,17 @@ class Decoder {
   int64_t t_ = 0;
   int64_t rv_ = 0;
   int successful_pops_ = 0;
-  TraceHeader header_;
+  const TraceHeader* header_ = nullptr;  // points to one of:
+  // the perturbed header (shared so that a copied decoder stays valid), or
+  // null when header_ is CachedHeaderFor's.
+  std::shared_ptr<const TraceHeader> own_header_;
   std::array<Slot, kPodPool> slots_;
   std::array<NodePtr, kNodePool> nodes_;  // live nodes (null = absent)
   std::array<NodePtr, kNodePool> last_nodes_;
-  std::set<std::string> in_flight_;   // queue layer, from feedback
+  // Queue layer, from feedback: bit i = the pod of slot i is in flight
+  // (popped, not given back or deleted).
+  uint8_t in_flight_ = 0;
+  void SetInFlight(std::string_view key, bool in_flight);
   std::vector<std::string> waiting_;  // scheduler layer, from feedback
   std::vector<std::string> parked_;
 

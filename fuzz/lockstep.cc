@@ -57,7 +57,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     }
   }
   std::optional<properties::Checker> checker;
-  if (mode == Mode::kValid) checker.emplace(header);
+  if (mode == Mode::kValid) checker.emplace(&header);  // dec outlives it
   State before = model.Snapshot();
   while (std::optional<Step> step = dec.Next()) {
     ++r.steps;

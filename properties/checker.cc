@@ -6,17 +6,35 @@ namespace schedtrace::properties {
 
 Checker::Checker(const TraceHeader& header) : history_(header) {}
 
-std::vector<Finding> Checker::Observe(const State& before, const Step& step,
-                                      const StepOut& out, const State& after) {
+Checker::Checker(const TraceHeader* header) : history_(header) {}
+
+const std::vector<Finding>& Checker::Observe(const State& before,
+                                             const Step& step,
+                                             const StepOut& out,
+                                             const State& after) {
   history_.Observe(before, step, out, &after);
   Observation o{before, step, out, after, history_};
-  std::vector<Finding> findings;
-  for (Violation& v : CheckAll(o)) {
+  violations_.clear();
+  CheckAll(o, &violations_);
+  findings_.clear();
+  for (Violation& v : violations_) {
     const KnownViolation* known = Classify(o, v);
-    if (known != nullptr) ++known_counts_[std::string(known->id)];
-    findings.push_back(Finding{std::move(v), known});
+    if (known != nullptr) {
+      if (counts_.empty()) counts_.resize(KnownViolations().size());
+      ++counts_[known - KnownViolations().data()];
+    }
+    findings_.push_back(Finding{std::move(v), known});
   }
-  return findings;
+  return findings_;
+}
+
+const std::map<std::string, int>& Checker::known_counts() const {
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] > 0) {
+      known_counts_[std::string(KnownViolations()[i].id)] = counts_[i];
+    }
+  }
+  return known_counts_;
 }
 
 StepCheck AsStepCheck(const TraceHeader& header,

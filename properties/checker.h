@@ -6,6 +6,9 @@
 //   for (const Finding& f : checker.Observe(before, step, out, after))
 //     if (!f.known) fail(f.violation.Format());
 //
+// It runs on every step of the fuzz targets, so a step where nothing fires
+// allocates nothing: the findings live in a buffer the checker reuses.
+//
 // `AsStepCheck` adapts it to the replayer's ReplayOptions::check.
 #ifndef SCHEDTRACE_PROPERTIES_CHECKER_H_
 #define SCHEDTRACE_PROPERTIES_CHECKER_H_
@@ -29,19 +32,27 @@ struct Finding {
 
 class Checker {
  public:
+  // Keeps a copy of `header`.
   explicit Checker(const TraceHeader& header);
+  // Refers to `*header`, which must outlive the checker (no copy: the fuzz
+  // targets make a checker per input, from the decoder's header).
+  explicit Checker(const TraceHeader* header);
 
-  std::vector<Finding> Observe(const State& before, const Step& step,
-                               const StepOut& out, const State& after);
+  // What fired on this step; valid until the next call.
+  const std::vector<Finding>& Observe(const State& before, const Step& step,
+                                      const StepOut& out, const State& after);
 
   // How often each known violation fired so far (by id).
-  const std::map<std::string, int>& known_counts() const {
-    return known_counts_;
-  }
+  const std::map<std::string, int>& known_counts() const;
 
  private:
   History history_;
-  std::map<std::string, int> known_counts_;
+  // Counted by KnownViolations() index (counting by id would build the id's
+  // string each time); known_counts() names them.
+  std::vector<int> counts_;
+  mutable std::map<std::string, int> known_counts_;
+  std::vector<Violation> violations_;  // this step's, reused
+  std::vector<Finding> findings_;      // this step's, reused
 };
 
 // A StepCheck for `header`'s trace that fails the trace on the first

@@ -21,9 +21,21 @@ bool InList(const State* s, std::vector<QueuedPod> QueueState::*list,
   return false;
 }
 
+// True when PodRequests(a) == PodRequests(b) for certain, without computing
+// them: PodRequests (upstream's calculateResource) reads only these fields,
+// which updates rarely change.
+bool SameRequestFields(const Pod& a, const Pod& b) {
+  return a.containers == b.containers &&
+         a.init_containers == b.init_containers && a.overhead == b.overhead;
+}
+
 }  // namespace
 
-History::History(const TraceHeader& header) : header_(header) {}
+History::History(const TraceHeader& header)
+    : own_header_(std::make_shared<const TraceHeader>(header)),
+      header_(own_header_.get()) {}
+
+History::History(const TraceHeader* header) : header_(header) {}
 
 PodPtr History::Latest(const std::string& key) const {
   auto it = latest_.find(key);
@@ -32,7 +44,12 @@ PodPtr History::Latest(const std::string& key) const {
 
 PodPtr History::CacheObject(const std::string& key) const {
   auto it = cache_objects_.find(key);
-  return it == cache_objects_.end() ? nullptr : it->second;
+  return it == cache_objects_.end() ? nullptr : it->second.pod;
+}
+
+const Resources* History::CacheRequests(const std::string& key) const {
+  auto it = cache_objects_.find(key);
+  return it == cache_objects_.end() ? nullptr : &it->second.requests;
 }
 
 PodPtr History::QueuedObject(const std::string& key, Slot slot) const {
@@ -69,7 +86,7 @@ PodPtr History::QueuedObject(const std::string& key, Slot slot) const {
 // unschedulablePods too, and an update of either changes both.
 void History::FollowQueueObjects(const State& before, const Step& step,
                                  const StepOut& out, const State* after) {
-  if (header_.layer != Layer::kQueue || out.fatal) return;
+  if (header_->layer != Layer::kQueue || out.fatal) return;
   const State* was = &before;
   auto in = [](const State* s, std::vector<QueuedPod> QueueState::*list,
                const std::string& key) { return InList(s, list, key); };
@@ -170,7 +187,7 @@ bool History::DifferentPodsUnderKey(const std::string& key) const {
 }
 
 bool History::ServedAndPending(const Pod& pod) const {
-  const auto& profiles = header_.config.profiles;
+  const auto& profiles = header_->config.profiles;
   return pod.node_name.empty() && !pod.deletion_timestamp &&
          std::find(profiles.begin(), profiles.end(), pod.scheduler_name) !=
              profiles.end();
@@ -180,7 +197,7 @@ void History::Carry(const PodPtr& pod) {
   if (pod == nullptr) return;
   auto [it, fresh] = latest_.try_emplace(pod->Key(), pod);
   if (!fresh && it->second->uid != pod->uid) uid_changed_.insert(pod->Key());
-  const std::vector<std::string>& profiles = header_.config.profiles;
+  const std::vector<std::string>& profiles = header_->config.profiles;
   if (uid_changed_.contains(pod->Key()) &&
       std::find(profiles.begin(), profiles.end(), pod->scheduler_name) ==
           profiles.end()) {
@@ -191,18 +208,59 @@ void History::Carry(const PodPtr& pod) {
 
 void History::GiveToCache(const PodPtr& pod) {
   if (pod == nullptr) return;
-  auto it = cache_objects_.find(pod->Key());
-  if (it != cache_objects_.end() && it->second->uid != pod->uid) {
+  auto [it, fresh] = cache_objects_.try_emplace(pod->Key());
+  CacheEntry& e = it->second;
+  if (!fresh && e.pod->uid != pod->uid) {
     ambiguous_in_cache_.insert(pod->Key());
   }
-  cache_objects_[pod->Key()] = pod;
+  if (fresh || !SameRequestFields(*e.pod, *pod)) {
+    e.requests = PodRequests(*pod);
+    e.requests.erase("pods");  // NodeInfo.update never adds AllowedPodNumber
+  }
+  e.pod = pod;
+}
+
+void History::SetInformer(const PodPtr& pod) {
+  std::string key = pod->Key();
+  if (auto it = informer_.find(key); it != informer_.end()) {
+    it->second = pod;
+  } else if (spare_informer_node_.empty()) {
+    informer_.emplace(std::move(key), pod);
+  } else {
+    spare_informer_node_.key() = std::move(key);
+    spare_informer_node_.mapped() = pod;
+    informer_.insert(std::move(spare_informer_node_));
+  }
+}
+
+void History::EraseInformer(const std::string& key) {
+  auto node = informer_.extract(key);
+  if (node.empty()) return;
+  node.mapped() = nullptr;  // keeps no pod alive
+  spare_informer_node_ = std::move(node);
+}
+
+void History::AddInFlight(const std::string& key) {
+  if (in_flight_.contains(key)) return;
+  if (spare_in_flight_node_.empty()) {
+    in_flight_.insert(key);
+  } else {
+    spare_in_flight_node_.value() = key;
+    in_flight_.insert(std::move(spare_in_flight_node_));
+  }
+}
+
+void History::EraseInFlight(const std::string& key) {
+  auto node = in_flight_.extract(key);
+  if (!node.empty()) spare_in_flight_node_ = std::move(node);
 }
 
 void History::CheckCallerObject(const PodPtr& given) {
   if (given == nullptr) return;
   PodPtr cached = CacheObject(given->Key());
   if (cached == nullptr || cached->node_name != given->node_name ||
-      PodRequests(*cached) != PodRequests(*given)) {
+      (!SameRequestFields(*cached, *given) &&
+       PodRequests(*cached) != PodRequests(*given))) {
     drifted_.insert(given->Key());
     drifted_nodes_.insert(given->node_name);
     if (cached != nullptr) drifted_nodes_.insert(cached->node_name);
@@ -231,21 +289,21 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
     case Op::kQAdd:
     case Op::kQAssignedPodAdded:
     case Op::kQAssignedPodUpdated:
-      informer_[step.pod->Key()] = step.pod;
+      SetInformer(step.pod);
       break;
     case Op::kQUpdate:
-      informer_[step.new_pod->Key()] = step.new_pod;
+      SetInformer(step.new_pod);
       if (step.old_pod == nullptr) nil_old_updates_.insert(step.new_pod->Key());
       break;
     case Op::kQDelete:
-      informer_.erase(step.pod->Key());
-      in_flight_.erase(step.pod->Key());
+      EraseInformer(step.pod->Key());
+      EraseInFlight(step.pod->Key());
       break;
     case Op::kQPop:
-      if (out.popped) in_flight_.insert(*out.popped);
+      if (out.popped) AddInFlight(*out.popped);
       break;
     case Op::kQAddUnschedulable:
-      in_flight_.erase(step.pod_key);
+      EraseInFlight(step.pod_key);
       break;
     case Op::kQActivate:
       for (const PodPtr& pod : step.pods) {
@@ -274,20 +332,20 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
 
     // The scheduler layer's informer.
     case Op::kPodAdd:
-      informer_[step.pod->Key()] = step.pod;
+      SetInformer(step.pod);
       deleted_while_waiting_.erase(step.pod->Key());
       deleted_other_uid_while_waiting_.erase(step.pod->Key());
       if (!step.pod->node_name.empty()) GiveToCache(step.pod);
       break;
     case Op::kPodUpdate:
-      informer_[step.new_pod->Key()] = step.new_pod;
+      SetInformer(step.new_pod);
       deleted_while_waiting_.erase(step.new_pod->Key());
       deleted_other_uid_while_waiting_.erase(step.new_pod->Key());
       if (!step.new_pod->node_name.empty()) GiveToCache(step.new_pod);
       break;
     case Op::kPodDelete: {
       const std::string key = step.pod->Key();
-      informer_.erase(key);
+      EraseInformer(key);
       if (before.waiting && Contains(before.waiting, key)) {
         deleted_while_waiting_.insert(key);
         PodPtr waiting = CacheObject(key);  // assumed when it began to wait

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "harness/objects.h"
+#include "harness/resources.h"
 #include "harness/state.h"
 #include "harness/trace.h"
 
@@ -28,7 +29,10 @@ namespace schedtrace::properties {
 
 class History {
  public:
+  // Keeps a copy of `header`.
   explicit History(const TraceHeader& header);
+  // Refers to `*header`, which must outlive the history.
+  explicit History(const TraceHeader* header);
 
   // Records `step` (already applied, with its `out`; `before` is the state
   // the step started from, `after` the one it left, or null when unknown:
@@ -47,8 +51,8 @@ class History {
   // Falls back to `Latest(key)` where no entry was followed (other layers).
   PodPtr QueuedObject(const std::string& key, Slot slot) const;
 
-  const TraceHeader& header() const { return header_; }
-  Layer layer() const { return header_.layer; }
+  const TraceHeader& header() const { return *header_; }
+  Layer layer() const { return header_->layer; }
   int64_t now() const { return now_; }
 
   // Scheduler layer: the pods the informer holds. Queue layer: the pods the
@@ -58,6 +62,9 @@ class History {
   PodPtr Latest(const std::string& key) const;
   // The object the cache was last given for `key` (what its requests count).
   PodPtr CacheObject(const std::string& key) const;
+  // What a NodeInfo counts for that object: PodRequests without "pods"
+  // (computed once per object given), or null.
+  const Resources* CacheRequests(const std::string& key) const;
   // Keys under which the cache was given pods of more than one uid: their
   // accounting cannot be checked by key.
   bool AmbiguousInCache(const std::string& key) const {
@@ -126,16 +133,30 @@ class History {
   void FollowQueueObjects(const State& before, const Step& step,
                           const StepOut& out, const State* after);
   void GiveToCache(const PodPtr& pod);
+  // informer_ and in_flight_ change on most steps, as keys come and go
+  // (adds and deletes, pops and give-backs): an erase keeps its node for the
+  // next insert, which then allocates nothing.
+  void SetInformer(const PodPtr& pod);
+  void EraseInformer(const std::string& key);
+  void AddInFlight(const std::string& key);
+  void EraseInFlight(const std::string& key);
   // Marks `key` drifted when `given` does not count like the cached object.
   void CheckCallerObject(const PodPtr& given);
 
-  TraceHeader header_;
+  std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
+  const TraceHeader* header_;
   int64_t now_ = 0;
   std::map<std::string, PodPtr> informer_;
+  std::map<std::string, PodPtr>::node_type spare_informer_node_;
   std::map<std::string, PodPtr> latest_;
-  std::map<std::string, PodPtr> cache_objects_;
+  struct CacheEntry {
+    PodPtr pod;
+    Resources requests;  // CacheRequests
+  };
+  std::map<std::string, CacheEntry> cache_objects_;
   std::set<std::string> ambiguous_in_cache_;
   std::set<std::string> in_flight_;
+  std::set<std::string>::node_type spare_in_flight_node_;
   std::set<std::string> deleted_while_waiting_;
   std::set<std::string> nil_old_updates_;
   std::set<std::string> drifted_;

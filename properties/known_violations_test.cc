@@ -1,5 +1,6 @@
 #include "properties/known_violations.h"
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -84,6 +85,41 @@ TEST(KnownViolationsTest, RegressionTracesFireTheirEntries) {
       KnownIdsFiredBy(SourcePath("golden/regression/upstream/queue/"
                                  "issue86373-backoff-expiry-saturates.jsonl"))
           .empty());
+}
+
+// A checker counts the known violations it finds (known_counts), whether it
+// keeps a copy of the header or refers to it, and its reused findings are
+// each step's own.
+TEST(CheckerTest, KnownCountsAgreeWithTheFindings) {
+  for (const KnownViolation& k : KnownViolations()) {
+    absl::StatusOr<Trace> trace = ReadTraceFile(SourcePath(k.trace));
+    ASSERT_TRUE(trace.ok()) << trace.status();
+    std::unique_ptr<System> sut = model::NewSystem();
+    ASSERT_TRUE(sut->Configure(trace->header).ok()) << k.trace;
+    Checker copying(trace->header);
+    Checker referring(&trace->header);
+    std::map<std::string, int> counted;
+    State before = sut->Snapshot();
+    for (const Step& step : trace->steps) {
+      absl::StatusOr<StepOut> out = sut->Apply(step);
+      if (!out.ok() || out->fatal) break;
+      State after = sut->Snapshot();
+      const std::vector<Finding>& a =
+          copying.Observe(before, step, *out, after);
+      const std::vector<Finding>& b =
+          referring.Observe(before, step, *out, after);
+      ASSERT_EQ(a.size(), b.size()) << k.trace << ":" << step.line;
+      for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].violation.Format(), b[i].violation.Format());
+        EXPECT_EQ(a[i].known, b[i].known);
+        if (a[i].known != nullptr) ++counted[std::string(a[i].known->id)];
+      }
+      before = std::move(after);
+    }
+    EXPECT_TRUE(counted.contains(std::string(k.id))) << k.trace;
+    EXPECT_EQ(copying.known_counts(), counted) << k.trace;
+    EXPECT_EQ(referring.known_counts(), counted) << k.trace;
+  }
 }
 
 // The phantom-nomination entry is about a key that changed uid: the same

@@ -8,6 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "harness/resources.h"
 
 namespace schedtrace::properties {
@@ -63,6 +64,28 @@ void ForEachDistinct(const Keys& sorted, F f) {
     f(sorted[i], static_cast<int>(j - i));
     i = j;
   }
+}
+
+// Whether `total` is the sum of `parts` as AddResources adds them up
+// (amounts wrap, zeros are not stored), without building the sum.
+bool IsSumOf(const Resources& total, absl::Span<const Resources* const> parts) {
+  auto sum = [&](const std::string& name) {
+    uint64_t s = 0;  // AddAmount wraps
+    for (const Resources* p : parts) {
+      auto it = p->find(name);
+      if (it != p->end()) s += static_cast<uint64_t>(it->second);
+    }
+    return static_cast<int64_t>(s);
+  };
+  for (const auto& [name, amount] : total) {
+    if (amount == 0 || sum(name) != amount) return false;
+  }
+  for (const Resources* p : parts) {
+    for (const auto& [name, amount] : *p) {
+      if (!total.contains(name) && sum(name) != 0) return false;
+    }
+  }
+  return true;
 }
 
 Violation Make(int property, std::string detail,
@@ -199,19 +222,20 @@ std::vector<Violation> CacheAccounting(const Observation& o) {
           6, absl::StrCat("placeholder NodeInfo ", n.name, " holds no pods"),
           {}));
     }
-    Resources sum;
+    // What the cache counts for each pod: the requests of the object it
+    // was given, without "pods" (NodeInfo.update never adds
+    // AllowedPodNumber).
+    absl::InlinedVector<const Resources*, 16> requests;
     bool checkable = true;
     for (const std::string& key : n.pods) {
-      PodPtr pod = o.history.CacheObject(key);
-      if (pod == nullptr || o.history.AmbiguousInCache(key)) {
+      const Resources* r = o.history.CacheRequests(key);
+      if (r == nullptr || o.history.AmbiguousInCache(key)) {
         checkable = false;
         break;
       }
-      Resources requests = PodRequests(*pod);
-      requests.erase("pods");  // NodeInfo.update never adds AllowedPodNumber
-      AddResources(sum, requests);
+      requests.push_back(r);
     }
-    if (checkable && sum != n.requested) {
+    if (checkable && !IsSumOf(n.requested, requests)) {
       v.push_back(Make(6,
                        absl::StrCat("node ", n.name,
                                     " requested differs from the sum over "
@@ -358,10 +382,14 @@ std::string_view PropertyName(int id) {
 
 std::vector<Violation> CheckAll(const Observation& o) {
   std::vector<Violation> all;
-  for (const Property& p : AllProperties()) {
-    for (Violation& v : p.check(o)) all.push_back(std::move(v));
-  }
+  CheckAll(o, &all);
   return all;
+}
+
+void CheckAll(const Observation& o, std::vector<Violation>* violations) {
+  for (const Property& p : AllProperties()) {
+    for (Violation& v : p.check(o)) violations->push_back(std::move(v));
+  }
 }
 
 }  // namespace schedtrace::properties

@@ -79,6 +79,8 @@ std::string_view PropertyName(int id);
 
 // Every violation of every property on this observation.
 std::vector<Violation> CheckAll(const Observation& o);
+// The same, appended to `*violations` (a buffer reused from step to step).
+void CheckAll(const Observation& o, std::vector<Violation>* violations);
 
 }  // namespace schedtrace::properties
 

@@ -247,6 +247,49 @@ TEST(CacheAccountingTest, FiresOnWrongSumAndEmptyPlaceholder) {
   EXPECT_EQ(h.Run(&CacheAccounting, s, assume, {}, placeholder).size(), 1u);
 }
 
+// The sum is checked entry by entry without being built: every resource of
+// the pods, none more, no zero entries, "pods" left out; and an update that
+// changes a pod's requests changes what it counts.
+TEST(CacheAccountingTest, SumsEveryResourceOfEveryPod) {
+  Harness h(Layer::kCache);
+  auto with = [](const std::string& name, const std::string& cpu,
+                 const std::string& memory) {
+    auto pod = std::make_shared<Pod>(*MakePod(name, 0, "n1"));
+    Container c;
+    if (!cpu.empty()) c.requests["cpu"] = *ParseQuantity(cpu);
+    if (!memory.empty()) c.requests["memory"] = *ParseQuantity(memory);
+    c.requests["pods"] = *ParseQuantity("1");
+    pod->containers.push_back(c);
+    return pod;
+  };
+  PodPtr a = with("a", "250m", "1Ki");
+  PodPtr b = with("b", "500m", "");
+  h.Feed(PodStep(Op::kCAddPod, a));
+  const Step add_b = PodStep(Op::kCAddPod, b);
+  auto node = [](Resources requested) {
+    State s;
+    s.cache = CacheState{};
+    s.cache->nodes.push_back(
+        {"n1", true, {"default/a", "default/b"}, std::move(requested)});
+    return s;
+  };
+  auto fires = [&](const Step& step, Resources requested) {
+    State s = node(std::move(requested));
+    return !h.Run(&CacheAccounting, s, step, {}, s).empty();
+  };
+  EXPECT_FALSE(fires(add_b, {{"cpu", 750}, {"memory", 1024}}));
+  EXPECT_TRUE(fires(add_b, {{"cpu", 750}}));                    // memory lost
+  EXPECT_TRUE(fires(add_b, {{"cpu", 750}, {"memory", 1000}}));  // wrong
+  EXPECT_TRUE(fires(add_b, {{"cpu", 750}, {"memory", 1024}, {"pods", 2}}));
+  EXPECT_TRUE(fires(add_b, {{"cpu", 750}, {"memory", 1024}, {"gpu", 0}}));
+  // b's update to 1 cpu: what it counts follows.
+  Step update = OpStep(Op::kCUpdatePod);
+  update.old_pod = b;
+  update.new_pod = with("b", "1", "");
+  EXPECT_FALSE(fires(update, {{"cpu", 1250}, {"memory", 1024}}));
+  EXPECT_TRUE(fires(update, {{"cpu", 750}, {"memory", 1024}}));
+}
+
 TEST(OrderAndBackoffTest, PopMustTakeTheHead) {
   Harness h(Layer::kQueue);
   h.Feed(PodStep(Op::kQAdd, MakePod("a", 5)));

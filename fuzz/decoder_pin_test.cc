@@ -1,0 +1,106 @@
+// Pins what the decoder makes of fixed inputs: 300 pseudo-random byte strings
+// per target (a fixed seed, so they never change; not the corpus, which the
+// nightly run grows) are decoded as the target decodes them (valid mode with
+// the model's feedback, hostile mode without), written out with the trace
+// codec, and hashed into one digest per target. A change to the decoder that
+// is meant to keep the sequences (a speed-up, a refactoring) must keep these
+// digests; one that changes them on purpose updates them here, after checking
+// the traces it now makes.
+//
+// To see what changed: write the inputs out, run `schedtrace_fuzz_tool
+// decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "fuzz/decoder.h"
+#include "gtest/gtest.h"
+#include "harness/codec.h"
+#include "model/system.h"
+
+namespace schedtrace::fuzz {
+namespace {
+
+// FNV-1a, 64 bits.
+uint64_t Fnv(std::string_view s, uint64_t h = 0xcbf29ce484222325ULL) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// 300 inputs of 0 to 599 bytes. Every third one sets the config byte's
+// perturbation bit, so the perturbation header and draws are read too.
+std::vector<std::string> Inputs(const std::string& target) {
+  std::mt19937_64 rng(Fnv(target));
+  std::vector<std::string> inputs;
+  for (int i = 0; i < 300; ++i) {
+    std::string data(rng() % 600, '\0');
+    for (char& c : data) c = static_cast<char>(rng() & 0xff);
+    const size_t config = target == "hostile" ? 1 : 0;
+    if (i % 3 == 0 && data.size() > config) data[config] |= kPerturbHeaderBit;
+    inputs.push_back(std::move(data));
+  }
+  return inputs;
+}
+
+// The trace `target` runs on `data`, as text.
+std::string DecodedText(const std::string& target, std::string_view data,
+                        const DecoderOptions& options) {
+  Layer layer = target == "queue"   ? Layer::kQueue
+                : target == "cache" ? Layer::kCache
+                                    : Layer::kScheduler;
+  Mode mode = Mode::kValid;
+  if (target == "hostile") {
+    if (data.empty()) return "";
+    layer = HostileLayer(static_cast<uint8_t>(data[0]));
+    mode = Mode::kHostile;
+    data.remove_prefix(1);
+  }
+  std::unique_ptr<System> model = model::NewSystem();
+  absl::StatusOr<Trace> trace = DecodeTrace(
+      layer, mode, data, mode == Mode::kValid ? model.get() : nullptr,
+      /*record=*/false, options);
+  EXPECT_TRUE(trace.ok()) << trace.status();
+  return trace.ok() ? EncodeTrace(*trace) : trace.status().ToString();
+}
+
+// The digest of the decoded traces of `target`'s inputs.
+std::string Digest(const std::string& target,
+                   const DecoderOptions& options = {}) {
+  uint64_t h = Fnv("");
+  for (const std::string& data : Inputs(target)) {
+    h = Fnv(DecodedText(target, data, options), h);
+  }
+  return absl::StrFormat("%016x", h);
+}
+
+DecoderOptions Forced(double p) {
+  DecoderOptions o;
+  o.perturb = Perturbations{p, p, p, p, p, p, p};
+  return o;
+}
+
+TEST(DecoderPinTest, TracesAreUnchanged) {
+  EXPECT_EQ(Digest("queue"), "2ff5ef6e80dae33f");
+  EXPECT_EQ(Digest("cache"), "237d981b3bbea4fd");
+  EXPECT_EQ(Digest("scheduler"), "5e4a546d9d47d66a");
+  EXPECT_EQ(Digest("hostile"), "92596dbd254512b9");
+}
+
+// DecoderOptions::perturb: every kind forced, drawn from hashes rather than
+// the inputs' nibbles.
+TEST(DecoderPinTest, ForcedPerturbationTracesAreUnchanged) {
+  EXPECT_EQ(Digest("queue", Forced(0.1)), "a723b462b0578676");
+  EXPECT_EQ(Digest("cache", Forced(0.1)), "846ea0c18b1111ba");
+  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "05b4e0b1a2fbdb3e");
+}
+
+}  // namespace
+}  // namespace schedtrace::fuzz
