@@ -9,7 +9,6 @@
 //
 // To see what changed: write the inputs out, run `schedtrace_fuzz_tool
 // decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
