@@ -47,6 +47,14 @@ class LayeredSystem : public System {
     return layer_ == nullptr ? State{} : layer_->Snapshot();
   }
 
+  void SnapshotInto(State& out) const override {
+    if (layer_ == nullptr) {
+      out = State{};
+      return;
+    }
+    layer_->SnapshotInto(out);
+  }
+
  private:
   std::string name_;
   SystemFactory queue_, cache_, scheduler_;

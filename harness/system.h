@@ -33,6 +33,11 @@ class System {
   virtual absl::StatusOr<StepOut> Apply(const Step& step) = 0;
   // The observable state, as the spec's snapshot, for the configured layer.
   virtual State Snapshot() const = 0;
+  // Fills `out` with the value Snapshot() returns, reusing the storage `out`
+  // already holds (vectors, strings, map nodes): called every step with the
+  // same `out`, a snapshot stops allocating once the state's shape is stable.
+  // The default assigns Snapshot().
+  virtual void SnapshotInto(State& out) const { out = Snapshot(); }
 };
 
 }  // namespace schedtrace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/refill.h"
 #include "harness/resources.h"
 #include "impl/mutants.h"
 
@@ -18,6 +19,13 @@ int64_t WrapAdd(int64_t a, int64_t b) {
 int64_t WrapMul(int64_t sign, int64_t v) {
   return static_cast<int64_t>(static_cast<uint64_t>(sign) *
                               static_cast<uint64_t>(v));
+}
+
+// out = pod.Key(), built in out's storage.
+void AssignKey(std::string& out, const Pod& pod) {
+  out.assign(pod.namespace_);
+  out.push_back('/');
+  out.append(pod.name);
 }
 
 }  // namespace
@@ -468,34 +476,63 @@ CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
   return CacheResult::kOk;
 }
 
-// The spec's cache snapshot: NodeInfos by name with their pod keys and
-// non-zero Requested, assumed and binding-finished pod keys, all sorted.
 CacheState Cache::Snapshot() const {
   CacheState cs;
-  for (const NodeSlot& n : nodes_) {
-    if (!n.live) continue;
-    NodeInfoState& ns = cs.nodes.emplace_back();
+  SnapshotInto(cs);
+  return cs;
+}
+
+// The spec's cache snapshot: NodeInfos by name with their pod keys and
+// non-zero Requested, assumed and binding-finished pod keys, all sorted.
+// NodeInfos are written in name order, so that a node's pod list and
+// Requested map are reused by the same node from one snapshot to the next.
+void Cache::SnapshotInto(CacheState& cs) const {
+  static const std::string kCpu = "cpu";
+  static const std::string kMemory = "memory";
+  static const std::string kEphemeral = "ephemeral-storage";
+  std::vector<uint32_t>& order = snapshot_order_;
+  order.clear();
+  for (uint32_t id = 0; id < nodes_.size(); ++id) {
+    if (nodes_[id].live) order.push_back(id);
+  }
+  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+    return nodes_[a].name < nodes_[b].name;
+  });
+  Refill<NodeInfoState> nodes(cs.nodes);
+  for (uint32_t id : order) {
+    const NodeSlot& n = nodes_[id];
+    NodeInfoState& ns = nodes.Next();
     ns.name = n.name;
     ns.present = n.node != nullptr;
-    for (const NodePod& p : n.pods) ns.pods.push_back(p.obj->Key());
+    Refill<std::string> pods(ns.pods);
+    for (const NodePod& p : n.pods) AssignKey(pods.Next(), *p.obj);
+    pods.Finish();
     std::sort(ns.pods.begin(), ns.pods.end());
-    if (n.cpu != 0) ns.requested["cpu"] = n.cpu;
-    if (n.memory != 0) ns.requested["memory"] = n.memory;
-    if (n.ephemeral != 0) ns.requested["ephemeral-storage"] = n.ephemeral;
-    for (const auto& [id, v] : n.scalars) {
-      if (v != 0) ns.requested[scalar_names_[id]] = v;
+    absl::InlinedVector<std::pair<const std::string*, int64_t>, 8> amounts;
+    if (n.cpu != 0) amounts.emplace_back(&kCpu, n.cpu);
+    if (n.memory != 0) amounts.emplace_back(&kMemory, n.memory);
+    if (n.ephemeral != 0) amounts.emplace_back(&kEphemeral, n.ephemeral);
+    for (const auto& [scalar, v] : n.scalars) {
+      if (v != 0) amounts.emplace_back(&scalar_names_[scalar], v);
     }
+    std::sort(amounts.begin(), amounts.end(),
+              [](const auto& a, const auto& b) { return *a.first < *b.first; });
+    RefillMap<Resources> requested(ns.requested);
+    for (const auto& [name, v] : amounts) requested.Next(*name) = v;
+    requested.Finish();
   }
-  std::sort(cs.nodes.begin(), cs.nodes.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  nodes.Finish();
+  Refill<std::string> assumed(cs.assumed);
+  Refill<std::string> binding_finished(cs.binding_finished);
   for (const PodSlot& s : pods_) {
     if (s.pod == nullptr) continue;
-    if (s.assumed) cs.assumed.push_back(s.pod->Key());
-    if (s.binding_finished) cs.binding_finished.push_back(s.pod->Key());
+    if (s.assumed) AssignKey(assumed.Next(), *s.pod);
+    if (s.binding_finished) AssignKey(binding_finished.Next(), *s.pod);
   }
+  assumed.Finish();
+  binding_finished.Finish();
   std::sort(cs.assumed.begin(), cs.assumed.end());
   std::sort(cs.binding_finished.begin(), cs.binding_finished.end());
-  return cs;
 }
 
 // ---------------------------------------------------------------------------

@@ -62,6 +62,10 @@ class Cache {
   CacheResult CleanupAssumedPods(int64_t now_ms);
 
   CacheState Snapshot() const;
+  // The same value written into `out`, reusing the storage it holds
+  // (harness/refill.h) and this cache's snapshot scratch: no two snapshots
+  // of one cache may run concurrently.
+  void SnapshotInto(CacheState& out) const;
 
   // --- The scheduler layer's read side (impl/scheduler.h) ---
   static constexpr uint32_t kNoNode = ~uint32_t{0};
@@ -155,6 +159,7 @@ class Cache {
   absl::flat_hash_map<std::string, uint32_t> scalar_ids_;  // or kNotScalar
   std::vector<std::string> scalar_names_;
   Requests scratch_;  // requests of a removed object that is not cached
+  mutable std::vector<uint32_t> snapshot_order_;  // live node ids by name
 };
 
 }  // namespace schedtrace::impl

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "harness/refill.h"
 #include "impl/cache.h"
 #include "impl/system.h"
 
@@ -77,8 +78,20 @@ class CacheSystem : public System {
   // The spec's cache snapshot (upstream: cacheImpl.Dump, sorted).
   State Snapshot() const override {
     State s;
-    s.cache = cache_ ? cache_->Snapshot() : CacheState{};
+    SnapshotInto(s);
     return s;
+  }
+
+  void SnapshotInto(State& s) const override {
+    s.queue.reset();
+    s.nominated.reset();
+    s.waiting.reset();
+    s.parked.reset();
+    if (cache_) {
+      cache_->SnapshotInto(Engage(s.cache));
+    } else {
+      s.cache = CacheState{};
+    }
   }
 
  private:

@@ -78,8 +78,13 @@ class PriorityQueue {
   void ListerSet(const PodPtr& pod);
   void ListerDelete(const Pod& pod);
 
+  // The spec's snapshot parts. The *Into forms write the same value into
+  // `out`, reusing the storage it holds (harness/refill.h) and this queue's
+  // snapshot scratch: no two snapshots of one queue may run concurrently.
   QueueState SnapshotQueue() const;
+  void SnapshotQueueInto(QueueState& out) const;
   Nominated SnapshotNominated() const;
+  void SnapshotNominatedInto(Nominated& out) const;
 
   // Whether `key` was ever popped (q_add_unschedulable needs that pop).
   bool WasPopped(const std::string& key) const;
@@ -193,6 +198,8 @@ class PriorityQueue {
   void CollectCandidates(const ClusterEvent& event);
   bool AffinityMatches(const Record& r, const Pod& assigned) const;
 
+  QueuedPod& SetQueuedPod(QueuedPod& q, uint32_t h) const;
+
   // Nominator.
   void NominatorDelete(const Pod& pod);
   void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
@@ -238,6 +245,11 @@ class PriorityQueue {
 
   Heap active_;
   BHeap backoff_;
+
+  // Snapshot scratch, kept so that snapshots reuse its storage.
+  mutable Heap snapshot_active_;                    // a copy of active_ to pop
+  mutable std::vector<uint32_t> snapshot_order_;    // records in key order
+  mutable std::vector<uint16_t> snapshot_plugins_;  // plugins in name order
 
   // nominator: node -> records (insertion order), uid -> node.
   absl::flat_hash_map<std::string, std::vector<uint32_t>> nominated_pods_;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "harness/refill.h"
 #include "impl/queue.h"
 #include "impl/system.h"
 
@@ -96,14 +97,21 @@ class QueueSystem : public System {
 
   State Snapshot() const override {
     State s;
+    SnapshotInto(s);
+    return s;
+  }
+
+  void SnapshotInto(State& s) const override {
+    s.cache.reset();
+    s.waiting.reset();
+    s.parked.reset();
     if (queue_) {
-      s.queue = queue_->SnapshotQueue();
-      s.nominated = queue_->SnapshotNominated();
+      queue_->SnapshotQueueInto(Engage(s.queue));
+      queue_->SnapshotNominatedInto(Engage(s.nominated));
     } else {
       s.queue = QueueState{};
       s.nominated = Nominated{};
     }
-    return s;
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "harness/go_int.h"
+#include "harness/refill.h"
 #include "impl/mutants.h"
 
 namespace schedtrace::impl {
@@ -787,18 +788,24 @@ StepOut Scheduler::TakeOut() {
 
 State Scheduler::Snapshot() const {
   State state;
-  state.queue = queue_.SnapshotQueue();
-  state.nominated = queue_.SnapshotNominated();
-  state.cache = cache_.Snapshot();
-  std::vector<std::string> waiting;
-  for (const BindingCycle& c : waiting_) waiting.push_back(c.key);
-  std::sort(waiting.begin(), waiting.end());
-  state.waiting = std::move(waiting);
-  std::vector<std::string> parked;
-  for (const BindingCycle& c : parked_) parked.push_back(c.key);
-  std::sort(parked.begin(), parked.end());
-  state.parked = std::move(parked);
+  SnapshotInto(state);
   return state;
+}
+
+void Scheduler::SnapshotInto(State& state) const {
+  queue_.SnapshotQueueInto(Engage(state.queue));
+  queue_.SnapshotNominatedInto(Engage(state.nominated));
+  cache_.SnapshotInto(Engage(state.cache));
+  std::vector<std::string>& waiting = Engage(state.waiting);
+  Refill<std::string> waiting_fill(waiting);
+  for (const BindingCycle& c : waiting_) waiting_fill.Next() = c.key;
+  waiting_fill.Finish();
+  std::sort(waiting.begin(), waiting.end());
+  std::vector<std::string>& parked = Engage(state.parked);
+  Refill<std::string> parked_fill(parked);
+  for (const BindingCycle& c : parked_) parked_fill.Next() = c.key;
+  parked_fill.Finish();
+  std::sort(parked.begin(), parked.end());
 }
 
 }  // namespace schedtrace::impl

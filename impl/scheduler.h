@@ -72,6 +72,8 @@ class Scheduler {
 
   StepOut TakeOut();
   State Snapshot() const;
+  // The same value written into `out`, reusing the storage it holds.
+  void SnapshotInto(State& out) const;
 
  private:
   using Handle = PriorityQueue::Handle;

@@ -86,7 +86,17 @@ class SchedulerSystem : public System {
   }
 
   State Snapshot() const override {
-    return scheduler_ == nullptr ? State{} : scheduler_->Snapshot();
+    State s;
+    SnapshotInto(s);
+    return s;
+  }
+
+  void SnapshotInto(State& s) const override {
+    if (scheduler_ == nullptr) {
+      s = State{};
+      return;
+    }
+    scheduler_->SnapshotInto(s);
   }
 
  private:

@@ -12,6 +12,9 @@ namespace schedtrace::model {
 // sorted keys (duplicates kept), requested without zeros; assumed and
 // bindingFinished pods as sorted keys.
 CacheState SnapshotCache(const Cache& cache);
+// The same value written into `out`, reusing the storage it holds
+// (harness/refill.h).
+void SnapshotCacheInto(const Cache& cache, CacheState& out);
 
 }  // namespace schedtrace::model
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "harness/refill.h"
 #include "model/cache.h"
 #include "model/cache_snapshot.h"
 #include "model/fatal.h"
@@ -55,8 +56,21 @@ class CacheSystem : public System {
 
   State Snapshot() const override {
     State state;
-    state.cache = cache_.has_value() ? SnapshotCache(*cache_) : CacheState{};
+    SnapshotInto(state);
     return state;
+  }
+
+  void SnapshotInto(State& state) const override {
+    state.queue.reset();
+    state.nominated.reset();
+    state.waiting.reset();
+    state.parked.reset();
+    CacheState& cache = Engage(state.cache);
+    if (cache_.has_value()) {
+      SnapshotCacheInto(*cache_, cache);
+    } else {
+      cache = CacheState{};
+    }
   }
 
  private:

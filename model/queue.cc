@@ -4,10 +4,23 @@
 #include <utility>
 
 #include "harness/go_int.h"
+#include "harness/refill.h"
 #include "model/fatal.h"
 
 namespace schedtrace::model {
 namespace {
+
+// Overwrites every field of a reused snapshot entry: the key and attempts,
+// and the fields only some lists have back to their defaults (the caller
+// sets its own list's). Returns `e`.
+QueuedPod& SetQueuedPod(QueuedPod& e, const std::string& key, int attempts) {
+  e.pod = key;
+  e.attempts = attempts;
+  e.backoff_expires_at = 0;
+  e.plugins.clear();
+  e.gated = false;
+  return e;
+}
 
 // A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
 int64_t MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
@@ -513,36 +526,53 @@ absl::Status PriorityQueue::updateNominatedPodUnlocked(
 
 QueueState PriorityQueue::SnapshotQueue() const {
   QueueState q;
+  SnapshotQueueInto(q);
+  return q;
+}
+
+void PriorityQueue::SnapshotQueueInto(QueueState& q) const {
+  Refill<QueuedPod> active(q.active);
   for (const auto& p : activeQ_.InPopOrder()) {
-    q.active.push_back({p->pod().Key(), p->attempts});
+    SetQueuedPod(active.Next(), p->pod().Key(), p->attempts);
   }
+  active.Finish();
+  Refill<QueuedPod> backoff(q.backoff);
   for (const auto& p : podBackoffQ_.items()) {
-    q.backoff.push_back(
-        {p->pod().Key(), p->attempts, FloorDiv(getBackoffTime(*p), 1000000)});
+    QueuedPod& b = SetQueuedPod(backoff.Next(), p->pod().Key(), p->attempts);
+    b.backoff_expires_at = FloorDiv(getBackoffTime(*p), 1000000);
   }
+  backoff.Finish();
   std::sort(
       q.backoff.begin(), q.backoff.end(),
       [](const QueuedPod& a, const QueuedPod& b) { return a.pod < b.pod; });
+  Refill<QueuedPod> unschedulable(q.unschedulable);
   for (const auto& [key, p] : unschedulablePods_) {
-    QueuedPod u{key, p->attempts};
+    QueuedPod& u = SetQueuedPod(unschedulable.Next(), key, p->attempts);
     u.plugins.assign(p->unschedulable_plugins.begin(),
                      p->unschedulable_plugins.end());
     u.gated = p->gated;
-    q.unschedulable.push_back(std::move(u));
   }
+  unschedulable.Finish();
   q.scheduling_cycle = scheduling_cycle_;
   q.move_request_cycle = move_request_cycle_;
-  return q;
 }
 
 Nominated PriorityQueue::SnapshotNominated() const {
   Nominated n;
+  SnapshotNominatedInto(n);
+  return n;
+}
+
+void PriorityQueue::SnapshotNominatedInto(Nominated& n) const {
+  RefillMap<Nominated> nodes(n);
   for (const auto& [node, list] : nominatedPods_) {
-    std::vector<std::string>& keys = n[node];
-    for (const auto& pi : list) keys.push_back(pi->pod->Key());
+    std::vector<std::string>& keys = nodes.Next(node);
+    Refill<std::string> keys_fill(keys);
+    for (const auto& pi : list) keys_fill.Next() = pi->pod->Key();
+    keys_fill.Finish();
     std::sort(keys.begin(), keys.end());
   }
-  return n;
+  nodes.Finish();
 }
 
 }  // namespace schedtrace::model

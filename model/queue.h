@@ -104,9 +104,12 @@ class PriorityQueue {
   std::vector<std::shared_ptr<PodInfo>> NominatedPodsForNode(
       const std::string& nodeName) const;
 
-  // The spec's snapshot parts.
+  // The spec's snapshot parts. The *Into forms write the same value into
+  // `out`, reusing the storage it holds (harness/refill.h).
   QueueState SnapshotQueue() const;
+  void SnapshotQueueInto(QueueState& out) const;
   Nominated SnapshotNominated() const;
+  void SnapshotNominatedInto(Nominated& out) const;
 
  private:
   // upstream: PriorityQueue internals, in scheduling_queue.go's order.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "harness/refill.h"
 #include "model/fatal.h"
 #include "model/queue.h"
 #include "model/system.h"
@@ -55,10 +56,21 @@ class QueueSystem : public System {
 
   State Snapshot() const override {
     State state;
-    if (queue_ == nullptr) return state;
-    state.queue = queue_->SnapshotQueue();
-    state.nominated = queue_->SnapshotNominated();
+    SnapshotInto(state);
     return state;
+  }
+
+  void SnapshotInto(State& state) const override {
+    state.cache.reset();
+    state.waiting.reset();
+    state.parked.reset();
+    if (queue_ == nullptr) {
+      state.queue.reset();
+      state.nominated.reset();
+      return;
+    }
+    queue_->SnapshotQueueInto(Engage(state.queue));
+    queue_->SnapshotNominatedInto(Engage(state.nominated));
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/refill.h"
 #include "model/cache_snapshot.h"
 #include "model/fatal.h"
 #include "model/filters.h"
@@ -594,24 +595,30 @@ StepOut Scheduler::TakeOut() {
 
 State Scheduler::Snapshot() const {
   State state;
-  state.queue = queue_->SnapshotQueue();
-  state.nominated = queue_->SnapshotNominated();
-  state.cache = SnapshotCache(cache_);
-  std::vector<std::string> waiting;
+  SnapshotInto(state);
+  return state;
+}
+
+void Scheduler::SnapshotInto(State& state) const {
+  queue_->SnapshotQueueInto(Engage(state.queue));
+  queue_->SnapshotNominatedInto(Engage(state.nominated));
+  SnapshotCacheInto(cache_, Engage(state.cache));
+  std::vector<std::string>& waiting = Engage(state.waiting);
+  Refill<std::string> waiting_fill(waiting);
   for (const auto& [profile, pods] : waiting_) {
     for (const auto& [uid, cycle] : pods) {
-      waiting.push_back(cycle.assumed_pod_info->pod_info->pod->Key());
+      waiting_fill.Next() = cycle.assumed_pod_info->pod_info->pod->Key();
     }
   }
+  waiting_fill.Finish();
   std::sort(waiting.begin(), waiting.end());
-  state.waiting = waiting;
-  std::vector<std::string> parked;
+  std::vector<std::string>& parked = Engage(state.parked);
+  Refill<std::string> parked_fill(parked);
   for (const BindingCycle& c : parked_) {
-    parked.push_back(c.assumed_pod_info->pod_info->pod->Key());
+    parked_fill.Next() = c.assumed_pod_info->pod_info->pod->Key();
   }
+  parked_fill.Finish();
   std::sort(parked.begin(), parked.end());
-  state.parked = parked;
-  return state;
 }
 
 }  // namespace schedtrace::model

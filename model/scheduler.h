@@ -64,8 +64,10 @@ class Scheduler {
 
   // What the steps since the last call emitted.
   StepOut TakeOut();
-  // The spec's full scheduler-layer snapshot.
+  // The spec's full scheduler-layer snapshot; SnapshotInto writes the same
+  // value into `out`, reusing the storage it holds (harness/refill.h).
   State Snapshot() const;
+  void SnapshotInto(State& out) const;
 
  private:
   // A binding cycle between its steps: waiting on Permit, or parked before

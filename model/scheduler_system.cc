@@ -43,7 +43,17 @@ class SchedulerSystem : public System {
   }
 
   State Snapshot() const override {
-    return scheduler_ == nullptr ? State{} : scheduler_->Snapshot();
+    State state;
+    SnapshotInto(state);
+    return state;
+  }
+
+  void SnapshotInto(State& state) const override {
+    if (scheduler_ == nullptr) {
+      state = State{};
+      return;
+    }
+    scheduler_->SnapshotInto(state);
   }
 
  private:
