@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -58,7 +59,10 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
   }
   std::optional<properties::Checker> checker;
   if (mode == Mode::kValid) checker.emplace(&header);  // dec outlives it
-  State before = model.Snapshot();
+  // Three States reused across steps (SnapshotInto keeps their storage):
+  // once a trace's state has its shape, a step's snapshots allocate nothing.
+  State before, after, impl_after;
+  model.SnapshotInto(before);
   while (std::optional<Step> step = dec.Next()) {
     ++r.steps;
     // Built only on a failure: the common path allocates nothing here.
@@ -86,9 +90,9 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
                                "\nstep: ", EncodeStep(*step, false)));
     }
     if (mo->fatal) break;  // upstream exits: the trace ends here
-    State after = model.Snapshot();
+    model.SnapshotInto(after);
     if (impl != nullptr) {
-      State impl_after = impl->Snapshot();
+      impl->SnapshotInto(impl_after);
       if (impl_after != after) {
         // The cheap comparison failed: now find where, as the replayer
         // would against the model's recording.
@@ -116,7 +120,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
       }
     }
     dec.Observe(*step, *mo, &after);
-    before = std::move(after);
+    std::swap(before, after);
   }
   if (checker) r.known_counts = checker->known_counts();
   return r;
