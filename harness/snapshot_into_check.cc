@@ -1,5 +1,7 @@
 #include "harness/snapshot_into_check.h"
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/codec.h"
+#include "harness/generator.h"
+#include "harness/trace_files.h"
 
 namespace schedtrace {
 namespace {
@@ -135,6 +139,81 @@ absl::Status CheckSnapshotInto(System& sut, const Trace& trace, State& reused) {
     if (out->fatal) break;
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<SnapshotIntoCoverage> CheckSnapshotIntoEverywhere(
+    const SystemFactory& sut, const SystemFactory& recorder,
+    const std::string& golden_dir) {
+  absl::StatusOr<std::vector<std::string>> files = FindTraceFiles({golden_dir});
+  if (!files.ok()) return files.status();
+  std::vector<Trace> golden;
+  for (const std::string& file : *files) {
+    absl::StatusOr<Trace> trace = ReadTraceFile(file);
+    if (!trace.ok()) return trace.status();
+    golden.push_back(*std::move(trace));
+  }
+  SnapshotIntoCoverage coverage;
+  {
+    std::unique_ptr<System> fresh = sut();
+    State reused = DirtyState();
+    fresh->SnapshotInto(reused);
+    if (reused != fresh->Snapshot()) {
+      return absl::InternalError(
+          absl::StrCat("before Configure: SnapshotInto differs from Snapshot",
+                       " in ", DifferingParts(reused, fresh->Snapshot())));
+    }
+  }
+  for (const Trace& trace : golden) {
+    State reused = DirtyState();
+    if (absl::Status s = CheckSnapshotInto(*sut(), trace, reused); !s.ok()) {
+      return s;
+    }
+    ++coverage.golden_traces[trace.header.layer];
+  }
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      GenOptions options{.seed = seed, .steps = 80};
+      if (seed % 2 == 0) {
+        options.perturb = {.resync = 0.1,
+                           .race = 0.1,
+                           .tombstone = 0.1,
+                           .recreate = 0.1,
+                           .recreate_update = 0.1,
+                           .node_recreate = 0.1,
+                           .node_burst = 0.1};
+      }
+      options.hostile = seed % 3 == 0;
+      const std::string what = absl::StrCat(
+          std::string(LayerName(layer)), " trace generated with seed ", seed);
+      absl::StatusOr<Trace> trace = GenerateTrace(layer, *recorder(), options);
+      if (!trace.ok()) {
+        return absl::InternalError(
+            absl::StrCat(what, ": ", trace.status().message()));
+      }
+      State reused = DirtyState();
+      if (absl::Status s = CheckSnapshotInto(*sut(), *trace, reused); !s.ok()) {
+        return absl::InternalError(absl::StrCat(what, ": ", s.message()));
+      }
+      coverage.generated_steps[layer] += trace->steps.size();
+    }
+  }
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    if (coverage.golden_traces[layer] == 0) {
+      return absl::NotFoundError(absl::StrCat(golden_dir,
+                                              ": no golden trace of layer ",
+                                              std::string(LayerName(layer))));
+    }
+  }
+  std::unique_ptr<System> carried = sut();
+  State reused = DirtyState();
+  for (const Trace& trace : golden) {
+    if (absl::Status s = CheckSnapshotInto(*carried, trace, reused); !s.ok()) {
+      return absl::InternalError(
+          absl::StrCat("one system through every trace: ", s.message()));
+    }
+    ++coverage.carried_traces;
+  }
+  return coverage;
 }
 
 }  // namespace schedtrace

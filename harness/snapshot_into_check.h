@@ -4,10 +4,19 @@
 //
 //   State reused = DirtyState();  // what a larger, other trace left behind
 //   absl::Status s = CheckSnapshotInto(*sut, trace, reused);
+//
+// CheckSnapshotIntoEverywhere is that test, whole, for one kind of System:
+// model/snapshot_into_test.cc and impl/snapshot_into_test.cc call it.
 #ifndef SCHEDTRACE_HARNESS_SNAPSHOT_INTO_CHECK_H_
 #define SCHEDTRACE_HARNESS_SNAPSHOT_INTO_CHECK_H_
 
+#include <cstddef>
+#include <map>
+#include <string>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "harness/layered_system.h"
 #include "harness/state.h"
 #include "harness/system.h"
 #include "harness/trace.h"
@@ -30,6 +39,30 @@ State DirtyState();
 // disagreement, naming the step, the target and the parts that differ, or
 // when `sut` refuses the header or a step.
 absl::Status CheckSnapshotInto(System& sut, const Trace& trace, State& reused);
+
+// How much CheckSnapshotIntoEverywhere checked, for the caller to assert on
+// (a check over nothing passes).
+struct SnapshotIntoCoverage {
+  std::map<Layer, int> golden_traces;       // per layer
+  std::map<Layer, size_t> generated_steps;  // per layer
+  int carried_traces = 0;
+};
+
+// The test every System's SnapshotInto gets, on systems `sut` makes, each
+// starting from a DirtyState():
+//  1. before Configure;
+//  2. every trace under `golden_dir` (FindTraceFiles), each on a fresh system;
+//  3. per layer, 40 traces of 80 steps recorded by a system `recorder` makes
+//     (even seeds with every informer perturbation at 0.1, every third seed
+//     hostile), each on a fresh system;
+//  4. one system and one State through all of those traces in turn, so each
+//     trace starts from what the previous one (often of another layer) left.
+// Fails on the first disagreement (CheckSnapshotInto's message, with the
+// seed for generated traces), when a golden trace cannot be read, or when a
+// layer has no golden trace (a check over nothing would pass).
+absl::StatusOr<SnapshotIntoCoverage> CheckSnapshotIntoEverywhere(
+    const SystemFactory& sut, const SystemFactory& recorder,
+    const std::string& golden_dir);
 
 }  // namespace schedtrace
 

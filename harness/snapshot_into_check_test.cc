@@ -1,11 +1,15 @@
 #include "harness/snapshot_into_check.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/codec.h"
 
 namespace schedtrace {
 namespace {
@@ -154,6 +158,49 @@ TEST(CheckSnapshotIntoTest, ReportsARefusedHeaderOrStep) {
   t.steps[1].op = Op::kQAdd;
   EXPECT_THAT(CheckSnapshotInto(sut, t, reused).ToString(),
               HasSubstr("step 2: Apply: not q_pop"));
+}
+
+// A fresh directory under the test's temporary directory.
+std::string FreshDir(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+TEST(CheckSnapshotIntoEverywhereTest, CatchesABugBeforeConfigure) {
+  const std::string dir = FreshDir("snapshot-into-bug");
+  std::ofstream(dir + "/pops.jsonl") << EncodeTrace(Pops(5));
+  absl::StatusOr<SnapshotIntoCoverage> checked = CheckSnapshotIntoEverywhere(
+      [] { return std::make_unique<FakeSystem>(Bug::kNeverTruncates); },
+      [] { return std::make_unique<FakeSystem>(Bug::kNone); }, dir);
+  EXPECT_THAT(checked.status().ToString(),
+              HasSubstr("before Configure: SnapshotInto differs from Snapshot "
+                        "in queue"));
+}
+
+TEST(CheckSnapshotIntoEverywhereTest, ChecksEveryGoldenTrace) {
+  const std::string dir = FreshDir("snapshot-into-golden");
+  std::ofstream(dir + "/a-pops.jsonl") << EncodeTrace(Pops(5));
+  Trace cache = Pops(1);
+  cache.header.layer = Layer::kCache;
+  cache.steps[0].op = Op::kCCleanup;
+  std::ofstream(dir + "/b-cache.jsonl") << EncodeTrace(cache);
+  absl::StatusOr<SnapshotIntoCoverage> checked = CheckSnapshotIntoEverywhere(
+      [] { return std::make_unique<FakeSystem>(Bug::kNone); },
+      [] { return std::make_unique<FakeSystem>(Bug::kNone); }, dir);
+  // The first trace passed; FakeSystem refuses the second one's layer.
+  EXPECT_THAT(checked.status().ToString(),
+              HasSubstr("b-cache.jsonl: Configure: not the queue layer"));
+}
+
+TEST(CheckSnapshotIntoEverywhereTest, RefusesToCheckOverNothing) {
+  absl::StatusOr<SnapshotIntoCoverage> checked = CheckSnapshotIntoEverywhere(
+      [] { return std::make_unique<FakeSystem>(Bug::kNone); },
+      [] { return std::make_unique<FakeSystem>(Bug::kNone); },
+      FreshDir("snapshot-into-empty"));
+  EXPECT_FALSE(checked.ok());
 }
 
 TEST(DirtyStateTest, EveryPartEngagedAndAwayFromItsDefault) {
