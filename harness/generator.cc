@@ -799,7 +799,7 @@ class QueueGenerator {
  public:
   QueueGenerator(System& sut, const GenOptions& options)
       : sut_(sut), options_(options), rng_(options.seed) {
-    pool_ = std::max(1, std::min(options.pods, 5));
+    pool_ = std::max(1, std::min(options.pods, options.queue_pool));
   }
 
   absl::StatusOr<Trace> Run() {

@@ -88,6 +88,9 @@ struct GenOptions {
   int steps = 60;
   int pods = 7;   // pod names p0..p(pods-1), in two namespaces
   int nodes = 4;  // node names n0..n(nodes-1)
+  // Queue layer: pods are drawn from the first min(pods, queue_pool), so
+  // that keys collide; raise it to grow the heaps past a few levels.
+  int queue_pool = 5;
   Perturbations perturb;
   bool hostile = false;
 };
@@ -113,12 +116,12 @@ absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
 TraceHeader QueueHeader(const std::string& name);
 
 // Queue-layer traces: the PriorityQueue calls the scheduler makes, on a pool
-// of min(pods, 5) pods so that keys collide: adds, updates (sometimes with a
-// null old object), deletes, pops, q_add_unschedulable only for pods popped
-// and not yet given back (cycle "current", or a past cycle), activations,
-// move requests from the real clusterEventMap (sometimes with a precheck),
-// assigned pods, nominations, flushes, and clock jumps across backoff and
-// the 5-minute leftover boundary. One trace in ten uses a huge
+// of min(pods, queue_pool) pods so that keys collide: adds, updates (sometimes
+// with a null old object), deletes, pops, q_add_unschedulable only for pods
+// popped and not yet given back (cycle "current", or a past cycle),
+// activations, move requests from the real clusterEventMap (sometimes with a
+// precheck), assigned pods, nominations, flushes, and clock jumps across
+// backoff and the 5-minute leftover boundary. One trace in ten uses a huge
 // podMaxBackoffMs (notes 29: Go's Duration arithmetic wraps) and then
 // keeps re-popping one pod, so its attempts climb past the cap.
 absl::StatusOr<Trace> GenerateQueueTrace(System& sut,

@@ -77,11 +77,19 @@ TEST(IndexedHeapTest, RandomAgainstReference) {
   std::mt19937 rng(7);
   Heap h(Less{}, IndexOf{});
   std::vector<std::pair<uint32_t, int>> ref;  // index, prio
+  size_t largest = 0;
   for (int step = 0; step < 5000; ++step) {
     const uint32_t idx = rng() % 64;
     auto it = std::find_if(ref.begin(), ref.end(),
                            [&](const auto& p) { return p.first == idx; });
-    switch (rng() % 3) {
+    // Phases of 500 steps that fill the heap (7 upserts in 10) and drain it
+    // (7 pops or deletes in 10): it grows deep enough for sift paths of
+    // five levels, not only the few elements an even mix keeps.
+    const bool filling = (step / 500) % 2 == 0;
+    const uint32_t draw = rng() % 10;
+    const int op =
+        draw < (filling ? 7u : 3u) ? 0 : 1 + static_cast<int>(draw % 2);
+    switch (op) {
       case 0: {
         const int prio = static_cast<int>(rng() % 1000);
         h.Upsert({idx, prio});
@@ -115,7 +123,9 @@ TEST(IndexedHeapTest, RandomAgainstReference) {
         break;
     }
     ASSERT_EQ(h.size(), ref.size());
+    largest = std::max(largest, ref.size());
   }
+  EXPECT_GE(largest, 40u);
 }
 
 }  // namespace

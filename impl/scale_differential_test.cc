@@ -1,0 +1,77 @@
+// impl against the model at a larger scale than the other differential
+// tests: 40 pods and 12 nodes instead of at most 9 and 5, so that impl's
+// indexed heaps grow past a few levels, its interned ids and flat maps grow
+// and rehash, and a scheduling cycle sees many nodes. The model records, impl
+// replays every expectation (out and state) with every property checked.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "harness/generator.h"
+#include "harness/replay.h"
+#include "impl/system.h"
+#include "model/system.h"
+#include "properties/checker.h"
+
+namespace schedtrace::impl {
+namespace {
+
+class ScaleDifferentialTest : public testing::TestWithParam<Layer> {};
+
+TEST_P(ScaleDifferentialTest, ImplAgreesWithTheModelOnLargePools) {
+  size_t most_queued = 0, most_nodes = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    GenOptions options{
+        .seed = seed, .steps = 700, .pods = 40, .nodes = 12, .queue_pool = 40};
+    if (seed % 2 == 0) {
+      options.perturb = {.resync = 0.05,
+                         .race = 0.05,
+                         .tombstone = 0.05,
+                         .recreate = 0.05,
+                         .recreate_update = 0.05,
+                         .node_recreate = 0.05,
+                         .node_burst = 0.05};
+    }
+    std::unique_ptr<System> model = model::NewSystem();
+    absl::StatusOr<Trace> trace = GenerateTrace(GetParam(), *model, options);
+    ASSERT_TRUE(trace.ok()) << trace.status();
+    ReplayOptions replay;
+    const StepCheck properties =
+        properties::AsStepCheck(trace->header, nullptr);
+    replay.check = [&](const State& before, const Step& step,
+                       const StepOut& out, const State& after) {
+      if (after.queue) {
+        most_queued =
+            std::max(most_queued, after.queue->active.size() +
+                                      after.queue->backoff.size() +
+                                      after.queue->unschedulable.size());
+      }
+      if (after.cache)
+        most_nodes = std::max(most_nodes, after.cache->nodes.size());
+      return properties(before, step, out, after);
+    };
+    std::unique_ptr<System> impl = NewSystem();
+    TraceResult r = Replay(*impl, *trace, replay);
+    ASSERT_EQ(r.verdict, Verdict::kPassed)
+        << "seed " << seed << ": " << r.message
+        << (r.divergence ? r.divergence->Format(trace->header.name) : "");
+  }
+  // The scale is really reached: many pods queued at once, many nodes.
+  if (GetParam() != Layer::kCache) {
+    EXPECT_GE(most_queued, 20u);
+  }
+  if (GetParam() != Layer::kQueue) {
+    EXPECT_GE(most_nodes, 9u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layers, ScaleDifferentialTest,
+                         testing::Values(Layer::kQueue, Layer::kCache,
+                                         Layer::kScheduler),
+                         [](const testing::TestParamInfo<Layer>& info) {
+                           return std::string(LayerName(info.param));
+                         });
+
+}  // namespace
+}  // namespace schedtrace::impl
