@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <random>
@@ -40,7 +41,10 @@ absl::StatusOr<StepOut> Record(System& sut, Step& step) {
 class Generator {
  public:
   Generator(System& sut, const GenOptions& options)
-      : sut_(sut), options_(options), rng_(options.seed) {}
+      : sut_(sut),
+        options_(options),
+        rng_(options.seed),
+        variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ull) {}
 
   absl::StatusOr<Trace> Run() {
     Trace trace;
@@ -76,6 +80,35 @@ class Generator {
     return v[Uniform(0, static_cast<int>(v.size()) - 1)];
   }
 
+  // Variety added after the generator's first version draws from its own
+  // stream, so each seed's sequence of steps stays what it was and only the
+  // objects in it change.
+  const char* VarietyPick(std::initializer_list<const char*> choices) {
+    const int i = std::uniform_int_distribution<int>(
+        0, static_cast<int>(choices.size()) - 1)(variety_rng_);
+    return choices.begin()[i];
+  }
+  bool VarietyChance(double p) {
+    return std::bernoulli_distribution(p)(variety_rng_);
+  }
+  // The `dedicated=x` taint, usually NoSchedule; PreferNoSchedule must not
+  // filter, NoExecute must.
+  Taint DedicatedTaint() {
+    return {"dedicated", "x",
+            VarietyPick(
+                {"NoSchedule", "NoSchedule", "PreferNoSchedule", "NoExecute"})};
+  }
+  // Node i scores 10i+0..9 (the best feasible score stays unique), and now
+  // and then a unique score outside [0, 100], which fails a cycle that
+  // scores it (upstream: RunScorePlugins).
+  std::string Score(int index, int drawn) {
+    if (VarietyChance(0.03)) {
+      return absl::StrCat(VarietyChance(0.5) ? 101 + index * 10 + drawn
+                                             : -1 - index);
+    }
+    return absl::StrCat(index * 10 + drawn);
+  }
+
   // --- objects
   PodPtr NewPod(int index) {
     auto p = std::make_shared<Pod>();
@@ -96,9 +129,21 @@ class Generator {
     p->containers.push_back(c);
     if (Chance(0.2)) p->node_selector = {{"zone", "a"}};
     if (Chance(0.25)) {
-      p->tolerations.push_back({"dedicated", "Exists", "", "NoSchedule", {}});
+      p->tolerations.push_back({"dedicated",
+                                "Exists",
+                                "",
+                                VarietyPick({"NoSchedule", "NoSchedule", "",
+                                             "NoExecute", "PreferNoSchedule"}),
+                                {}});
     }
     if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
+    if (VarietyChance(0.15)) {  // tolerates cordoned nodes
+      p->tolerations.push_back({"node.kubernetes.io/unschedulable",
+                                "Exists",
+                                "",
+                                VarietyPick({"NoSchedule", ""}),
+                                {}});
+    }
     return p;
   }
 
@@ -106,13 +151,12 @@ class Generator {
     auto n = std::make_shared<Node>();
     n->name = absl::StrCat("n", index);
     n->uid = absl::StrCat("uid-node-", n->name);
-    n->labels = {
-        {"zone", Chance(0.5) ? "a" : "b"},
-        {"schedtrace.io/score", absl::StrCat(index * 10 + Uniform(0, 9))}};
+    n->labels = {{"zone", Chance(0.5) ? "a" : "b"},
+                 {"schedtrace.io/score", Score(index, Uniform(0, 9))}};
     n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
     n->allocatable["memory"] = Q("8Gi");
     n->allocatable["pods"] = Q(Chance(0.2) ? "2" : "110");
-    if (Chance(0.2)) n->taints.push_back({"dedicated", "x", "NoSchedule"});
+    if (Chance(0.2)) n->taints.push_back(DedicatedTaint());
     if (Chance(0.1)) n->unschedulable = true;
     return n;
   }
@@ -233,7 +277,7 @@ class Generator {
             break;
           case 2:
             if (next->taints.empty()) {
-              next->taints.push_back({"dedicated", "x", "NoSchedule"});
+              next->taints.push_back(DedicatedTaint());
             } else {
               next->taints.clear();
             }
@@ -484,6 +528,7 @@ class Generator {
   System& sut_;
   GenOptions options_;
   std::mt19937_64 rng_;
+  std::mt19937_64 variety_rng_;  // VarietyPick, VarietyChance
   int64_t t_ = 0;
   std::map<int, PodPtr> pods_;
   std::map<int, NodePtr> nodes_;
@@ -1366,6 +1411,21 @@ absl::StatusOr<Trace> GenerateTrace(Layer layer, System& sut,
       return GenerateSchedulerTrace(sut, options);
   }
   return absl::InvalidArgumentError("unknown layer");
+}
+
+GenOptions LargePoolOptions(uint64_t seed) {
+  GenOptions options{
+      .seed = seed, .steps = 700, .pods = 40, .nodes = 12, .queue_pool = 40};
+  if (seed % 2 == 0) {
+    options.perturb = {.resync = 0.05,
+                       .race = 0.05,
+                       .tombstone = 0.05,
+                       .recreate = 0.05,
+                       .recreate_update = 0.05,
+                       .node_recreate = 0.05,
+                       .node_burst = 0.05};
+  }
+  return options;
 }
 
 absl::StatusOr<Perturbations> ParsePerturbations(std::string_view spec_view) {

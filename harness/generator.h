@@ -95,6 +95,14 @@ struct GenOptions {
   bool hostile = false;
 };
 
+// Options for a valid trace at a larger scale than the defaults: 700 steps,
+// 40 pods (all of them in the queue layer's pool) and 12 nodes, so heaps
+// grow past a few levels and a scheduling cycle sees many nodes; even seeds
+// add every informer perturbation at 0.05. The differential tests and the
+// mutants' self-test use it (impl/scale_differential_test.cc,
+// mutants/catcher.h).
+GenOptions LargePoolOptions(uint64_t seed);
+
 // The header upstream's recorder uses for the scheduler layer (one profile,
 // the spec's plugins, the real clusterEventMap).
 TraceHeader SchedulerHeader(const std::string& name);

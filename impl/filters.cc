@@ -6,6 +6,7 @@
 
 #include "harness/go_int.h"
 #include "harness/resources.h"
+#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -155,6 +156,17 @@ bool Tolerates(const Toleration& t, const std::string& key,
   return t.op == "Exists";
 }
 
+// upstream: TaintToleration.Filter looks at NoSchedule and NoExecute taints.
+bool FilterTaintEffect(const std::string& effect) {
+  if (MutantActive(Mutant::kPreferNoScheduleFilters)) {
+    // Planted: PreferNoSchedule filters like NoSchedule.
+    return effect == "NoSchedule" || effect == "NoExecute" ||
+           effect == "PreferNoSchedule";
+  } else {
+    return effect == "NoSchedule" || effect == "NoExecute";
+  }
+}
+
 bool AnyTolerates(const Pod& pod, const Taint& taint) {
   for (const Toleration& t : pod.tolerations) {
     if (Tolerates(t, taint.key, taint.value, taint.effect)) return true;
@@ -181,10 +193,19 @@ int64_t ScalarIn(const V& v, uint32_t id) {
 // upstream: noderesources.fitsRequest: whether any reason not to fit.
 bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
                   const Requests& requested) {
-  if (pod_count + 1 > nf.alloc_pods) return true;
+  if (MutantActive(Mutant::kMaxPodsOffByOne)) {
+    if (pod_count > nf.alloc_pods) return true;  // planted: one pod too many
+  } else {
+    if (pod_count + 1 > nf.alloc_pods) return true;
+  }
   if (pf.request_empty) return false;
   const Requests& r = pf.request;
-  if (r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+  if (MutantActive(Mutant::kFitExactRequestRejected)) {
+    // Planted: a request exactly equal to the free cpu does not fit.
+    if (r.cpu >= WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+  } else {
+    if (r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+  }
   if (r.memory > WrapSub(nf.alloc_memory, requested.memory)) return true;
   if (r.ephemeral > WrapSub(nf.alloc_ephemeral, requested.ephemeral)) {
     return true;
@@ -255,9 +276,7 @@ void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {
   out.unschedulable = node->unschedulable;
   out.has_filter_taints = false;
   for (const Taint& t : node->taints) {
-    if (t.effect == "NoSchedule" || t.effect == "NoExecute") {
-      out.has_filter_taints = true;
-    }
+    if (FilterTaintEffect(t.effect)) out.has_filter_taints = true;
   }
   out.score = TraceScoreOf(*node);
 }
@@ -270,8 +289,16 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
   ToRequests(res, cache, out.request, nullptr);
   out.tolerates_unschedulable = false;
   for (const Toleration& t : pod.tolerations) {
-    if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule")) {
-      out.tolerates_unschedulable = true;
+    if (MutantActive(Mutant::kUnschedulableTolerationEffect)) {
+      // Planted: the taint's effect left out, so only a toleration without
+      // an effect matches.
+      if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "")) {
+        out.tolerates_unschedulable = true;
+      }
+    } else {
+      if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule")) {
+        out.tolerates_unschedulable = true;
+      }
     }
   }
   out.affinity_trivial =
@@ -355,7 +382,7 @@ int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
   // upstream: TaintToleration.Filter (NoSchedule and NoExecute taints)
   if (nf.has_filter_taints) {
     for (const Taint& t : nf.node->taints) {
-      if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+      if (!FilterTaintEffect(t.effect)) continue;
       if (!AnyTolerates(pod, t)) return kTaintToleration;
     }
   }

@@ -178,6 +178,58 @@ std::vector<MutantInfo> MakeTable() {
        "Scheduler::HandleSchedulingFailure",
        "a pod that failed after the informer deleted it is requeued",
        "golden replay; property 5", "", ""},
+      // --- Filters and node choice -------------------------------------
+      {M::kFitExactRequestRejected, "fit-exact-request-rejected",
+       "Insufficient (impl/filters.cc)",
+       "a cpu request exactly equal to the node's free cpu no longer fits "
+       "(>= instead of >)",
+       "golden replay (out.result.node); generated traces", "", ""},
+      {M::kMaxPodsOffByOne, "max-pods-off-by-one",
+       "Insufficient (impl/filters.cc)",
+       "the pod-count check lets one pod too many onto a node (pods > "
+       "allocatable instead of pods + 1 > allocatable)",
+       "golden replay (filter-pod-count-limit); generated traces", "", ""},
+      {M::kPreferNoScheduleFilters, "taint-prefer-no-schedule-filters",
+       "ComputeNodeFacts, RunFilters (impl/filters.cc)",
+       "TaintToleration filters on untolerated PreferNoSchedule taints as if "
+       "they were NoSchedule",
+       "golden replay (filter-taint-toleration-operators); generated traces",
+       "", ""},
+      {M::kUnschedulableTolerationEffect, "unschedulable-toleration-effect",
+       "ComputePodFacts (impl/filters.cc)",
+       "NodeUnschedulable matches the pod's tolerations against the "
+       "unschedulable taint with an empty effect: a toleration naming "
+       "effect NoSchedule no longer tolerates a cordoned node",
+       "golden replay (filter-node-unschedulable-alone); generated traces", "",
+       ""},
+      {M::kNominatedEqualPriorityIgnored, "nominated-equal-priority-ignored",
+       "Scheduler::CollectNominated",
+       "nominated pods of priority equal to the pod's are not counted on "
+       "their node during filtering (> instead of >=)",
+       "golden replay (nominated-pods-of-equal-priority, random-53)", "", ""},
+      {M::kNominatedSelfCounted, "nominated-self-counted",
+       "Scheduler::CollectNominated",
+       "the pod's own nomination is counted on its nominated node, so it "
+       "competes with itself for the node's resources",
+       "golden replay (nominated-pods-of-equal-priority); generated traces", "",
+       ""},
+      {M::kFitErrorLastPluginOnly, "fit-error-last-plugin-only",
+       "Scheduler::SchedulingCycle",
+       "the FitError's unschedulable plugin set keeps only the plugin that "
+       "rejected the last node filtered (= instead of |=)",
+       "golden replay (out.result.plugins); generated traces", "", ""},
+      {M::kEarlyStopIgnoresOutOfRange, "early-stop-ignores-out-of-range-score",
+       "Scheduler::SchedulingCycle",
+       "the early-stop scan (first feasible node by score) is used even when "
+       "a node's score is outside [0, 100], which must fail the cycle with "
+       "an error once two nodes are feasible",
+       "golden replay (score-out-of-range); generated traces", "", ""},
+      {M::kAffinityMemoStale, "affinity-memo-stale-on-node-update",
+       "Scheduler::UpdateSnapshot",
+       "a node whose object changed keeps its memoized NodeAffinity "
+       "verdicts, so a label change is not seen by pods with a nodeSelector "
+       "or required affinity already evaluated on it",
+       "golden replay (upstream recordings); generated traces", "", ""},
   };
 }
 

@@ -66,6 +66,16 @@ enum class Mutant {
   kAssumedPodScheduledTwice,
   kRejectedPodMoveNotDeferred,
   kFailureRequeuesDeletedPod,
+  // Filters and node choice (impl/filters.cc, impl/scheduler.cc).
+  kFitExactRequestRejected,
+  kMaxPodsOffByOne,
+  kPreferNoScheduleFilters,
+  kUnschedulableTolerationEffect,
+  kNominatedEqualPriorityIgnored,
+  kNominatedSelfCounted,
+  kFitErrorLastPluginOnly,
+  kEarlyStopIgnoresOutOfRange,
+  kAffinityMemoStale,
   kCount,  // not a mutant: the number of enumerators
 };
 

@@ -1,8 +1,9 @@
 // impl against the model at a larger scale than the other differential
-// tests: 40 pods and 12 nodes instead of at most 9 and 5, so that impl's
-// indexed heaps grow past a few levels, its interned ids and flat maps grow
-// and rehash, and a scheduling cycle sees many nodes. The model records, impl
-// replays every expectation (out and state) with every property checked.
+// tests (LargePoolOptions): 40 pods and 12 nodes instead of at most 9 and 5, so
+// that impl's indexed heaps grow past a few levels, its interned ids and flat
+// maps grow and rehash, and a scheduling cycle sees many nodes. The model
+// records, impl replays every expectation (out and state) with every property
+// checked.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -22,17 +23,7 @@ class ScaleDifferentialTest : public testing::TestWithParam<Layer> {};
 TEST_P(ScaleDifferentialTest, ImplAgreesWithTheModelOnLargePools) {
   size_t most_queued = 0, most_nodes = 0;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
-    GenOptions options{
-        .seed = seed, .steps = 700, .pods = 40, .nodes = 12, .queue_pool = 40};
-    if (seed % 2 == 0) {
-      options.perturb = {.resync = 0.05,
-                         .race = 0.05,
-                         .tombstone = 0.05,
-                         .recreate = 0.05,
-                         .recreate_update = 0.05,
-                         .node_recreate = 0.05,
-                         .node_burst = 0.05};
-    }
+    const GenOptions options = LargePoolOptions(seed);
     std::unique_ptr<System> model = model::NewSystem();
     absl::StatusOr<Trace> trace = GenerateTrace(GetParam(), *model, options);
     ASSERT_TRUE(trace.ok()) << trace.status();

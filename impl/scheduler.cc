@@ -336,7 +336,11 @@ bool Scheduler::UpdateSnapshot() {
     }
     if (s.facts.node != node) {
       ComputeNodeFacts(node, cache_, s.facts);
-      s.affinity_memo.clear();
+      if (MutantActive(Mutant::kAffinityMemoStale)) {
+        // Planted: the verdicts of the old object are kept.
+      } else {
+        s.affinity_memo.clear();
+      }
       score_order_dirty_ = true;
     }
     s.pods = static_cast<int64_t>(cache_.NodePodCount(id));
@@ -413,7 +417,19 @@ void Scheduler::CollectNominated() {
     if (id == Cache::kNoNode) continue;
     for (uint32_t h : handles) {
       const Pod& other = *queue_.HandlePod(h);
-      if (other.Priority() < pod.Priority() || other.uid == pod.uid) continue;
+      if (MutantActive(Mutant::kNominatedEqualPriorityIgnored)) {
+        // Planted: only strictly higher priorities are counted.
+        if (other.Priority() <= pod.Priority() || other.uid == pod.uid) {
+          continue;
+        }
+      } else if (MutantActive(Mutant::kNominatedSelfCounted)) {
+        // Planted: the pod's own nomination is counted too.
+        if (other.Priority() < pod.Priority()) continue;
+      } else {
+        if (other.Priority() < pod.Priority() || other.uid == pod.uid) {
+          continue;
+        }
+      }
       if (nominated_epoch_.size() <= id) {
         nominated_epoch_.resize(id + 1, 0);
         nominated_.resize(id + 1);
@@ -551,12 +567,18 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
         int r = FilterNode(id);
         if (r == kPass) {
           feasible_.push_back(id);
+        } else if (MutantActive(Mutant::kFitErrorLastPluginOnly)) {
+          mask = 1u << r;  // planted: the last rejection only
         } else {
           mask |= 1u << r;
         }
       };
       if (score_order_dirty_) RebuildScoreOrder();
-      if (pre.all_nodes && out_of_range_scores_ == 0) {
+      bool early_stop = pre.all_nodes && out_of_range_scores_ == 0;
+      if (MutantActive(Mutant::kEarlyStopIgnoresOutOfRange)) {
+        early_stop = pre.all_nodes;  // planted: scores never checked
+      }
+      if (early_stop) {
         // Every score is valid: the host is the first feasible node in
         // descending score order (ties in list order), and the FitError
         // needs every node only when none is feasible.

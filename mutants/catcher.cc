@@ -62,7 +62,8 @@ absl::Status MutantCatcher::LoadGenerated() {
   // Valid traces of every layer impl implements, every other one with the
   // informer perturbations (resyncs, races, tombstones, re-creations), then
   // hostile ones (duplicate adds, unknown deletes, ...), which are compared
-  // with the model but not held to the properties.
+  // with the model but not held to the properties; last, a few valid ones
+  // with large pools.
   const std::pair<Layer, const char*> kLayers[] = {
       {Layer::kQueue, "queue"},
       {Layer::kCache, "cache"},
@@ -86,6 +87,18 @@ absl::Status MutantCatcher::LoadGenerated() {
                          "/seed-", seed);
         generated_.push_back({*std::move(trace), hostile});
       }
+    }
+  }
+  for (const auto& [layer, layer_name] : kLayers) {
+    if (!ImplHasLayer(layer)) continue;
+    for (int seed = 1; seed <= options_.large_seeds; ++seed) {
+      std::unique_ptr<System> model = model::NewSystem();
+      absl::StatusOr<Trace> trace = GenerateTrace(
+          layer, *model, LargePoolOptions(static_cast<uint64_t>(seed)));
+      if (!trace.ok()) return trace.status();
+      trace->header.name =
+          absl::StrCat("generated/large/", layer_name, "/seed-", seed);
+      generated_.push_back({*std::move(trace), false});
     }
   }
   return absl::OkStatus();

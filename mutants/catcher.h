@@ -9,7 +9,8 @@
 //     layer impl implements, fixed seeds): valid ones, half of them with
 //     informer perturbations, replayed on impl with the same checker; then
 //     hostile ones (sequences the apiserver never sends), on which impl must
-//     still agree with the model (properties not required).
+//     still agree with the model (properties not required); then a few
+//     valid ones with large pools (LargePoolOptions), with the checker.
 // Traces are read and generated once per catcher (generated ones only when
 // first needed) and reused for every mutant, so checking N mutants costs N
 // replays, not N recordings.
@@ -37,6 +38,9 @@ struct CatcherOptions {
   int valid_seeds = 40;    // valid generated traces per layer
   int hostile_seeds = 40;  // hostile generated traces per layer
   int steps = 80;          // steps per generated trace
+  // Valid traces per layer at a larger scale (LargePoolOptions: 40 pods, 12
+  // nodes, 700 steps), tried last: bugs that need deep heaps or many nodes.
+  int large_seeds = 2;
 };
 
 // What one run over the nets found.
