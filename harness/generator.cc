@@ -1417,13 +1417,7 @@ GenOptions LargePoolOptions(uint64_t seed) {
   GenOptions options{
       .seed = seed, .steps = 700, .pods = 40, .nodes = 12, .queue_pool = 40};
   if (seed % 2 == 0) {
-    options.perturb = {.resync = 0.05,
-                       .race = 0.05,
-                       .tombstone = 0.05,
-                       .recreate = 0.05,
-                       .recreate_update = 0.05,
-                       .node_recreate = 0.05,
-                       .node_burst = 0.05};
+    options.perturb = Perturbations::All(0.05);
   }
   return options;
 }

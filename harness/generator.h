@@ -65,6 +65,8 @@ struct Perturbations {
   double node_recreate = 0;
   double node_burst = 0;
   bool operator==(const Perturbations&) const = default;
+  // Every perturbation with probability p (the CLI's "all:P").
+  static Perturbations All(double p) { return {p, p, p, p, p, p, p}; }
 };
 
 // Parses "resync:0.1,race:0.2" (names as in Perturbations; "all:P" sets

@@ -26,6 +26,13 @@ TEST(ParsePerturbationsTest, NamesAndAll) {
   EXPECT_DOUBLE_EQ(all->race, 0);  // later items win
 }
 
+TEST(ParsePerturbationsTest, AllIsWhatTheCliCallsAll) {
+  absl::StatusOr<Perturbations> all = ParsePerturbations("all:0.2");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(Perturbations::All(0.2), *all);
+  EXPECT_NE(Perturbations::All(0.2), Perturbations{});
+}
+
 TEST(ParsePerturbationsTest, ErrorsNameTheItem) {
   for (const char* bad : {"race", "race:x", "race:-0.1", "race:1.01",
                           "flood:0.1", "race:0.1,", "race:0.1:2"}) {

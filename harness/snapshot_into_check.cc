@@ -174,13 +174,7 @@ absl::StatusOr<SnapshotIntoCoverage> CheckSnapshotIntoEverywhere(
     for (uint64_t seed = 1; seed <= 40; ++seed) {
       GenOptions options{.seed = seed, .steps = 80};
       if (seed % 2 == 0) {
-        options.perturb = {.resync = 0.1,
-                           .race = 0.1,
-                           .tombstone = 0.1,
-                           .recreate = 0.1,
-                           .recreate_update = 0.1,
-                           .node_recreate = 0.1,
-                           .node_burst = 0.1};
+        options.perturb = Perturbations::All(0.1);
       }
       options.hostile = seed % 3 == 0;
       const std::string what = absl::StrCat(
