@@ -38,13 +38,31 @@ absl::StatusOr<StepOut> Record(System& sut, Step& step) {
   return out;
 }
 
+// Variety added after a generator's first version (taint and toleration
+// effects, out-of-range scores, pod affinity in the queue layer) draws from
+// this stream, not the generator's own: each seed's sequence of steps stays
+// what it was, and only the objects in it change.
+class Variety {
+ public:
+  explicit Variety(uint64_t seed) : rng_(seed ^ 0x9e3779b97f4a7c15ull) {}
+  const char* Pick(std::initializer_list<const char*> choices) {
+    const int i = std::uniform_int_distribution<int>(
+        0, static_cast<int>(choices.size()) - 1)(rng_);
+    return choices.begin()[i];
+  }
+  bool Chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
 class Generator {
  public:
   Generator(System& sut, const GenOptions& options)
       : sut_(sut),
         options_(options),
         rng_(options.seed),
-        variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ull) {}
+        variety_(options.seed) {}
 
   absl::StatusOr<Trace> Run() {
     Trace trace;
@@ -80,31 +98,20 @@ class Generator {
     return v[Uniform(0, static_cast<int>(v.size()) - 1)];
   }
 
-  // Variety added after the generator's first version draws from its own
-  // stream, so each seed's sequence of steps stays what it was and only the
-  // objects in it change.
-  const char* VarietyPick(std::initializer_list<const char*> choices) {
-    const int i = std::uniform_int_distribution<int>(
-        0, static_cast<int>(choices.size()) - 1)(variety_rng_);
-    return choices.begin()[i];
-  }
-  bool VarietyChance(double p) {
-    return std::bernoulli_distribution(p)(variety_rng_);
-  }
   // The `dedicated=x` taint, usually NoSchedule; PreferNoSchedule must not
   // filter, NoExecute must.
   Taint DedicatedTaint() {
     return {"dedicated", "x",
-            VarietyPick(
+            variety_.Pick(
                 {"NoSchedule", "NoSchedule", "PreferNoSchedule", "NoExecute"})};
   }
   // Node i scores 10i+0..9 (the best feasible score stays unique), and now
   // and then a unique score outside [0, 100], which fails a cycle that
   // scores it (upstream: RunScorePlugins).
   std::string Score(int index, int drawn) {
-    if (VarietyChance(0.03)) {
-      return absl::StrCat(VarietyChance(0.5) ? 101 + index * 10 + drawn
-                                             : -1 - index);
+    if (variety_.Chance(0.03)) {
+      return absl::StrCat(variety_.Chance(0.5) ? 101 + index * 10 + drawn
+                                               : -1 - index);
     }
     return absl::StrCat(index * 10 + drawn);
   }
@@ -129,19 +136,20 @@ class Generator {
     p->containers.push_back(c);
     if (Chance(0.2)) p->node_selector = {{"zone", "a"}};
     if (Chance(0.25)) {
-      p->tolerations.push_back({"dedicated",
-                                "Exists",
-                                "",
-                                VarietyPick({"NoSchedule", "NoSchedule", "",
-                                             "NoExecute", "PreferNoSchedule"}),
-                                {}});
+      p->tolerations.push_back(
+          {"dedicated",
+           "Exists",
+           "",
+           variety_.Pick({"NoSchedule", "NoSchedule", "", "NoExecute",
+                          "PreferNoSchedule"}),
+           {}});
     }
     if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
-    if (VarietyChance(0.15)) {  // tolerates cordoned nodes
+    if (variety_.Chance(0.15)) {  // tolerates cordoned nodes
       p->tolerations.push_back({"node.kubernetes.io/unschedulable",
                                 "Exists",
                                 "",
-                                VarietyPick({"NoSchedule", ""}),
+                                variety_.Pick({"NoSchedule", ""}),
                                 {}});
     }
     return p;
@@ -528,7 +536,7 @@ class Generator {
   System& sut_;
   GenOptions options_;
   std::mt19937_64 rng_;
-  std::mt19937_64 variety_rng_;  // VarietyPick, VarietyChance
+  Variety variety_;
   int64_t t_ = 0;
   std::map<int, PodPtr> pods_;
   std::map<int, NodePtr> nodes_;
@@ -843,7 +851,10 @@ class CacheGenerator {
 class QueueGenerator {
  public:
   QueueGenerator(System& sut, const GenOptions& options)
-      : sut_(sut), options_(options), rng_(options.seed) {
+      : sut_(sut),
+        options_(options),
+        rng_(options.seed),
+        variety_(options.seed) {
     pool_ = std::max(1, std::min(options.pods, options.queue_pool));
   }
 
@@ -906,6 +917,17 @@ class QueueGenerator {
     c.image = "img";
     p->containers.push_back(c);
     if (Chance(0.15)) p->scheduling_gates = {"example.com/wait"};
+    // A role, and now and then required affinity to a role on the same
+    // host: assigned pods then move the unschedulable pods whose terms
+    // they match (AssignedPodAdded/Updated), and a recreate_update draws
+    // new terms.
+    if (variety_.Chance(0.5)) p->labels["role"] = variety_.Pick({"web", "db"});
+    if (variety_.Chance(0.25)) {
+      PodAffinityTerm& term = p->required_pod_affinity.emplace_back();
+      term.label_selector.emplace().match_labels["role"] =
+          variety_.Pick({"web", "db"});
+      term.topology_key = "kubernetes.io/hostname";
+    }
     return p;
   }
 
@@ -1278,6 +1300,7 @@ class QueueGenerator {
   System& sut_;
   GenOptions options_;
   std::mt19937_64 rng_;
+  Variety variety_;
   int pool_ = 5;
   int focus_ = -1;  // the pod Hammer re-pops, or -1
   bool hammer_moved_ = false;

@@ -315,6 +315,22 @@ CacheResult Cache::UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod) {
     return CacheResult::kFatal;  // klog.FlushAndExit
   }
   uint32_t id = pod_ids_.find(old_pod->uid)->second;
+  if (MutantActive(Mutant::kUpdatePodKeepsRequests) &&
+      new_pod->uid == old_pod->uid) {
+    // Planted: the pod stays on its node, so its entry's object is swapped
+    // in place and the requests computed at add time are kept.
+    if (NodeSlot* n = FindLiveNode(s->pod->node_name)) {
+      for (size_t i = 0; i < n->pod_ids.size(); ++i) {
+        if (n->pod_ids[i] != id) continue;
+        n->pods[i].obj = new_pod;
+        MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
+        s->binding_finished = false;
+        ++s->stamp;
+        s->pod = new_pod;
+        return CacheResult::kOk;
+      }
+    }
+  }
   if (CacheResult r = RemoveCached(id, *old_pod); r != CacheResult::kOk) {
     return r;
   }
@@ -413,13 +429,16 @@ CacheResult Cache::AddNode(const NodePtr& node) {
 CacheResult Cache::UpdateNode(const NodePtr& old_node,
                               const NodePtr& new_node) {
   uint32_t id = NodeId(new_node->name);
-  MarkDirty(id);
   NodeSlot& n = nodes_[id];
+  std::string old_zone = old_node ? ZoneKey(*old_node) : "";
+  if (!MutantActive(Mutant::kNodeUpdateNotDirty) || !n.live ||
+      old_zone != ZoneKey(*new_node)) {
+    MarkDirty(id);  // planted (when skipped): only tree changes count
+  }
   if (!n.live) {
     n.live = true;
     TreeAdd(*new_node, id);
   }
-  std::string old_zone = old_node ? ZoneKey(*old_node) : "";
   if (old_zone != ZoneKey(*new_node)) {
     if (old_node == nullptr) return CacheResult::kFatal;
     // nodeTree.removeNode keys by the old object's name.
@@ -460,7 +479,9 @@ CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
     DeadlineHeap::Entry e = *top;
     deadlines_.Pop();
     PodSlot& s = pods_[e.id];
-    if (s.stamp != e.stamp || !s.assumed || !s.binding_finished) continue;
+    const bool stale = s.stamp != e.stamp &&
+                       !MutantActive(Mutant::kCleanupHonoursStaleDeadline);
+    if (stale || !s.assumed || !s.binding_finished) continue;
     PodPtr pod = s.pod;
     CacheResult r = RemoveCached(e.id, *pod);
     MaybeRelease(e.id, pod->uid);

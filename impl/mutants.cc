@@ -230,6 +230,85 @@ std::vector<MutantInfo> MakeTable() {
        "verdicts, so a label change is not seen by pods with a nodeSelector "
        "or required affinity already evaluated on it",
        "golden replay (upstream recordings); generated traces", "", ""},
+      // Event handling, heap order and object identity.
+      {M::kActiveUpdateNotFixed, "active-update-heap-not-fixed",
+       "PriorityQueue::Update",
+       "an update of a pod in activeQ swaps its object in place without "
+       "fixing the heap, so a priority change does not reorder activeQ",
+       "golden replay (update-priority-in-activeq); generated queue traces", "",
+       ""},
+      {M::kBackoffHeapByTimestamp, "backoff-heap-by-timestamp",
+       "PriorityQueue::BackoffLess",
+       "backoffQ is ordered by the time a pod entered it instead of by its "
+       "backoff expiry, so flushBackoff stops at a pod still backing off "
+       "while one behind it (fewer attempts) has expired",
+       "golden replay (backoff-cap-not-power-of-two, random-28); no generated "
+       "trace",
+       "", ""},
+      {M::kStatusUpdateSkipsNominator, "status-update-skips-nominator",
+       "PriorityQueue::Update",
+       "an update of a pod in unschedulablePods that changes only its status "
+       "returns early, so a new status.nominatedNodeName never reaches the "
+       "nominator",
+       "golden replay (state.nominated); generated traces", "", ""},
+      {M::kRecreatedPodKeepsTerms, "recreated-pod-keeps-affinity-terms",
+       "PriorityQueue::SetPod",
+       "an update whose new object has a new uid (the pod re-created under "
+       "its name) keeps the old incarnation's required pod-affinity terms, "
+       "so AssignedPodAdded/Updated match the old terms",
+       "golden replay (affinity-terms-recomputed-for-new-uid); generated "
+       "queue traces with recreate_update, rarely",
+       "", ""},
+      {M::kUpdatePodKeepsRequests, "update-pod-keeps-requests",
+       "Cache::UpdatePod",
+       "an update of a bound pod staying on its node swaps the stored object "
+       "in place and keeps the requests computed when it was added",
+       "golden replay (caller-object-accounting); generated cache traces", "",
+       ""},
+      {M::kCleanupHonoursStaleDeadline, "cleanup-honours-stale-deadline",
+       "Cache::CleanupAssumedPods",
+       "a superseded deadline entry (an earlier FinishBinding of the pod, or "
+       "of an earlier assume, or of a recycled id) still expires the pod",
+       "golden replay (cleanup-waits-for-finish-binding, "
+       "cleanup-multiple-deadlines, random-47); few generated cache traces",
+       "", ""},
+      {M::kNodeUpdateNotDirty, "node-update-not-marked-dirty",
+       "Cache::UpdateNode",
+       "a node update marks the NodeInfo changed only when its zone changes, "
+       "so the next cycle's snapshot keeps the old node object (allocatable, "
+       "labels, taints, unschedulable) until a pod on it changes",
+       "golden replay (scheduler); generated scheduler traces", "", ""},
+      {M::kLabelChangeAsTaintEvent, "node-label-change-as-taint-event",
+       "NodePropertiesChange (impl/scheduler.cc)",
+       "a node label change is sent as an UpdateNodeTaint event (copy-paste), "
+       "so pods that failed only NodeUnschedulable move on a label change",
+       "golden replay (random-94 only); one hostile generated trace", "", ""},
+      {M::kCacheFilterSkipsOtherSchedulers,
+       "cache-filter-skips-other-schedulers",
+       "Scheduler::ForCache (OnPodAdd, OnPodUpdate, OnPodDelete)",
+       "the cache handler's informer filter also requires this scheduler's "
+       "name: pods bound by another scheduler use no resources in the cache",
+       "golden replay (state.cache.nodes); generated scheduler traces", "", ""},
+      {M::kWaitingPodRejectedByName, "waiting-pod-rejected-by-name",
+       "Scheduler::DeletePodFromSchedulingQueue",
+       "a pod delete rejects the waiting pod with the same key, not the same "
+       "uid: deleting a re-created pod rejects the old incarnation's waiting "
+       "binding cycle",
+       "regression trace pr141255-recreated-uid-while-waiting only; hostile "
+       "and perturbed generated traces",
+       "", ""},
+      {M::kFailureRequeuesPoppedObject, "failure-requeues-popped-object",
+       "Scheduler::HandleSchedulingFailure",
+       "a failed pod is requeued with the QueuedPodInfo that failed (for "
+       "Reserve, Permit and binding failures the assumed copy, nodeName set) "
+       "instead of a new PodInfo of the informer's object",
+       "golden replay (out.result.node); generated scheduler traces", "", ""},
+      {M::kNodeUpdatePrecheckOldNode, "node-update-precheck-old-node",
+       "Scheduler::MoveForNode (OnNodeUpdate)",
+       "the move request of a node update prechecks pods against the old "
+       "node object, so an update that makes a pod fit (more allocatable, a "
+       "taint removed) does not move it",
+       "golden replay (state.queue); generated scheduler traces", "", ""},
   };
 }
 

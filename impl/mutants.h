@@ -76,6 +76,20 @@ enum class Mutant {
   kFitErrorLastPluginOnly,
   kEarlyStopIgnoresOutOfRange,
   kAffinityMemoStale,
+  // Event handling, heap order and object identity (queue, cache,
+  // scheduler).
+  kActiveUpdateNotFixed,
+  kBackoffHeapByTimestamp,
+  kStatusUpdateSkipsNominator,
+  kRecreatedPodKeepsTerms,
+  kUpdatePodKeepsRequests,
+  kCleanupHonoursStaleDeadline,
+  kNodeUpdateNotDirty,
+  kLabelChangeAsTaintEvent,
+  kCacheFilterSkipsOtherSchedulers,
+  kWaitingPodRejectedByName,
+  kFailureRequeuesPoppedObject,
+  kNodeUpdatePrecheckOldNode,
   kCount,  // not a mutant: the number of enumerators
 };
 

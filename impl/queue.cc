@@ -84,6 +84,10 @@ bool PriorityQueue::ActiveLess::operator()(uint32_t a, uint32_t b) const {
 
 // upstream: PriorityQueue.podsCompareBackoffCompleted.
 bool PriorityQueue::BackoffLess::operator()(uint32_t a, uint32_t b) const {
+  if (MutantActive(Mutant::kBackoffHeapByTimestamp)) {
+    // Planted: ordered by the time the pod entered, not by its expiry.
+    return q->slab_[a].timestamp_ns < q->slab_[b].timestamp_ns;
+  }
   return q->BackoffTimeNs(q->slab_[a]) < q->BackoffTimeNs(q->slab_[b]);
 }
 
@@ -175,7 +179,10 @@ uint16_t PriorityQueue::InternPlugin(const std::string& name) {
 // affinity terms computed earlier; another uid recomputes them.
 void PriorityQueue::SetPod(uint32_t h, const PodPtr& pod) {
   Record& r = slab_[h];
-  if (r.pod == nullptr || r.pod->uid != pod->uid) r.terms_pod = pod;
+  if (r.pod == nullptr || (r.pod->uid != pod->uid &&
+                           !MutantActive(Mutant::kRecreatedPodKeepsTerms))) {
+    r.terms_pod = pod;  // planted (when skipped): terms kept by name
+  }
   r.pod = pod;
 }
 
@@ -356,7 +363,9 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
         const uint32_t h = active_.Get(*key);
         SetPod(h, new_pod);
         if (!UpdateNominatedPodUnlocked(old_pod, h)) return QueueResult::kFatal;
-        ActiveUpsert(h);
+        // Planted (when skipped): the record is shared and already in the
+        // heap, so the heap is not fixed after a priority change.
+        if (!MutantActive(Mutant::kActiveUpdateNotFixed)) ActiveUpsert(h);
         return QueueResult::kOk;
       }
       if (backoff_.Contains(*key)) {
@@ -373,6 +382,12 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     const uint32_t h = unsched_[*key];
     Ref(h);
     SetPod(h, new_pod);
+    if (MutantActive(Mutant::kStatusUpdateSkipsNominator) &&
+        old_pod != nullptr && !PodSpecOrMetaChanged(*old_pod, *new_pod)) {
+      // Planted: a status-only update is a no-op, nominator included.
+      Unref(h);
+      return QueueResult::kOk;
+    }
     if (!UpdateNominatedPodUnlocked(old_pod, h)) {
       Unref(h);
       return QueueResult::kFatal;  // NominatedNodeName(nil) panics

@@ -52,6 +52,10 @@ std::optional<ClusterEvent> NodePropertiesChange(const Node& new_node,
                         "NodeAllocatableChange"};
   }
   if (old_node.labels != new_node.labels) {
+    if (MutantActive(Mutant::kLabelChangeAsTaintEvent)) {
+      // Planted: copy-pasted from the taint case below.
+      return ClusterEvent{"Node", "UpdateNodeTaint", "NodeLabelChange"};
+    }
     return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
   }
   if (old_node.taints != new_node.taints) {
@@ -112,13 +116,22 @@ bool Scheduler::Responsible(const Pod& pod) const {
   return false;
 }
 
+// upstream: the cache handler's filter, assignedPod(pod).
+bool Scheduler::ForCache(const Pod& pod) const {
+  if (MutantActive(Mutant::kCacheFilterSkipsOtherSchedulers)) {
+    // Planted: only this scheduler's pods are tracked by the cache.
+    return !pod.node_name.empty() && Responsible(pod);
+  }
+  return !pod.node_name.empty();
+}
+
 // ---------------------------------------------------------------------------
 // Informer deliveries: cache handler, then queue handler, then the binding
 // cycles they released.
 
 bool Scheduler::OnPodAdd(const PodPtr& pod) {
   queue_.ListerSet(pod);
-  if (!pod->node_name.empty() && !AddPodToCache(pod)) return false;
+  if (ForCache(*pod) && !AddPodToCache(pod)) return false;
   if (pod->node_name.empty() && Responsible(*pod) &&
       !AddPodToSchedulingQueue(pod)) {
     return false;
@@ -130,8 +143,8 @@ bool Scheduler::OnPodAdd(const PodPtr& pod) {
 bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
   queue_.ListerSet(new_pod);
   {
-    const bool older = !old_pod->node_name.empty();
-    const bool newer = !new_pod->node_name.empty();
+    const bool older = ForCache(*old_pod);
+    const bool newer = ForCache(*new_pod);
     bool ok = true;
     if (older && newer) {
       ok = UpdatePodInCache(old_pod, new_pod);
@@ -162,7 +175,7 @@ bool Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
   queue_.ListerDelete(*pod);
   // upstream: both filters accept a DeletedFinalStateUnknown holding a pod:
   // the cache's whatever the pod, the queue's by scheduler name.
-  bool to_cache = tombstone || !pod->node_name.empty();
+  bool to_cache = tombstone || ForCache(*pod);
   bool to_queue = Responsible(*pod) && (tombstone || pod->node_name.empty());
   if (MutantActive(Mutant::kTombstoneMishandled)) {
     // Planted: both filters judge a tombstone by the carried object.
@@ -175,9 +188,15 @@ bool Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
 }
 
 // The PreEnqueueCheck preCheckForNode over the cache's NodeInfo of the node.
-void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id) {
+void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id,
+                            const NodePtr& old_node) {
   NodeFacts node;
-  ComputeNodeFacts(cache_.NodeObject(node_id), cache_, node);
+  if (MutantActive(Mutant::kNodeUpdatePrecheckOldNode) && old_node) {
+    // Planted: the precheck reads the update's old object.
+    ComputeNodeFacts(old_node, cache_, node);
+  } else {
+    ComputeNodeFacts(cache_.NodeObject(node_id), cache_, node);
+  }
   const int64_t pods = static_cast<int64_t>(cache_.NodePodCount(node_id));
   Requests requested;
   cache_.NodeRequested(node_id, requested);
@@ -203,7 +222,7 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
   }
   if (std::optional<ClusterEvent> event =
           NodePropertiesChange(*new_node, *old_node)) {
-    MoveForNode(*event, cache_.FindNodeId(new_node->name));
+    MoveForNode(*event, cache_.FindNodeId(new_node->name), old_node);
   }
   return true;
 }
@@ -281,7 +300,19 @@ bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
   if (queue_.Delete(pod) == QueueResult::kFatal) return false;
   if (!Responsible(*pod)) return true;  // frameworkForPod
   if (MutantActive(Mutant::kWaitingPodNotRejected)) return true;
-  if (RejectWaitingPod(pod->scheduler_name, pod->uid)) {
+  const std::string* uid = &pod->uid;
+  std::string by_key;
+  if (MutantActive(Mutant::kWaitingPodRejectedByName)) {
+    // Planted: the waiting pod is found by its key, as the queue finds pods.
+    for (const BindingCycle& w : waiting_) {
+      if (w.profile == pod->scheduler_name && w.key == pod->Key()) {
+        by_key = w.uid;
+        uid = &by_key;
+        break;
+      }
+    }
+  }
+  if (RejectWaitingPod(pod->scheduler_name, *uid)) {
     queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
                                          std::function<bool(const Pod&)>());
   }
@@ -777,8 +808,13 @@ bool Scheduler::HandleSchedulingFailure(Handle h, const char* reason,
   }
   if (cached != nullptr && (*cached)->node_name.empty()) {
     // upstream: a new PodInfo of the informer's object.
-    current = queue_.CloneHandle(h, *cached, true);
-    queue_.Release(h);
+    if (MutantActive(Mutant::kFailureRequeuesPoppedObject)) {
+      // Planted: the informer is only asked whether the pod still exists;
+      // the QueuedPodInfo that failed is requeued as it is.
+    } else {
+      current = queue_.CloneHandle(h, *cached, true);
+      queue_.Release(h);
+    }
     if (queue_.AddUnschedulableIfNotPresent(
             current, queue_.SchedulingCycle()) == QueueResult::kFatal) {
       queue_.Release(current);

@@ -110,6 +110,8 @@ class Scheduler {
   };
 
   bool Responsible(const Pod& pod) const;
+  // The cache handler's informer filter (an assigned pod).
+  bool ForCache(const Pod& pod) const;
 
   // upstream: eventhandlers.go
   bool AddPodToCache(const PodPtr& pod);
@@ -118,7 +120,9 @@ class Scheduler {
   bool AddPodToSchedulingQueue(const PodPtr& pod);
   bool UpdatePodInSchedulingQueue(const PodPtr& old_pod, const PodPtr& new_pod);
   bool DeletePodFromSchedulingQueue(const PodPtr& pod);
-  void MoveForNode(const ClusterEvent& event, uint32_t node_id);
+  // `old_node`: the update's old object (null for an add).
+  void MoveForNode(const ClusterEvent& event, uint32_t node_id,
+                   const NodePtr& old_node = nullptr);
 
   // upstream: schedule_one.go
   bool SchedulingCycle(const std::string& profile, Handle h,
