@@ -103,6 +103,9 @@ uint32_t Cache::PodId(const std::string& uid) {
   } else {
     id = free_pod_ids_.back();
     free_pod_ids_.pop_back();
+    if (MutantActive(Mutant::kPodIdReuseResetsStamp)) {
+      pods_[id] = PodSlot{};  // planted: the stamp starts over
+    }
   }
   pod_ids_.emplace(uid, id);
   return id;
@@ -137,6 +140,9 @@ void Cache::Account(NodeSlot& n, const Requests& r, int64_t sign) {
   n.cpu = WrapAdd(n.cpu, WrapMul(sign, r.cpu));
   n.memory = WrapAdd(n.memory, WrapMul(sign, r.memory));
   n.ephemeral = WrapAdd(n.ephemeral, WrapMul(sign, r.ephemeral));
+  if (sign < 0 && MutantActive(Mutant::kRemoveLeaksExtendedResources)) {
+    return;  // planted: scalar resources are only ever added
+  }
   for (const auto& [id, v] : r.scalars) {
     auto it = std::find_if(n.scalars.begin(), n.scalars.end(),
                            [id = id](const auto& e) { return e.first == id; });
@@ -292,6 +298,23 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
   uint32_t id = PodId(pod->uid);
   PodSlot& s = pods_[id];
   if (s.pod != nullptr && !s.assumed) return CacheResult::kError;
+  if (s.pod != nullptr && MutantActive(Mutant::kConfirmKeepsAssumedNode)) {
+    // Planted: the confirmed object takes over the assumed pod's entry, on
+    // the node the pod was assumed on.
+    if (NodeSlot* n = FindLiveNode(s.pod->node_name)) {
+      for (size_t i = 0; i < n->pod_ids.size(); ++i) {
+        if (n->pod_ids[i] != id) continue;
+        Account(*n, n->pods[i].req, -1);
+        n->pods[i].obj = pod;
+        ComputeRequests(*pod, n->pods[i].req);
+        Account(*n, n->pods[i].req, +1);
+        MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
+        Unassume(s);
+        s.pod = pod;
+        return CacheResult::kOk;
+      }
+    }
+  }
   if (s.pod != nullptr && !MutantActive(Mutant::kAddAssumedDoubleCount)) {
     // upstream: updatePod(currState.pod, pod); an error is only logged.
     PodPtr assumed = s.pod;
@@ -418,6 +441,11 @@ CacheResult Cache::AddNode(const NodePtr& node) {
   uint32_t id = NodeId(node->name);
   MarkDirty(id);
   NodeSlot& n = nodes_[id];
+  if (MutantActive(Mutant::kAddNodeResetsPlaceholder) && n.node == nullptr) {
+    // Planted: a slot without a node is treated as a fresh NodeInfo.
+    n.cpu = n.memory = n.ephemeral = 0;
+    n.scalars.clear();
+  }
   n.live = true;
   TreeAdd(*node, id);
   n.node = node;
@@ -443,7 +471,12 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
     if (old_node == nullptr) return CacheResult::kFatal;
     // nodeTree.removeNode keys by the old object's name.
     auto old_id = node_ids_.find(old_node->name);
-    if (old_id != node_ids_.end()) TreeRemove(*old_node, old_id->second);
+    if (old_id != node_ids_.end()) {
+      // Planted (when active): removed under the new object's zone.
+      TreeRemove(
+          MutantActive(Mutant::kZoneMoveKeepsOldZone) ? *new_node : *old_node,
+          old_id->second);
+    }
     TreeAdd(*new_node, id);
   }
   n.node = new_node;

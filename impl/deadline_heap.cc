@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "impl/mutants.h"
+
 namespace schedtrace::impl {
 namespace {
 
@@ -26,7 +28,11 @@ void DeadlineHeap::Compact(const std::function<bool(const Entry&)>& live) {
   heap_.erase(std::remove_if(heap_.begin(), heap_.end(),
                              [&](const Entry& e) { return !live(e); }),
               heap_.end());
-  std::make_heap(heap_.begin(), heap_.end(), Later);
+  // Planted (when skipped): remove_if keeps the survivors' relative order,
+  // which is not a heap order.
+  if (!MutantActive(Mutant::kDeadlineCompactNotHeapified)) {
+    std::make_heap(heap_.begin(), heap_.end(), Later);
+  }
 }
 
 }  // namespace schedtrace::impl

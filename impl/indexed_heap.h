@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "impl/mutants.h"
+
 namespace schedtrace::impl {
 
 template <typename Item, typename Less, typename IndexOf>
@@ -76,7 +78,11 @@ class IndexedHeap {
     const int n = static_cast<int>(items_.size()) - 1;
     if (n != i) {
       Swap(i, n);
-      if (!Down(i, n)) Up(i);
+      if (MutantActive(Mutant::kHeapDeleteNoSiftUp)) {
+        Down(i, n);  // planted: the moved item is never sifted up
+      } else if (!Down(i, n)) {
+        Up(i);
+      }
     }
     return RemoveLast();
   }

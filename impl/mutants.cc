@@ -309,6 +309,76 @@ std::vector<MutantInfo> MakeTable() {
        "node object, so an update that makes a pod fit (more allocatable, a "
        "taint removed) does not move it",
        "golden replay (state.queue); generated scheduler traces", "", ""},
+      // --- Binding cycle, cache accounting and impl machinery ----------
+      {M::kFinishBindingAtPark, "finish-binding-at-park",
+       "Scheduler::RunContinuations, Scheduler::PermitAllow",
+       "FinishBinding runs when the binding cycle parks before PreBind "
+       "instead of after Bind: a parked pod shows bindingFinished and its "
+       "expiry deadline starts early",
+       "golden replay (state.cache.bindingFinished)", "", ""},
+      {M::kSchedulingFailureRequestsMove, "scheduling-failure-requests-move",
+       "Scheduler::SchedulingCycle",
+       "a Reserve or Permit failure sends the AssignedPodDelete move request "
+       "after ForgetPod, as the binding cycle's failure path does (upstream's "
+       "schedulingCycle only forgets)",
+       "golden replay (state.queue.moveRequestCycle)", "", ""},
+      {M::kSnapshotKeepsDeletedNode, "snapshot-keeps-deleted-node-with-pods",
+       "Scheduler::UpdateSnapshot",
+       "a node deleted while pods remain (a placeholder NodeInfo) stays in "
+       "the snapshot's node map: a pod nominated to it is still placed there",
+       "golden replay (out.result.node)", "", ""},
+      {M::kActivateSkipsBackoff, "activate-skips-backoff",
+       "PriorityQueue::Activate",
+       "Activate looks only in unschedulablePods: a pod in backoffQ is not "
+       "activated",
+       kGolden, "", ""},
+      {M::kAddUnschedulableSkipsBackoffCheck,
+       "add-unschedulable-skips-backoff-check",
+       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "the already-present check misses backoffQ: a pod in backoffQ is "
+       "re-added (no error) and its entry reset",
+       kGolden, "", ""},
+      {M::kHeapDeleteNoSiftUp, "heap-delete-no-sift-up",
+       "IndexedHeap::Delete (impl/indexed_heap.h)",
+       "deleting from the middle of a heap only sifts the moved last item "
+       "down, never up: the heap order breaks (activeQ pop order, backoffQ "
+       "flush)",
+       "golden replay (active-delete-sifts-up); generated traces with large "
+       "pools",
+       "", ""},
+      {M::kPodIdReuseResetsStamp, "pod-id-reuse-resets-stamp", "Cache::PodId",
+       "a recycled pod id gets a fresh slot with its stamp back at zero: a "
+       "stale deadline of the id's previous pod expires the next one",
+       "golden replay (state.cache.assumed)", "", ""},
+      {M::kRemoveLeaksExtendedResources, "remove-leaks-extended-resources",
+       "Cache::Account",
+       "removing a pod from a NodeInfo subtracts cpu, memory and ephemeral "
+       "storage but not its extended (scalar) resources",
+       "golden replay (state.cache.nodes[].requested)", "", ""},
+      {M::kAddNodeResetsPlaceholder, "add-node-resets-placeholder",
+       "Cache::AddNode",
+       "AddNode over a placeholder NodeInfo (node deleted while pods "
+       "remained) starts its Requested from zero: the pods still there use "
+       "no resources",
+       "golden replay (state.cache.nodes[].requested)", "", ""},
+      {M::kZoneMoveKeepsOldZone, "zone-move-keeps-old-zone",
+       "Cache::UpdateNode",
+       "a node update that changes the zone removes the node from the tree "
+       "under the new object's zone, so it stays listed under the old one: "
+       "the tree counts it twice",
+       "golden replay (scheduler: out.result)", "", ""},
+      {M::kConfirmKeepsAssumedNode, "confirm-keeps-assumed-node",
+       "Cache::AddPod",
+       "AddPod confirming an assumed pod swaps the object into the assumed "
+       "pod's NodeInfo entry, also when the informer bound it to another "
+       "node",
+       "golden replay (state.cache.nodes)", "", ""},
+      {M::kDeadlineCompactNotHeapified, "deadline-compact-not-heapified",
+       "DeadlineHeap::Compact (impl/deadline_heap.cc)",
+       "compacting the deadline heap drops stale entries without restoring "
+       "the heap order: cleanup can stop at an unexpired top while an "
+       "expired pod sits below",
+       "golden replay (expiry-after-many-superseded-deadlines)", "", ""},
   };
 }
 

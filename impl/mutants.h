@@ -90,6 +90,19 @@ enum class Mutant {
   kWaitingPodRejectedByName,
   kFailureRequeuesPoppedObject,
   kNodeUpdatePrecheckOldNode,
+  // Binding cycle, cache accounting and impl machinery.
+  kFinishBindingAtPark,
+  kSchedulingFailureRequestsMove,
+  kSnapshotKeepsDeletedNode,
+  kActivateSkipsBackoff,
+  kAddUnschedulableSkipsBackoffCheck,
+  kHeapDeleteNoSiftUp,
+  kPodIdReuseResetsStamp,
+  kRemoveLeaksExtendedResources,
+  kAddNodeResetsPlaceholder,
+  kZoneMoveKeepsOldZone,
+  kConfirmKeepsAssumedNode,
+  kDeadlineCompactNotHeapified,
   kCount,  // not a mutant: the number of enumerators
 };
 

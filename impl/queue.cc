@@ -456,8 +456,9 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(
   SetPlugins(h, std::move(set));
 
   if (unsched_[*key] != kNone || active_.Contains(*key) ||
-      backoff_.Contains(*key)) {
-    return QueueResult::kError;
+      (backoff_.Contains(*key) &&
+       !MutantActive(Mutant::kAddUnschedulableSkipsBackoffCheck))) {
+    return QueueResult::kError;  // planted (when skipped): backoffQ missed
   }
   slab_[h].timestamp_ns = now_ns_;
   if (move_request_cycle_ >= cycle.value_or(scheduling_cycle_) &&
@@ -477,6 +478,7 @@ void PriorityQueue::Activate(const std::vector<PodPtr>& pods) {
     if (!key || active_.Contains(*key)) continue;
     uint32_t h = unsched_[*key];
     if (h == kNone) {
+      if (MutantActive(Mutant::kActivateSkipsBackoff)) continue;  // planted
       if (!backoff_.Contains(*key)) continue;
       h = backoff_.Get(*key);
     }

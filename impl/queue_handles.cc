@@ -49,8 +49,9 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(Handle h,
                                                         int64_t cycle) {
   const uint32_t key = slab_[h].key;
   if (unsched_[key] != kNone || active_.Contains(key) ||
-      backoff_.Contains(key)) {
-    return QueueResult::kError;
+      (backoff_.Contains(key) &&
+       !MutantActive(Mutant::kAddUnschedulableSkipsBackoffCheck))) {
+    return QueueResult::kError;  // planted (when skipped): backoffQ missed
   }
   slab_[h].timestamp_ns = now_ns_;
   if (move_request_cycle_ >= cycle && !MutantActive(Mutant::kMoveRequestLost)) {

@@ -341,6 +341,14 @@ bool Scheduler::RunContinuations() {
         return false;
       }
     } else {
+      if (MutantActive(Mutant::kFinishBindingAtPark)) {
+        // Planted: the binding is finished as soon as the cycle parks.
+        if (cache_.FinishBinding(queue_.HandlePod(c.cycle.assumed), now_ms_) ==
+            CacheResult::kFatal) {
+          continuations_.clear();
+          return false;
+        }
+      }
       parked_.push_back(std::move(c.cycle));
     }
   }
@@ -382,8 +390,11 @@ bool Scheduler::UpdateSnapshot() {
   if (snap_count_ > cache_.TreeSize()) {
     std::vector<std::pair<std::string, uint32_t>> gone;
     for (uint32_t id = 0; id < snap_.size(); ++id) {
-      if (snap_[id].in_map &&
-          (!cache_.NodeLive(id) || cache_.NodeObject(id) == nullptr)) {
+      const bool deleted =
+          MutantActive(Mutant::kSnapshotKeepsDeletedNode)
+              ? !cache_.NodeLive(id)  // planted: placeholders stay
+              : !cache_.NodeLive(id) || cache_.NodeObject(id) == nullptr;
+      if (snap_[id].in_map && deleted) {
         gone.emplace_back(cache_.NodeName(id), id);
       }
     }
@@ -679,7 +690,14 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   // --- Reserve, then Permit
   if (reserve == ReserveOutcome::kError || permit == PermitOutcome::kReject) {
     // upstream: RunReservePluginsUnreserve, then ForgetPod (errors logged).
-    if (cache_.ForgetPod(assumed_pod) == CacheResult::kFatal) return false;
+    const CacheResult forget = cache_.ForgetPod(assumed_pod);
+    if (forget == CacheResult::kFatal) return false;
+    if (MutantActive(Mutant::kSchedulingFailureRequestsMove) &&
+        forget == CacheResult::kOk) {
+      // Planted: as handleBindingCycleError does after forgetting.
+      queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
+                                           std::function<bool(const Pod&)>());
+    }
     const bool reserve_failed = reserve == ReserveOutcome::kError;
     result.outcome = reserve_failed ? "error" : "unschedulable";
     return HandleSchedulingFailure(
@@ -725,6 +743,13 @@ size_t Scheduler::FindWaiting(const std::string& key) const {
 bool Scheduler::PermitAllow(const std::string& key) {
   const size_t found = FindWaiting(key);
   if (found == waiting_.size()) return true;
+  if (MutantActive(Mutant::kFinishBindingAtPark)) {
+    // Planted: the binding is finished as soon as the cycle parks.
+    if (cache_.FinishBinding(queue_.HandlePod(waiting_[found].assumed),
+                             now_ms_) == CacheResult::kFatal) {
+      return false;
+    }
+  }
   parked_.push_back(std::move(waiting_[found]));
   waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(found));
   return true;
