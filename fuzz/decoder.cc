@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/generator.h"
 #include "harness/json_codec.h"
@@ -455,7 +456,8 @@ PodVariant PodVariant::Of(
 
 uint8_t NodeVariant::Pack() const {
   return (cpu & 3) | (unschedulable ? 4 : 0) | (tainted ? 8 : 0) |
-         (zone_b ? 16 : 0) | (not_ready ? 32 : 0) | (few_pods ? 64 : 0);
+         (zone_b ? 16 : 0) | (not_ready ? 32 : 0) | (few_pods ? 64 : 0) |
+         (odd ? 128 : 0);
 }
 
 NodeVariant NodeVariant::Unpack(uint8_t b) {
@@ -466,6 +468,7 @@ NodeVariant NodeVariant::Unpack(uint8_t b) {
   v.zone_b = b & 16;
   v.not_ready = b & 32;
   v.few_pods = b & 64;
+  v.odd = b & 128;
   return v;
 }
 
@@ -484,6 +487,13 @@ NodeVariant NodeVariant::Of(const Node& node) {
   }
   if (auto it = node.allocatable.find("pods"); it != node.allocatable.end()) {
     v.few_pods = it->second.Value() <= 2;
+  }
+  if (v.tainted) {
+    v.odd = node.taints.front().effect == "PreferNoSchedule";
+  } else if (auto it = node.labels.find("schedtrace.io/score");
+             it != node.labels.end()) {
+    int64_t score = 0;
+    v.odd = absl::SimpleAtoi(it->second, &score) && (score < 0 || score > 100);
   }
   return v;
 }
@@ -624,12 +634,16 @@ NodePtr Decoder::BuildNode(int slot, const NodeVariant& v, int rv) const {
                                    : node_uid_[slot];
   n->resource_version = absl::StrCat(rv);
   n->labels.emplace("zone", v.zone_b ? "b" : "a");
-  n->labels.emplace("schedtrace.io/score", absl::StrCat(slot + 1));
+  n->labels.emplace("schedtrace.io/score",
+                    absl::StrCat(v.odd && !v.tainted ? 101 + slot : slot + 1));
   n->allocatable.emplace("cpu", Q(kNodeCpus[v.cpu]));
   n->allocatable.emplace("memory", Q("8Gi"));
   n->allocatable.emplace("pods", Q(v.few_pods ? "1" : "110"));
   n->unschedulable = v.unschedulable;
-  if (v.tainted) n->taints.push_back({"dedicated", "x", "NoSchedule"});
+  if (v.tainted) {
+    n->taints.push_back(
+        {"dedicated", "x", v.odd ? "PreferNoSchedule" : "NoSchedule"});
+  }
   n->conditions.push_back({"Ready", v.not_ready ? "False" : "True"});
   return n;
 }

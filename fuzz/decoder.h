@@ -136,6 +136,10 @@ struct NodeVariant {
   bool zone_b = false;
   bool not_ready = false;
   bool few_pods = false;  // allocatable pods 1
+  // Bit 7, the rarer node: a tainted node's taint is PreferNoSchedule (it
+  // must not filter); an untainted node scores 101 + slot, outside [0, 100]
+  // (a cycle that scores it fails).
+  bool odd = false;
   uint8_t Pack() const;
   static NodeVariant Unpack(uint8_t b);
   static NodeVariant Of(const Node& node);
