@@ -466,6 +466,9 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
   if (!n.live) {
     n.live = true;
     TreeAdd(*new_node, id);
+  } else if (n.node == nullptr &&
+             MutantActive(Mutant::kPlaceholderNodeUpdateJoinsTree)) {
+    TreeAdd(*new_node, id);  // planted: a placeholder counts as a new node
   }
   if (old_zone != ZoneKey(*new_node)) {
     if (old_node == nullptr) return CacheResult::kFatal;

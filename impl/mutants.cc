@@ -379,6 +379,69 @@ std::vector<MutantInfo> MakeTable() {
        "the heap order: cleanup can stop at an unexpired top while an "
        "expired pod sits below",
        "golden replay (expiry-after-many-superseded-deadlines)", "", ""},
+      // --- Hostile input, handler corners and output ----------------------
+      {M::kStaleResourceVersionIgnored, "stale-resource-version-ignored",
+       "Scheduler::UpdatePodInSchedulingQueue",
+       "a pod update whose resourceVersion is numerically lower than the old "
+       "object's is dropped like a resync (upstream compares for equality "
+       "only and processes it)",
+       "golden replay (decreasing-resource-version-processed); generated "
+       "hostile traces",
+       "", ""},
+      {M::kUnknownNodeDeleteFatal, "unknown-node-delete-fatal",
+       "Scheduler::OnNodeDelete",
+       "a node delete that RemoveNode answers with an error (a node the "
+       "cache does not hold) exits the scheduler instead of being logged",
+       "golden replay (unknown-node-delete-logged); generated hostile "
+       "traces",
+       "", ""},
+      {M::kPlaceholderNodeUpdateJoinsTree, "placeholder-node-update-joins-tree",
+       "Cache::UpdateNode",
+       "a node update over a placeholder NodeInfo (node deleted while pods "
+       "remained) puts the node back in the node tree, so pods are scheduled "
+       "on it (upstream: the NodeInfo exists, no addNode)",
+       "golden replay", "", ""},
+      {M::kQueueFilterNewSchedulerName, "queue-filter-reads-new-scheduler-name",
+       "Scheduler::OnPodUpdate",
+       "the queue handler's filter judges the old object by the new "
+       "object's schedulerName: a pod handed to another scheduler stays "
+       "queued, one handed to this scheduler goes through Update",
+       "golden replay (scheduler-name-handover)", "", ""},
+      {M::kGatedFlagKeptAfterUngate, "gated-flag-kept-after-ungate",
+       "PriorityQueue::AddToActiveQ",
+       "a QueuedPodInfo's gated flag is only ever set: a pod whose gates "
+       "were removed keeps gated=true, so it never backs off and shows "
+       "gated in unschedulablePods",
+       "golden replay (state.queue.unschedulable[].gated)", "", ""},
+      {M::kLeftoverFlushSkipsGated, "leftover-flush-skips-gated-pods",
+       "PriorityQueue::FlushUnschedulablePodsLeftover",
+       "the leftover flush leaves gated pods out of its move (they would "
+       "stay gated anyway), so a flush that finds only gated pods does not "
+       "record moveRequestCycle",
+       "golden replay (state.queue.moveRequestCycle)", "", ""},
+      {M::kNominationMoveKeepsOldNode, "nomination-move-keeps-old-node",
+       "PriorityQueue::AddNominatedPodUnlocked",
+       "re-nominating a pod (or clearing its nomination) drops only its "
+       "pod-to-node entry, not its place in the old node's list: the pod "
+       "stays listed under its old node",
+       "golden replay (state.nominated)", "", ""},
+      {M::kBackoffTimestampNotReset, "backoff-timestamp-not-reset",
+       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "a failed pod keeps the timestamp it had in activeQ: its backoff is "
+       "counted from when it was queued, not from when it failed",
+       "golden replay (backoffExpiresAt)", "", ""},
+      {M::kBindingFailureReasonUnschedulable,
+       "binding-failure-reason-unschedulable",
+       "Scheduler::HandleBindingCycleError",
+       "a PreBind or Bind failure is reported in the status update with "
+       "reason Unschedulable instead of SchedulerError",
+       "golden replay (out.statusUpdates)", "", ""},
+      {M::kBindingCycleFirstProfile, "binding-cycle-first-profile",
+       "Scheduler::SchedulingCycle",
+       "the binding cycle is registered under the first profile, not the "
+       "pod's: a waiting pod of a second profile is not rejected when it is "
+       "deleted",
+       "golden replay (second-profile-waiting-pod-deleted)", "", ""},
   };
 }
 

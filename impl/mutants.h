@@ -103,6 +103,17 @@ enum class Mutant {
   kZoneMoveKeepsOldZone,
   kConfirmKeepsAssumedNode,
   kDeadlineCompactNotHeapified,
+  // Hostile input, handler corners and output.
+  kStaleResourceVersionIgnored,
+  kUnknownNodeDeleteFatal,
+  kPlaceholderNodeUpdateJoinsTree,
+  kQueueFilterNewSchedulerName,
+  kGatedFlagKeptAfterUngate,
+  kLeftoverFlushSkipsGated,
+  kNominationMoveKeepsOldNode,
+  kBackoffTimestampNotReset,
+  kBindingFailureReasonUnschedulable,
+  kBindingCycleFirstProfile,
   kCount,  // not a mutant: the number of enumerators
 };
 

@@ -328,7 +328,11 @@ bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
 // upstream: PriorityQueue.addToActiveQ.
 bool PriorityQueue::AddToActiveQ(uint32_t h) {
   const bool gated = !RunPreEnqueuePlugins(h);
-  slab_[h].gated = gated;
+  if (MutantActive(Mutant::kGatedFlagKeptAfterUngate)) {
+    slab_[h].gated = slab_[h].gated || gated;  // planted: never cleared
+  } else {
+    slab_[h].gated = gated;
+  }
   if (gated) {
     UnschedAddOrUpdate(h);
     return false;
@@ -460,7 +464,9 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(
        !MutantActive(Mutant::kAddUnschedulableSkipsBackoffCheck))) {
     return QueueResult::kError;  // planted (when skipped): backoffQ missed
   }
-  slab_[h].timestamp_ns = now_ns_;
+  if (!MutantActive(Mutant::kBackoffTimestampNotReset)) {
+    slab_[h].timestamp_ns = now_ns_;  // planted (when skipped)
+  }
   if (move_request_cycle_ >= cycle.value_or(scheduling_cycle_) &&
       !MutantActive(Mutant::kMoveRequestLost)) {
     BackoffUpsert(h);
@@ -657,6 +663,9 @@ void PriorityQueue::FlushUnschedulablePodsLeftover() {
   for (uint32_t key : unsched_keys_) {
     const uint32_t h = unsched_[key];
     if (h == kNone) continue;
+    if (MutantActive(Mutant::kLeftoverFlushSkipsGated) && slab_[h].gated) {
+      continue;  // planted: a gated pod would stay gated anyway
+    }
     const int64_t age = WrapSub(now_ns_, slab_[h].timestamp_ns);
     if (age > max_in_unschedulable_ns_ ||
         (MutantActive(Mutant::kLeftoverFlushInclusive) &&
@@ -701,7 +710,11 @@ void PriorityQueue::NominatorDelete(const Pod& pod) {
 void PriorityQueue::AddNominatedPodUnlocked(uint32_t h,
                                             std::optional<std::string> node) {
   const PodPtr pod = slab_[h].pod;  // keep alive across NominatorDelete
-  NominatorDelete(*pod);
+  if (MutantActive(Mutant::kNominationMoveKeepsOldNode)) {
+    nominated_pod_to_node_.erase(pod->uid);  // planted: the list keeps it
+  } else {
+    NominatorDelete(*pod);
+  }
   std::string node_name;
   if (node) {
     node_name = *node;

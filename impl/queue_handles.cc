@@ -53,7 +53,9 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(Handle h,
        !MutantActive(Mutant::kAddUnschedulableSkipsBackoffCheck))) {
     return QueueResult::kError;  // planted (when skipped): backoffQ missed
   }
-  slab_[h].timestamp_ns = now_ns_;
+  if (!MutantActive(Mutant::kBackoffTimestampNotReset)) {
+    slab_[h].timestamp_ns = now_ns_;  // planted (when skipped)
+  }
   if (move_request_cycle_ >= cycle && !MutantActive(Mutant::kMoveRequestLost)) {
     BackoffUpsert(h);
   } else {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "harness/go_int.h"
 #include "harness/refill.h"
 #include "impl/mutants.h"
@@ -156,7 +157,11 @@ bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
     if (!ok) return false;
   }
   {
-    const bool older = old_pod->node_name.empty() && Responsible(*old_pod);
+    const bool older =
+        old_pod->node_name.empty() &&
+        Responsible(MutantActive(Mutant::kQueueFilterNewSchedulerName)
+                        ? *new_pod  // planted: the new object's name
+                        : *old_pod);
     const bool newer = new_pod->node_name.empty() && Responsible(*new_pod);
     bool ok = true;
     if (older && newer) {
@@ -229,7 +234,11 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
 
 // upstream: deleteNodeFromCache (errors are logged)
 bool Scheduler::OnNodeDelete(const NodePtr& node) {
-  return cache_.RemoveNode(node) != CacheResult::kFatal;
+  const CacheResult r = cache_.RemoveNode(node);
+  if (MutantActive(Mutant::kUnknownNodeDeleteFatal)) {
+    return r == CacheResult::kOk;  // planted: an error exits
+  }
+  return r != CacheResult::kFatal;
 }
 
 bool Scheduler::OnClusterEvent(const std::string& resource,
@@ -287,6 +296,16 @@ bool Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod,
   if (old_pod->resource_version == new_pod->resource_version &&
       !MutantActive(Mutant::kResyncProcessed)) {
     return true;
+  }
+  if (MutantActive(Mutant::kStaleResourceVersionIgnored)) {
+    // Planted: an update older than the one held is dropped as stale.
+    int64_t old_rv = 0;
+    int64_t new_rv = 0;
+    if (absl::SimpleAtoi(old_pod->resource_version, &old_rv) &&
+        absl::SimpleAtoi(new_pod->resource_version, &new_rv) &&
+        new_rv < old_rv) {
+      return true;
+    }
   }
   if (cache_.IsAssumedPod(new_pod->uid) &&
       !MutantActive(Mutant::kAssumedPodRequeued)) {
@@ -705,7 +724,10 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
         std::nullopt, true);
   }
   result.outcome = "scheduled";
-  BindingCycle cycle{profile, assumed, node_name, result.pod, assumed_pod->uid};
+  BindingCycle cycle{MutantActive(Mutant::kBindingCycleFirstProfile)
+                         ? config_.profiles.front()  // planted
+                         : profile,
+                     assumed, node_name, result.pod, assumed_pod->uid};
   if (permit == PermitOutcome::kWait) {
     // upstream: waitingPodsMap.add keys by uid, so a second waiting pod with
     // the same uid (only hostile input gets there) replaces the first, whose
@@ -802,9 +824,11 @@ bool Scheduler::HandleBindingCycleError(const BindingCycle& cycle,
                                            std::function<bool(const Pod&)>());
     }
   }
-  if (!HandleSchedulingFailure(cycle.assumed,
-                               unschedulable ? kUnschedulable : kSchedulerError,
-                               std::nullopt, true)) {
+  const char* reason = unschedulable ? kUnschedulable : kSchedulerError;
+  if (MutantActive(Mutant::kBindingFailureReasonUnschedulable)) {
+    reason = kUnschedulable;  // planted: every binding failure
+  }
+  if (!HandleSchedulingFailure(cycle.assumed, reason, std::nullopt, true)) {
     return false;
   }
   if (deferred_move) {
