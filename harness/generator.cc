@@ -70,9 +70,17 @@ class Generator {
         absl::StrCat("generated/scheduler/seed-", options_.seed));
     trace.header.source = "generated";
     trace.header.seed = static_cast<int64_t>(options_.seed);
+    // One trace in four has "other-scheduler" as a second profile of ours,
+    // so one in ten pods is scheduled under it (waiting pods, binding
+    // cycles and deletes per profile).
+    const bool two_profiles = variety_.Chance(0.25);
+    if (two_profiles) {
+      trace.header.config.profiles.push_back("other-scheduler");
+    }
     trace.header.description = absl::StrCat(
         "random valid scheduler-layer sequence, seed ", options_.seed, ", ",
-        options_.nodes, " nodes, ", options_.pods, " pods");
+        options_.nodes, " nodes, ", options_.pods, " pods",
+        two_profiles ? ", two profiles" : "");
     if (absl::Status s = sut_.Configure(trace.header); !s.ok()) return s;
     for (int i = 0; i < options_.steps; ++i) {
       Step step = Next();
@@ -96,6 +104,19 @@ class Generator {
   template <typename T>
   const T& Pick(const std::vector<T>& v) {
     return v[Uniform(0, static_cast<int>(v.size()) - 1)];
+  }
+
+  // RecreatedPod, now and then for the other scheduler name: schedulerName
+  // is immutable, so only a re-created pod hands a name between schedulers
+  // (informer filters judge the old and the new object apart).
+  PodPtr Recreated(const Pod& pod, int incarnation) {
+    PodPtr again = RecreatedPod(pod, incarnation);
+    if (!variety_.Chance(0.2)) return again;
+    auto p = std::const_pointer_cast<Pod>(again);
+    p->scheduler_name = pod.scheduler_name == "default-scheduler"
+                            ? "other-scheduler"
+                            : "default-scheduler";
+    return p;
   }
 
   // The `dedicated=x` taint, usually NoSchedule; PreferNoSchedule must not
@@ -413,15 +434,15 @@ class Generator {
       step.pod = pods_[i];
       Step add;
       add.op = Op::kPodAdd;
-      add.pod = pods_[i] = RecreatedPod(*pods_[i], ++incarnation_[i]);
+      add.pod = pods_[i] = Recreated(*pods_[i], ++incarnation_[i]);
       prev_[i] = nullptr;
       pending_.push_back(std::move(add));
       return true;
     }
     if (!present.empty() && Fire(rng_, p.recreate_update)) {
       int i = Pick(present);
-      auto next = std::const_pointer_cast<Pod>(
-          RecreatedPod(*pods_[i], ++incarnation_[i]));
+      auto next =
+          std::const_pointer_cast<Pod>(Recreated(*pods_[i], ++incarnation_[i]));
       next->resource_version =
           absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
       Update(step, i, next);
