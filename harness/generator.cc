@@ -126,13 +126,18 @@ class Generator {
             variety_.Pick(
                 {"NoSchedule", "NoSchedule", "PreferNoSchedule", "NoExecute"})};
   }
-  // Node i scores 10i+0..9 (the best feasible score stays unique), and now
-  // and then a unique score outside [0, 100], which fails a cycle that
-  // scores it (upstream: RunScorePlugins).
+  // Node i scores 10i+0..9 (the best feasible score stays unique; with more
+  // than 10 nodes, w i + 0..w-1 for w = 100 / nodes, so every score stays in
+  // [0, 100]), and now and then a unique score outside [0, 100], which fails
+  // a cycle that scores it (upstream: RunScorePlugins).
   std::string Score(int index, int drawn) {
     if (variety_.Chance(0.03)) {
       return absl::StrCat(variety_.Chance(0.5) ? 101 + index * 10 + drawn
                                                : -1 - index);
+    }
+    if (options_.nodes > 10) {
+      const int width = std::max(1, 100 / options_.nodes);
+      return absl::StrCat(index * width + drawn % width);
     }
     return absl::StrCat(index * 10 + drawn);
   }
