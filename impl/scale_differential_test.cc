@@ -38,8 +38,9 @@ TEST_P(ScaleDifferentialTest, ImplAgreesWithTheModelOnLargePools) {
                                       after.queue->backoff.size() +
                                       after.queue->unschedulable.size());
       }
-      if (after.cache)
+      if (after.cache) {
         most_nodes = std::max(most_nodes, after.cache->nodes.size());
+      }
       return properties(before, step, out, after);
     };
     std::unique_ptr<System> impl = NewSystem();
