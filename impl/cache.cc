@@ -244,7 +244,12 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
   uint32_t id = PodId(pod->uid);
   PodSlot& s = pods_[id];
-  if (s.pod != nullptr) return CacheResult::kError;
+  if (s.pod != nullptr) {
+    if (MutantActive(Mutant::kAssumeExistingPodOk)) {
+      return CacheResult::kOk;  // planted: the duplicate is ignored silently
+    }
+    return CacheResult::kError;
+  }
   AddToNode(id, pod);
   SetState(s, pod);
   s.assumed = true;
@@ -257,6 +262,9 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
 CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   if (pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(pod->uid);
+  if (s == nullptr && MutantActive(Mutant::kFinishBindingUnknownError)) {
+    return CacheResult::kError;  // planted: upstream ignores an unknown pod
+  }
   if (s == nullptr || !s->assumed) return CacheResult::kOk;
   s->binding_finished = true;
   ++s->stamp;
@@ -276,10 +284,20 @@ CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
 CacheResult Cache::ForgetPod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(pod->uid);
-  if (s == nullptr || s->pod->node_name != pod->node_name || !s->assumed) {
+  const bool node_mismatch =
+      s != nullptr && s->pod->node_name != pod->node_name;
+  if (s == nullptr || !s->assumed ||
+      (node_mismatch && !MutantActive(Mutant::kForgetIgnoresNode))) {
     return CacheResult::kError;
   }
   uint32_t id = pod_ids_.find(pod->uid)->second;
+  if (MutantActive(Mutant::kForgetIgnoresNode) && node_mismatch) {
+    // Planted: forgets the pod from the node it was assumed on.
+    PodPtr cached = s->pod;
+    CacheResult r = RemoveCached(id, *cached);
+    MaybeRelease(id, pod->uid);
+    return r;
+  }
   if (MutantActive(Mutant::kForgetLeaksRequests)) {
     // Planted: the requests stay on the node after the pod leaves it.
     if (NodeSlot* n = FindLiveNode(pod->node_name)) {
@@ -333,8 +351,14 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
 CacheResult Cache::UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod) {
   if (old_pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(old_pod->uid);
-  if (s == nullptr || s->assumed) return CacheResult::kError;
+  if (s == nullptr ||
+      (s->assumed && !MutantActive(Mutant::kUpdateAssumedPodApplied))) {
+    return CacheResult::kError;  // planted (when skipped): assumed updated
+  }
   if (s->pod->node_name != new_pod->node_name) {
+    if (MutantActive(Mutant::kUpdatePodNodeChangeError)) {
+      return CacheResult::kError;  // planted: upstream exits
+    }
     return CacheResult::kFatal;  // klog.FlushAndExit
   }
   uint32_t id = pod_ids_.find(old_pod->uid)->second;
@@ -490,7 +514,11 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
 // it holds pods; the tree's error is returned after that).
 CacheResult Cache::RemoveNode(const NodePtr& node) {
   NodeSlot* n = FindLiveNode(node->name);
-  if (n == nullptr) return CacheResult::kError;
+  if (n == nullptr) {
+    // Planted (when active): an unknown node's delete is not an error.
+    return MutantActive(Mutant::kRemoveNodeUnknownOk) ? CacheResult::kOk
+                                                      : CacheResult::kError;
+  }
   MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
   n->node = nullptr;
   if (n->pods.empty() || MutantActive(Mutant::kRemoveNodeDropsPods)) {

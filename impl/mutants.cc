@@ -442,6 +442,45 @@ std::vector<MutantInfo> MakeTable() {
        "pod's: a waiting pod of a second profile is not rejected when it is "
        "deleted",
        "golden replay (second-profile-waiting-pod-deleted)", "", ""},
+      // --- Cache answers, handles and output fields ---------------------
+      {M::kAssumeExistingPodOk, "assume-existing-pod-ok", "Cache::AssumePod",
+       "AssumePod of a pod already in podStates (assumed or added) answers "
+       "ok and changes nothing instead of returning an error",
+       "golden replay (out.error)", "", ""},
+      {M::kFinishBindingUnknownError, "finish-binding-unknown-error",
+       "Cache::FinishBinding",
+       "FinishBinding of a pod the cache does not hold returns an error "
+       "instead of doing nothing",
+       "golden replay (out.error)", "", ""},
+      {M::kForgetIgnoresNode, "forget-ignores-node", "Cache::ForgetPod",
+       "ForgetPod of an assumed pod named on another node forgets it from "
+       "the node it was assumed on instead of returning an error",
+       "golden replay (out.error, state.cache)", "", ""},
+      {M::kUpdateAssumedPodApplied, "update-assumed-pod-applied",
+       "Cache::UpdatePod",
+       "UpdatePod of an assumed (not yet added) pod is applied as for an "
+       "added pod instead of returning an error",
+       "golden replay (out.error, state.cache.assumed)", "", ""},
+      {M::kUpdatePodNodeChangeError, "update-pod-node-change-error",
+       "Cache::UpdatePod",
+       "UpdatePod moving an added pod to another node returns an error "
+       "instead of exiting (klog.FlushAndExit)",
+       "golden replay (out.fatal)", "", ""},
+      {M::kRemoveNodeUnknownOk, "remove-node-unknown-ok", "Cache::RemoveNode",
+       "RemoveNode of a node the cache does not hold answers ok instead of "
+       "an error",
+       "golden replay (out.error)", "", ""},
+      {M::kCloneDropsPlugins, "clone-drops-plugins",
+       "PriorityQueue::CloneHandle (impl/queue_handles.cc)",
+       "the new QueuedPodInfo made for the informer's object on a failure "
+       "loses the unschedulable plugin set: the pod waits in "
+       "unschedulablePods with no plugins",
+       "golden replay (state.queue.unschedulable plugins)", "", ""},
+      {M::kSkipDeletingPodNoEvent, "skip-deleting-pod-no-event",
+       "Scheduler::ScheduleOne",
+       "a popped pod being deleted is skipped without its FailedScheduling "
+       "event",
+       "golden replay (out.events)", "", ""},
   };
 }
 

@@ -114,6 +114,15 @@ enum class Mutant {
   kBackoffTimestampNotReset,
   kBindingFailureReasonUnschedulable,
   kBindingCycleFirstProfile,
+  // Cache answers, handles and output fields.
+  kAssumeExistingPodOk,
+  kFinishBindingUnknownError,
+  kForgetIgnoresNode,
+  kUpdateAssumedPodApplied,
+  kUpdatePodNodeChangeError,
+  kRemoveNodeUnknownOk,
+  kCloneDropsPlugins,
+  kSkipDeletingPodNoEvent,
   kCount,  // not a mutant: the number of enumerators
 };
 

@@ -28,7 +28,11 @@ PriorityQueue::Handle PriorityQueue::CloneHandle(Handle h, const PodPtr& pod,
   Record& to = slab_[c];
   to.attempts = from.attempts;
   to.timestamp_ns = from.timestamp_ns;
-  to.plugins = from.plugins;
+  if (new_pod_info && MutantActive(Mutant::kCloneDropsPlugins)) {
+    to.plugins.clear();  // planted: the new PodInfo loses the plugin set
+  } else {
+    to.plugins = from.plugins;
+  }
   to.gated = from.gated;
   to.terms_pod = new_pod_info ? pod : from.terms_pod;
   Ref(c);

@@ -562,7 +562,9 @@ bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
   }
   // upstream: skipPodSchedule
   if (pod->deletion_timestamp) {
-    out_.events.push_back({*out_.popped, "FailedScheduling"});
+    if (!MutantActive(Mutant::kSkipDeletingPodNoEvent)) {
+      out_.events.push_back({*out_.popped, "FailedScheduling"});
+    }  // planted (when skipped): the skip is not reported
     out_.result = ScheduleResult{*out_.popped, "skipped"};
     queue_.Release(*h);
     return true;
