@@ -342,18 +342,6 @@ TraceHeader BuildHeader(Layer layer, uint8_t b) {
   return h;
 }
 
-int LayerIndex(Layer layer) {
-  switch (layer) {
-    case Layer::kQueue:
-      return 0;
-    case Layer::kCache:
-      return 1;
-    case Layer::kScheduler:
-      break;
-  }
-  return 2;
-}
-
 }  // namespace
 
 const TraceHeader& CachedHeaderFor(Layer layer, uint8_t b) {
@@ -366,7 +354,8 @@ const TraceHeader& CachedHeaderFor(Layer layer, uint8_t b) {
   // Never destroyed: decoders of other threads may still refer to it at
   // exit.
   static auto* const table = new std::array<Entry, 3 * kConfigs>;
-  Entry& e = (*table)[LayerIndex(layer) * kConfigs + (b & (kConfigs - 1))];
+  Entry& e =
+      (*table)[HostileLayerByte(layer) * kConfigs + (b & (kConfigs - 1))];
   std::call_once(e.once, [&] { e.header = BuildHeader(layer, b); });
   return *e.header;
 }
@@ -384,6 +373,18 @@ Layer HostileLayer(uint8_t byte) {
     default:
       return Layer::kScheduler;
   }
+}
+
+uint8_t HostileLayerByte(Layer layer) {
+  switch (layer) {
+    case Layer::kQueue:
+      return 0;
+    case Layer::kCache:
+      return 1;
+    case Layer::kScheduler:
+      break;
+  }
+  return 2;
 }
 
 std::array<uint8_t, 2> PodVariant::Pack() const {

@@ -107,6 +107,9 @@ const TraceHeader& CachedHeaderFor(Layer layer, uint8_t config_byte);
 
 // The hostile target's first byte picks the layer.
 Layer HostileLayer(uint8_t byte);
+// Its inverse: 0, 1, 2 for queue, cache, scheduler (also the layer's index
+// in tables per layer).
+uint8_t HostileLayerByte(Layer layer);
 
 // A pod's attributes in two bytes (see decoder.cc for the bit layout).
 struct PodVariant {

@@ -313,18 +313,6 @@ PerturbLevels LevelsFor(const Perturbations& p) {
   return levels;
 }
 
-uint8_t HostileLayerByte(Layer layer) {
-  switch (layer) {
-    case Layer::kQueue:
-      return 0;
-    case Layer::kCache:
-      return 1;
-    case Layer::kScheduler:
-      break;
-  }
-  return 2;
-}
-
 std::string EncodeForFuzzing(const Trace& trace) {
   return Encoder(trace).Run();
 }

@@ -38,9 +38,6 @@ std::string EncodeForFuzzing(const Trace& trace);
 // The hostile target's input: the layer byte, then EncodeForFuzzing.
 std::string EncodeForHostile(const Trace& trace);
 
-// The hostile target's layer byte for `layer` (HostileLayer's inverse).
-uint8_t HostileLayerByte(Layer layer);
-
 // The config byte (byte 0) nearest to `header`'s config.
 uint8_t ConfigByte(const TraceHeader& header);
 
