@@ -40,6 +40,19 @@ class System {
   virtual void SnapshotInto(State& out) const { out = Snapshot(); }
 };
 
+// A System whose snapshot is written in place (model's and impl's layers):
+// it implements SnapshotInto only, and Snapshot() is SnapshotInto a fresh
+// State, so the two cannot disagree.
+class SnapshotIntoSystem : public System {
+ public:
+  State Snapshot() const final {
+    State state;
+    SnapshotInto(state);
+    return state;
+  }
+  void SnapshotInto(State& out) const override = 0;
+};
+
 }  // namespace schedtrace
 
 #endif  // SCHEDTRACE_HARNESS_SYSTEM_H_

@@ -12,7 +12,7 @@
 namespace schedtrace::impl {
 namespace {
 
-class CacheSystem : public System {
+class CacheSystem : public SnapshotIntoSystem {
  public:
   // upstream: newCache(ttl, period, stop) (cache.go) with the header's ttl.
   absl::Status Configure(const TraceHeader& header) override {
@@ -76,12 +76,6 @@ class CacheSystem : public System {
   }
 
   // The spec's cache snapshot (upstream: cacheImpl.Dump, sorted).
-  State Snapshot() const override {
-    State s;
-    SnapshotInto(s);
-    return s;
-  }
-
   void SnapshotInto(State& s) const override {
     s.queue.reset();
     s.nominated.reset();

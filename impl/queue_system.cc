@@ -11,7 +11,7 @@
 namespace schedtrace::impl {
 namespace {
 
-class QueueSystem : public System {
+class QueueSystem : public SnapshotIntoSystem {
  public:
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kQueue) {
@@ -93,12 +93,6 @@ class QueueSystem : public System {
     out.fatal = r == QueueResult::kFatal;
     exited_ = out.fatal;
     return out;
-  }
-
-  State Snapshot() const override {
-    State s;
-    SnapshotInto(s);
-    return s;
   }
 
   void SnapshotInto(State& s) const override {

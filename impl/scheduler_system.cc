@@ -10,7 +10,7 @@
 namespace schedtrace::impl {
 namespace {
 
-class SchedulerSystem : public System {
+class SchedulerSystem : public SnapshotIntoSystem {
  public:
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kScheduler) {
@@ -83,12 +83,6 @@ class SchedulerSystem : public System {
       return StepOut{.fatal = true};
     }
     return out;
-  }
-
-  State Snapshot() const override {
-    State s;
-    SnapshotInto(s);
-    return s;
   }
 
   void SnapshotInto(State& s) const override {

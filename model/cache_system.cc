@@ -16,7 +16,7 @@
 namespace schedtrace::model {
 namespace {
 
-class CacheSystem : public System {
+class CacheSystem : public SnapshotIntoSystem {
  public:
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kCache) {
@@ -52,12 +52,6 @@ class CacheSystem : public System {
       out.error = true;
     }
     return out;
-  }
-
-  State Snapshot() const override {
-    State state;
-    SnapshotInto(state);
-    return state;
   }
 
   void SnapshotInto(State& state) const override {

@@ -14,7 +14,7 @@
 namespace schedtrace::model {
 namespace {
 
-class QueueSystem : public System {
+class QueueSystem : public SnapshotIntoSystem {
  public:
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kQueue) {
@@ -52,12 +52,6 @@ class QueueSystem : public System {
     if (absl::IsInvalidArgument(s)) return s;  // not applicable at all
     if (!s.ok()) out.error = true;
     return out;
-  }
-
-  State Snapshot() const override {
-    State state;
-    SnapshotInto(state);
-    return state;
   }
 
   void SnapshotInto(State& state) const override {

@@ -11,7 +11,7 @@
 namespace schedtrace::model {
 namespace {
 
-class SchedulerSystem : public System {
+class SchedulerSystem : public SnapshotIntoSystem {
  public:
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kScheduler) {
@@ -40,12 +40,6 @@ class SchedulerSystem : public System {
     }
     if (!s.ok()) return s;
     return out;
-  }
-
-  State Snapshot() const override {
-    State state;
-    SnapshotInto(state);
-    return state;
   }
 
   void SnapshotInto(State& state) const override {
