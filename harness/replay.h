@@ -47,6 +47,12 @@ struct TraceResult {
   int steps_run = 0;
   std::optional<Divergence> divergence;  // kFailed on a mismatch
   std::string message;  // kError / kSkipped / a failed Apply: what happened
+  // Where a kFailed or kError verdict (or a kSkipped one from an op) was
+  // decided: the 1-based step (0: the header), its line in the trace file
+  // and its op ("" for the header). 0 / 0 / "" when the trace did not decode.
+  int at_step = 0;
+  int at_line = 0;
+  std::string at_op;
   // Comparisons of state parts or keys the system does not report
   // (ReplayOptions::reports), skipped rather than failed.
   int comparisons_skipped = 0;

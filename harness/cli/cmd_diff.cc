@@ -233,29 +233,35 @@ const CommandRegistrar kDiff({
                 "[--steps=K] [--perturb=...] [--hostile]) [--out-dir=DIR]",
     .summary = "run two systems side by side and report where they first "
                "disagree (every property checked on both)",
-    .flags = {{"a", "the first system (model, impl, exec:CMD)"},
-              {"b", "the second system"},
-              {"layer",
-               "generate traces of this layer: queue, cache or "
-               "scheduler"},
-              {"count", "how many traces to generate (default 100)"},
-              {"seed",
-               "the first generated trace's seed (default 1); trace "
-               "k uses seed+k"},
-              {"steps", "steps per generated trace (default 60)"},
-              {"perturb", "informer perturbations, as for gen"},
-              {"hostile",
-               "generate hostile sequences, as for gen; properties are not "
-               "checked on them, the systems must only agree"},
-              {"no-properties", "compare only, check no property"},
-              {"minimize",
-               "shrink each disagreeing trace (harness/minimize.h) and write "
-               "it next to the trace as *.min.jsonl"},
-              {"gen-sut", "the system that drives generation (default model)"},
-              {"out-dir",
-               "where disagreeing generated traces are written "
-               "(default diff-failures)"},
-              kTimeoutFlag},
+    .flags =
+        {{"a", "the first system (model, impl, exec:CMD)"},
+         {"b", "the second system"},
+         {"layer",
+          "generate traces of this layer: queue, cache or "
+          "scheduler"},
+         {"count", "how many traces to generate (default 100)"},
+         {"seed",
+          "the first generated trace's seed (default 1); trace "
+          "k uses seed+k"},
+         {"steps", "steps per generated trace (default 60)"},
+         {"perturb", "informer perturbations, as for gen"},
+         {.name = "hostile",
+          .help = "generate hostile sequences, as for gen; properties are not "
+                  "checked on them, the systems must only agree",
+          .boolean = true},
+         {.name = "no-properties",
+          .help = "compare only, check no property",
+          .boolean = true},
+         {.name = "minimize",
+          .help =
+              "shrink each disagreeing trace (harness/minimize.h) and write "
+              "it next to the trace as *.min.jsonl",
+          .boolean = true},
+         {"gen-sut", "the system that drives generation (default model)"},
+         {"out-dir",
+          "where disagreeing generated traces are written "
+          "(default diff-failures)"},
+         kTimeoutFlag},
     .run = &Diff,
 });
 

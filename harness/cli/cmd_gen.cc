@@ -73,22 +73,24 @@ const CommandRegistrar kGen({
                 "[--hostile] [--sut=S] [--out=FILE]",
     .summary = "write a random valid trace, expectations recorded from S "
                "(default model)",
-    .flags = {{"layer", "the layer to generate: queue, cache or scheduler"},
-              {"seed", "the random seed (default 1)"},
-              {"steps", "how many steps (default 60)"},
-              {"perturb",
-               "informer perturbations with their probabilities, e.g. "
-               "resync:0.1,race:0.2 (resync, race, tombstone, recreate, "
-               "recreate_update, node_recreate, node_burst, all; "
-               "harness/generator.h)"},
-              {"hostile",
-               "mix in sequences the apiserver never sends (duplicate adds, "
-               "unknown pods, node name changes, decreasing "
-               "resourceVersions)"},
-              {"sut",
-               "the system the expectations are recorded from "
-               "(default model)"},
-              {"out", "write the trace there instead of stdout"}},
+    .flags =
+        {{"layer", "the layer to generate: queue, cache or scheduler"},
+         {"seed", "the random seed (default 1)"},
+         {"steps", "how many steps (default 60)"},
+         {"perturb",
+          "informer perturbations with their probabilities, e.g. "
+          "resync:0.1,race:0.2 (resync, race, tombstone, recreate, "
+          "recreate_update, node_recreate, node_burst, all; "
+          "harness/generator.h)"},
+         {.name = "hostile",
+          .help = "mix in sequences the apiserver never sends (duplicate adds, "
+                  "unknown pods, node name changes, decreasing "
+                  "resourceVersions)",
+          .boolean = true},
+         {"sut",
+          "the system the expectations are recorded from "
+          "(default model)"},
+         {"out", "write the trace there instead of stdout"}},
     .run = &Gen,
 });
 

@@ -167,7 +167,9 @@ const CommandRegistrar kMinimize({
                "alone, or model for a divergence from recorded "
                "expectations); its expectations are written"},
               {"out", "write the small trace there instead of stdout"},
-              {"no-properties", "do not check the invariants"},
+              {.name = "no-properties",
+               .help = "do not check the invariants",
+               .boolean = true},
               kTimeoutFlag},
     .run = &MinimizeCommand,
 });

@@ -44,7 +44,9 @@ const CommandRegistrar kMutants({
     .synopsis = "[--names]",
     .summary = "list the planted bugs of the self-test (SCHEDTRACE_MUTANT "
                "selects one in schedtrace_mutants)",
-    .flags = {{"names", "print only the names, one a line"}},
+    .flags = {{.name = "names",
+               .help = "print only the names, one a line",
+               .boolean = true}},
     .run = &Mutants,
 });
 

@@ -67,7 +67,9 @@ const FlagSpec kReportFlag = {
     "also write a report: FILE.md (Markdown), FILE.xml (JUnit XML) or "
     "FILE.json"};
 const FlagSpec kNoPropertiesFlag = {
-    "no-properties", "do not check the invariants after every step"};
+    .name = "no-properties",
+    .help = "do not check the invariants after every step",
+    .boolean = true};
 
 const CommandRegistrar kConformance({
     .name = "conformance",

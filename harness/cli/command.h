@@ -28,6 +28,11 @@ struct CommandLine;
 struct FlagSpec {
   std::string name;  // without the leading "--"
   std::string help;
+  // A switch takes no value: `--name` alone (`--name=...` is an error). Any
+  // other flag takes one, as `--name=value` or `--name value`.
+  bool boolean = false;
+  // A one-letter alias used with one dash: `-x`, `-j 4`, `-j4`.
+  char short_name = 0;
 };
 
 struct Command {

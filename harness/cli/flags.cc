@@ -1,5 +1,6 @@
 #include "harness/cli/flags.h"
 
+#include <optional>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -31,25 +32,62 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   }
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) {
+    if (arg == "--") {  // everything after is a PATH
+      for (++i; i < argc; ++i) cl.paths.push_back(argv[i]);
+      break;
+    }
+    const bool long_flag = arg.rfind("--", 0) == 0;
+    const bool short_flag = !long_flag && arg.size() >= 2 && arg[0] == '-';
+    if (!long_flag && !short_flag) {
       cl.paths.push_back(arg);
       continue;
     }
-    std::string name = arg.substr(2);
-    std::string value;
-    if (size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
+    std::string name;
+    std::optional<std::string> value;
+    const FlagSpec* flag = nullptr;
+    if (long_flag) {
+      name = arg.substr(2);
+      if (size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      }
+      if (name == "help") {
+        cl.command = "help";
+        continue;
+      }
+      flag = FindFlag(*command, name);
+    } else {  // -x, -j 4, -j4
+      if (arg == "-h") {
+        cl.command = "help";
+        continue;
+      }
+      for (const FlagSpec& f : command->flags) {
+        if (f.short_name == arg[1]) flag = &f;
+      }
+      if (flag != nullptr) {
+        name = flag->name;
+        if (arg.size() > 2) value = arg.substr(2);
+      } else {
+        name = arg.substr(1);
+      }
     }
-    if (name == "help") {
-      cl.command = "help";
-      continue;
+    if (flag == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "schedtrace ", cl.command, " takes no ", long_flag ? "--" : "-",
+          name));
     }
-    if (FindFlag(*command, name) == nullptr) {
+    if (flag->boolean && value.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("schedtrace ", cl.command, " takes no --", name));
+          absl::StrCat("--", name, " takes no value"));
     }
-    cl.flags[name].push_back(value);
+    if (!flag->boolean && !value.has_value()) {
+      if (i + 1 >= argc) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--", name, " needs a value"));
+      }
+      value = argv[++i];
+    }
+    cl.flags[name].push_back(value.value_or(""));
   }
   return cl;
 }

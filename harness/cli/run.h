@@ -14,12 +14,19 @@ namespace schedtrace::cli {
 struct TraceRun {
   TraceResult result;
   bool bad_input = false;  // the trace did not decode (message says why)
+  // The trace's path relative to the PATH argument that found it (the file's
+  // own name when PATH named the file): what reports use as its name.
+  std::string display;
+  double seconds = 0;  // wall time of this trace's replay
 };
 
 struct SystemRun {
   std::string sut;
   std::vector<TraceRun> traces;
   std::map<std::string, int> known_violations;  // id -> times fired
+  // SIGINT or SIGTERM stopped the run: `traces` holds what completed.
+  bool interrupted = false;
+  double seconds = 0;  // wall time of the whole run of this system
   int Count(Verdict v) const;
   int BadInputs() const;
   // State comparisons skipped over all traces: parts an exec: system does
