@@ -31,7 +31,7 @@ std::optional<CheckFailure> CheckCodecRoundTrip(std::string_view data) {
     return CheckFailure{"codec:reparse",
                         absl::StrCat("the encoding of a parsed trace does not "
                                      "parse: ",
-                                     second.status().ToString(), "\n", text)};
+                                     second.status().message(), "\n", text)};
   }
   if (!(second->header == first->header) ||
       second->steps.size() != first->steps.size()) {

@@ -46,7 +46,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
   Decoder dec(layer, mode, data);
   const TraceHeader& header = dec.header();
   if (absl::Status s = model.Configure(header); !s.ok()) {
-    return Fail(r, "configure", absl::StrCat("model: ", s.ToString()));
+    return Fail(r, "configure", absl::StrCat("model: ", s.message()));
   }
   if (impl != nullptr) {
     absl::Status s = impl->Configure(header);
@@ -54,7 +54,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
       impl = nullptr;
       r.impl_skipped = true;
     } else if (!s.ok()) {
-      return Fail(r, "configure", absl::StrCat("impl: ", s.ToString()));
+      return Fail(r, "configure", absl::StrCat("impl: ", s.message()));
     }
   }
   std::optional<properties::Checker> checker;
@@ -76,11 +76,12 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     if (io && mo.ok() != io->ok()) {
       return Fail(
           r, absl::StrCat("status:", op()),
-          absl::StrCat(where(), ": model ",
-                       mo.ok() ? "applied it" : mo.status().ToString(),
-                       ", impl ",
-                       io->ok() ? "applied it" : io->status().ToString(),
-                       "\nstep: ", EncodeStep(*step, false)));
+          absl::StrCat(
+              where(), ": model ",
+              mo.ok() ? "applied it" : std::string(mo.status().message()),
+              ", impl ",
+              io->ok() ? "applied it" : std::string(io->status().message()),
+              "\nstep: ", EncodeStep(*step, false)));
     }
     if (!mo.ok()) break;  // both refused it: the trace ends here
     if (io && **io != *mo) {

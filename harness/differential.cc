@@ -23,30 +23,41 @@ Step WithExpectFrom(const Step& step, const StepOut& out, const State& state) {
 }
 
 std::string Where(const Trace& trace, const Step& step, int step_no) {
-  return absl::StrCat(trace.path.empty() ? trace.header.name : trace.path, ":",
-                      step.line, ": step ", step_no, " (",
-                      std::string(OpName(step.op)), ")");
+  return StepLocation(trace.path, trace.header.name, trace.header.seed,
+                      step.line, step_no, std::string(OpName(step.op)));
 }
 
 }  // namespace
 
+std::string StepLocation(const std::string& path, const std::string& name,
+                         std::optional<int64_t> seed, int line, int step_no,
+                         const std::string& op) {
+  std::string where;
+  if (!path.empty()) {
+    where = line > 0 ? absl::StrCat(path, ":", line) : path;
+  } else {
+    where = name.empty() ? "generated trace" : name;
+    if (seed) absl::StrAppend(&where, " (seed ", *seed, ")");
+  }
+  return absl::StrCat(where, ": step ", step_no, " (", op, ")");
+}
+
 std::string DiffResult::Format(const std::string& a_name,
                                const std::string& b_name) const {
-  const std::string where = path.empty() ? name : path;
   if (divergence) {
     const Divergence& d = *divergence;
     const size_t width = std::max(a_name.size(), b_name.size()) + 1;
     auto label = [width](const std::string& n) {
       return n + ":" + std::string(width - n.size(), ' ');
     };
-    return absl::StrCat(where, ":", d.line, ": step ", d.step, " (", d.op,
-                        "): ", d.path, "\n    ", label(a_name), d.expected,
+    return absl::StrCat(StepLocation(path, name, seed, d.line, d.step, d.op),
+                        ": ", d.path, "\n    ", label(a_name), d.expected,
                         "\n    ", label(b_name), d.actual);
   }
   if (!side.empty()) {
     return absl::StrCat(side == "a" ? a_name : b_name, ": ", message);
   }
-  return message.empty() ? where : message;
+  return message.empty() ? (path.empty() ? name : path) : message;
 }
 
 Differential::Differential(System& a, System& b, DiffOptions options)
@@ -56,6 +67,7 @@ DiffResult Differential::Base() const {
   DiffResult result;
   result.path = path_;
   result.name = header_.name;
+  result.seed = header_.seed;
   result.layer = header_.layer;
   return result;
 }
@@ -96,7 +108,7 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   if (out_a.ok() != out_b.ok()) {
     auto show = [](const absl::StatusOr<StepOut>& o) {
       return o.ok() ? OutToJson(*o).dump()
-                    : absl::StrCat("(refused: ", o.status().ToString(), ")");
+                    : absl::StrCat("(refused: ", o.status().message(), ")");
     };
     // Its own path, so that shrinking keeps a refusal apart from an `out`
     // that differs.
@@ -154,6 +166,7 @@ DiffResult RunDifferential(System& a, System& b, const Trace& trace,
   DiffResult result;
   result.path = trace.path;
   result.name = trace.header.name;
+  result.seed = trace.header.seed;
   result.layer = trace.header.layer;
   result.steps_run = steps_run;
   return result;

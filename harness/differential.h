@@ -21,6 +21,7 @@
 #ifndef SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
 #define SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,8 +47,9 @@ struct DiffOptions {
 };
 
 struct DiffResult {
-  std::string path;
+  std::string path;  // "" for a generated trace
   std::string name;
+  std::optional<int64_t> seed;  // the header's: a generated trace's seed
   Layer layer = Layer::kQueue;
   // kPassed: they agree and no check fired; kFailed: a disagreement or a
   // check fired; kSkipped: a system does not implement the layer
@@ -64,6 +66,8 @@ struct DiffResult {
   //   t.jsonl:7: step 7 (q_pop): out.attempts
   //       model: 2
   //       impl:  3
+  // A generated trace has no file and no lines: it is named with its seed,
+  // "generated/queue/seed-5 (seed 5): step 7 (q_pop): out.attempts".
   std::string Format(const std::string& a_name,
                      const std::string& b_name) const;
 };
@@ -100,6 +104,13 @@ class Differential {
   State before_a_, before_b_;
   bool ended_ = false;
 };
+
+// Where a step is, for messages: "t.jsonl:7: step 6 (q_pop)" for a trace
+// read from a file (`line` > 0), "NAME (seed N): step 6 (q_pop)" for a
+// generated one (no path, no lines; the seed when the header has one).
+std::string StepLocation(const std::string& path, const std::string& name,
+                         std::optional<int64_t> seed, int line, int step_no,
+                         const std::string& op);
 
 // Configures both systems with the trace header and runs every step on
 // both; the trace's expectations are ignored.

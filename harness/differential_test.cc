@@ -186,6 +186,64 @@ TEST(DifferentialTest, CheckRunsOnBothSidesAndNamesTheSide) {
       << r.Format("model", "impl");
 }
 
+// What the generator makes: no file, no lines, a name and a seed.
+Trace GeneratedAddPopTrace() {
+  Trace t = AddPopTrace();
+  t.path.clear();
+  t.header.name = "generated/queue/seed-7";
+  t.header.seed = 7;
+  for (Step& s : t.steps) s.line = 0;
+  return t;
+}
+
+TEST(DifferentialTest, AGeneratedTraceCitesStepAndSeedNeverLineZero) {
+  ToySystem a, b;
+  b.skew = 1;
+  b.skew_from_step = 4;
+  DiffResult r = RunDifferential(a, b, GeneratedAddPopTrace());
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  const std::string text = r.Format("model", "impl");
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "generated/queue/seed-7 (seed 7): step 4 (q_pop): out.attempts");
+  EXPECT_EQ(text.find(":0:"), std::string::npos) << text;
+}
+
+TEST(DifferentialTest, AGeneratedTraceCheckFailureCitesStepAndSeed) {
+  ToySystem a, b;
+  DiffOptions options;
+  options.make_check = [](const TraceHeader&) -> StepCheck {
+    return [](const State&, const Step& step, const StepOut&,
+              const State&) -> std::string {
+      return step.op == Op::kQPop ? "popped" : "";
+    };
+  };
+  DiffResult r = RunDifferential(a, b, GeneratedAddPopTrace(), options);
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  EXPECT_EQ(r.Format("model", "impl"),
+            "model: generated/queue/seed-7 (seed 7): step 3 (q_pop): popped");
+}
+
+TEST(DifferentialTest, ARefusalShowsTheMessageNotTheStatusCode) {
+  ToySystem a, b;
+  b.refuse_op = Op::kQPop;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  EXPECT_EQ(r.divergence->actual, "(refused: toy: refused)");
+  EXPECT_EQ(r.Format("model", "impl").find("INVALID_ARGUMENT"),
+            std::string::npos);
+}
+
+TEST(DifferentialTest, StepLocationNamesFileLineOrNameAndSeed) {
+  EXPECT_EQ(StepLocation("t.jsonl", "t", std::nullopt, 7, 6, "q_pop"),
+            "t.jsonl:7: step 6 (q_pop)");
+  EXPECT_EQ(StepLocation("t.jsonl", "t", std::nullopt, 0, 6, "q_pop"),
+            "t.jsonl: step 6 (q_pop)");
+  EXPECT_EQ(StepLocation("", "g", 3, 0, 6, "q_pop"),
+            "g (seed 3): step 6 (q_pop)");
+  EXPECT_EQ(StepLocation("", "g", std::nullopt, 0, 6, "q_pop"),
+            "g: step 6 (q_pop)");
+}
+
 TEST(RecordTraceTest, RecordedTraceReplaysOnTheSameSystem) {
   ToySystem recorder, sut;
   absl::StatusOr<Trace> recorded = RecordTrace(recorder, AddPopTrace());

@@ -184,7 +184,7 @@ TraceResult Replay(System& sut, const Trace& trace,
                            : Verdict::kError;
       result.message = absl::StrCat(trace.path, ":", step.line, ": step ",
                                     step_no, " (", std::string(OpName(step.op)),
-                                    "): ", out.status().ToString());
+                                    "): ", out.status().message());
       return result;
     }
     // A snapshot costs as much as the state is large (20,000 pods: tens of

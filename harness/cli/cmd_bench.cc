@@ -80,7 +80,9 @@ const CommandRegistrar kBench({
     .synopsis = "--sut=S [--steps=K] PATH",
     .summary = "throughput and peak memory of S on one trace (only "
                "System::Apply is timed)",
-    .flags = {{"sut", "the system under test: model or impl"},
+    .flags = {{.name = "sut",
+               .help = "the system under test: model or impl",
+               .required = true},
               {"steps", "apply only the first K steps (a prefix)"}},
     .run = &Bench,
 });

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "harness/cli/command.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/suts.h"
@@ -29,9 +30,14 @@ void CountKnownViolations(const std::string& sut, const Trace& trace,
 }
 
 int Gen(const CommandLine& cl) {
-  const std::optional<Layer> layer =
-      LayerFromName(cl.Last("layer", "scheduler"));
-  if (!layer) return UsageError("gen: --layer=queue, cache or scheduler");
+  const std::string layer_name = cl.Last("layer", "");  // required
+  const std::optional<Layer> layer = LayerFromName(layer_name);
+  if (!layer) {
+    return UsageError(
+        absl::StrCat("--layer takes queue, cache or scheduler, "
+                     "not \"",
+                     layer_name, "\""));
+  }
   GenOptions options;
   if (!absl::SimpleAtoi(cl.Last("seed", "1"), &options.seed) ||
       !absl::SimpleAtoi(cl.Last("steps", "60"), &options.steps) ||
@@ -48,7 +54,7 @@ int Gen(const CommandLine& cl) {
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
   absl::StatusOr<Trace> trace = GenerateTrace(*layer, **sut, options);
   if (!trace.ok()) {
-    std::cerr << "schedtrace gen: " << trace.status() << "\n";
+    std::cerr << "schedtrace gen: " << trace.status().message() << "\n";
     return 1;
   }
   std::map<std::string, int> known;
@@ -74,7 +80,9 @@ const CommandRegistrar kGen({
     .summary = "write a random valid trace, expectations recorded from S "
                "(default model)",
     .flags =
-        {{"layer", "the layer to generate: queue, cache or scheduler"},
+        {{.name = "layer",
+          .help = "the layer to generate: queue, cache or scheduler",
+          .required = true},
          {"seed", "the random seed (default 1)"},
          {"steps", "how many steps (default 60)"},
          {"perturb",

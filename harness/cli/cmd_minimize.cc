@@ -65,7 +65,6 @@ std::optional<std::string> FailureUnder(const Setup& setup,
 
 int MinimizeCommand(const CommandLine& cl) {
   if (cl.paths.size() != 1) return UsageError("minimize takes one TRACE");
-  if (!cl.Has("sut")) return UsageError("minimize needs --sut");
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
@@ -161,7 +160,9 @@ const CommandRegistrar kMinimize({
     .synopsis = "--sut=S [--against=R] [--out=FILE] [--no-properties] TRACE",
     .summary = "delta-debug a failing trace to a small one that fails the "
                "same way; writes it as a regression trace",
-    .flags = {{"sut", "the system the trace fails on"},
+    .flags = {{.name = "sut",
+               .help = "the system the trace fails on",
+               .required = true},
               {"against",
                "the reference to compare with while shrinking (default: S "
                "alone, or model for a divergence from recorded "

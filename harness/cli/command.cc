@@ -4,8 +4,6 @@
 #include <iostream>
 #include <map>
 
-#include "harness/cli/flags.h"
-
 namespace schedtrace::cli {
 namespace {
 
@@ -13,6 +11,11 @@ namespace {
 std::map<std::string, Command, std::less<>>& Registry() {
   static auto* registry = new std::map<std::string, Command, std::less<>>();
   return *registry;
+}
+
+std::string& CurrentCommand() {
+  static auto* name = new std::string();
+  return *name;
 }
 
 }  // namespace
@@ -43,8 +46,18 @@ const FlagSpec* FindFlag(const Command& command, std::string_view name) {
   return nullptr;
 }
 
+void SetCurrentCommand(std::string_view name) {
+  CurrentCommand() = std::string(name);
+}
+
 int UsageError(const std::string& message) {
-  std::cerr << "schedtrace: " << message << "\n\n" << Usage();
+  std::cerr << "schedtrace: " << message << "\n";
+  if (CurrentCommand().empty()) {
+    std::cerr << "run 'schedtrace help' for the commands\n";
+  } else {
+    std::cerr << "run 'schedtrace " << CurrentCommand()
+              << " --help' for its flags\n";
+  }
   return 2;
 }
 

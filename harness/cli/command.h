@@ -11,8 +11,9 @@
 //       .run = &Gen,
 //   });
 //
-// The parser (flags.h) accepts exactly the flags a command lists, and
-// `schedtrace help` prints every command in `order` with its flags, so adding
+// The parser (flags.h) accepts exactly the flags a command lists and
+// enforces the required ones; `schedtrace help` prints every command in
+// `order`, and `schedtrace NAME --help` one command with its flags, so adding
 // a command touches no other file.
 #ifndef SCHEDTRACE_HARNESS_CLI_COMMAND_H_
 #define SCHEDTRACE_HARNESS_CLI_COMMAND_H_
@@ -33,6 +34,9 @@ struct FlagSpec {
   bool boolean = false;
   // A one-letter alias used with one dash: `-x`, `-j 4`, `-j4`.
   char short_name = 0;
+  // The command line must give it (the parser says so, naming it, unless
+  // --help was asked for); the command need not check again.
+  bool required = false;
 };
 
 struct Command {
@@ -60,7 +64,14 @@ const Command* FindCommand(std::string_view name);
 // The flag `name` of `command`, or null.
 const FlagSpec* FindFlag(const Command& command, std::string_view name);
 
-// Prints "schedtrace: MESSAGE" and the usage to stderr; returns 2.
+// The command being run, for UsageError's hint; main sets it before parsing
+// ("" when the command line names no known command).
+void SetCurrentCommand(std::string_view name);
+
+// Prints two lines to stderr, "schedtrace: MESSAGE" and a hint where to look
+// ("run 'schedtrace CMD --help' for its flags", or "run 'schedtrace help' for
+// the commands" outside a command); returns 2, the status of a bad command
+// line. MESSAGE is one line.
 int UsageError(const std::string& message);
 
 }  // namespace schedtrace::cli

@@ -1,12 +1,92 @@
 #include "harness/cli/flags.h"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "harness/cli/command.h"
 
 namespace schedtrace::cli {
+namespace {
+
+constexpr size_t kWidth = 80;  // help text wraps here
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean PREFIXNAME?" for the closest of `candidates`, or "".
+std::string DidYouMean(std::string_view name,
+                       const std::vector<std::string>& candidates,
+                       const std::string& prefix) {
+  std::string closest = ClosestName(name, candidates);
+  return closest.empty()
+             ? ""
+             : absl::StrCat("; did you mean ", prefix, closest, "?");
+}
+
+std::vector<std::string> FlagNames(const Command& command) {
+  std::vector<std::string> names;
+  for (const FlagSpec& f : command.flags) names.push_back(f.name);
+  return names;
+}
+
+std::vector<std::string> CommandNames() {
+  std::vector<std::string> names = {"help"};
+  for (const Command* c : Commands()) names.push_back(c->name);
+  return names;
+}
+
+// `text` as lines of at most kWidth columns, the first starting at column
+// `first_column` (what is already written on it), the rest indented by
+// `indent` spaces.
+std::string Wrap(const std::string& text, size_t first_column, size_t indent) {
+  std::string out;
+  size_t column = first_column;
+  bool line_empty = true;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!line_empty && column + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(indent, ' ');
+      column = indent;
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++column;
+    }
+    absl::StrAppend(&out, word);
+    column += word.size();
+    line_empty = false;
+  }
+  return out;
+}
+
+// "-x, --fail-fast" or "    --layer=VALUE" (the four spaces only when
+// `aligned`: some flag of the command has a one-letter alias).
+std::string FlagLabel(const FlagSpec& f, bool aligned) {
+  std::string label =
+      f.short_name != 0
+          ? absl::StrCat("-", std::string(1, f.short_name), ", --", f.name)
+          : absl::StrCat(aligned ? "    --" : "--", f.name);
+  if (!f.boolean) label += "=VALUE";
+  return label;
+}
+
+}  // namespace
 
 std::vector<std::string> CommandLine::All(const std::string& name) const {
   auto it = flags.find(name);
@@ -19,16 +99,49 @@ std::string CommandLine::Last(const std::string& name,
   return it == flags.end() || it->second.empty() ? dflt : it->second.back();
 }
 
+std::string ClosestName(std::string_view name,
+                        const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = 0;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(name, c);
+    if (best.empty() || d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  // Two edits at most, and fewer than half the name: "x" is no typo of "a".
+  if (best.empty() || best_distance > 2 || 2 * best_distance >= name.size()) {
+    return "";
+  }
+  return best;
+}
+
 absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   CommandLine cl;
   if (argc < 2) return absl::InvalidArgumentError("no command given");
   cl.command = argv[1];
-  if (cl.command == "--help" || cl.command == "-h") cl.command = "help";
-  if (cl.command == "help") return cl;
+  if (cl.command == "--help" || cl.command == "-h" || cl.command == "help") {
+    cl.command = "help";
+    for (int i = 2; i < argc; ++i) cl.paths.push_back(argv[i]);
+    return cl;
+  }
   const Command* command = FindCommand(cl.command);
   if (command == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown command \"", cl.command, "\""));
+        absl::StrCat("unknown command \"", cl.command, "\"",
+                     DidYouMean(cl.command, CommandNames(), "")));
+  }
+  // `CMD --help` is help for CMD, whatever else the line holds.
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg == "--help" || arg == "-h") {
+      CommandLine help;
+      help.command = "help";
+      help.paths = {cl.command};
+      return help;
+    }
   }
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
@@ -51,16 +164,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
         value = name.substr(eq + 1);
         name = name.substr(0, eq);
       }
-      if (name == "help") {
-        cl.command = "help";
-        continue;
-      }
       flag = FindFlag(*command, name);
     } else {  // -x, -j 4, -j4
-      if (arg == "-h") {
-        cl.command = "help";
-        continue;
-      }
       for (const FlagSpec& f : command->flags) {
         if (f.short_name == arg[1]) flag = &f;
       }
@@ -72,9 +177,14 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
       }
     }
     if (flag == nullptr) {
+      // A long name after one dash (`-sut=model`) is a likely slip too.
+      std::string bare = name.substr(0, name.find('='));
+      std::string hint = DidYouMean(bare, FlagNames(*command), "--");
+      if (!long_flag && FindFlag(*command, bare) != nullptr) {
+        hint = absl::StrCat("; did you mean --", bare, "?");
+      }
       return absl::InvalidArgumentError(absl::StrCat(
-          "schedtrace ", cl.command, " takes no ", long_flag ? "--" : "-",
-          name));
+          cl.command, " takes no ", long_flag ? "--" : "-", name, hint));
     }
     if (flag->boolean && value.has_value()) {
       return absl::InvalidArgumentError(
@@ -89,25 +199,65 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
     }
     cl.flags[name].push_back(value.value_or(""));
   }
+  for (const FlagSpec& f : command->flags) {
+    if (f.required && !cl.Has(f.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(cl.command, " needs --", f.name, " (", f.help, ")"));
+    }
+  }
   return cl;
 }
 
 std::string Usage() {
   std::ostringstream out;
-  out << "usage:\n";
+  out << "usage: schedtrace COMMAND [FLAG]... [PATH]...\n\ncommands:\n";
   for (const Command* c : Commands()) {
-    out << "  schedtrace " << c->name << " " << c->synopsis << "\n      "
-        << c->summary << "\n";
-    for (const FlagSpec& f : c->flags) {
-      out << "        --" << f.name << "  " << f.help << "\n";
-    }
+    out << "  " << c->name << " " << Wrap(c->synopsis, 3 + c->name.size(), 6)
+        << "\n      " << Wrap(c->summary, 6, 6) << "\n";
   }
-  out << "  schedtrace help\n\n"
+  out << "  help [COMMAND]\n      this overview, or one command with its "
+         "flags (also: schedtrace COMMAND --help)\n\n"
          "PATH is a trace file or a directory searched recursively for "
          "*.jsonl.\nS is a system under test: model, impl (or exec:CMD where "
-         "a command says so).\n"
-         "\nexit status: 0 nothing failed, 1 a trace failed, 2 bad input "
-         "(a trace that does not decode, a bad command line)\n";
+         "a command says so).\nA flag takes its value as --name=VALUE or "
+         "--name VALUE.\n\n"
+         "exit status:\n"
+         "  0    nothing failed\n"
+         "  1    a trace failed\n"
+         "  2    bad input (a trace that does not decode) or a bad command "
+         "line\n"
+         "  5    nothing ran (every trace filtered out or skipped)\n"
+         "  130  interrupted by SIGINT\n"
+         "  143  interrupted by SIGTERM\n";
+  return out.str();
+}
+
+std::string CommandHelp(const Command& command) {
+  std::ostringstream out;
+  const std::string head = absl::StrCat("usage: schedtrace ", command.name);
+  out << head << " " << Wrap(command.synopsis, head.size() + 1, 6) << "\n\n"
+      << Wrap(command.summary, 0, 0) << "\n";
+  if (command.flags.empty()) return out.str();
+  // The help column: after the longest label, within reason.
+  bool aligned = false;
+  for (const FlagSpec& f : command.flags) aligned |= f.short_name != 0;
+  size_t column = 0;
+  for (const FlagSpec& f : command.flags) {
+    column = std::max(column, FlagLabel(f, aligned).size());
+  }
+  column = std::min<size_t>(column + 4, 30);
+  out << "\nflags:\n";
+  for (const FlagSpec& f : command.flags) {
+    std::string label = "  " + FlagLabel(f, aligned);
+    std::string help =
+        f.required ? absl::StrCat(f.help, " (required)") : f.help;
+    if (label.size() + 2 > column) {
+      out << label << "\n" << std::string(column, ' ');
+    } else {
+      out << label << std::string(column - label.size(), ' ');
+    }
+    out << Wrap(help, column, column) << "\n";
+  }
   return out.str();
 }
 
