@@ -198,8 +198,9 @@ TEST(QuantityTest, Rejections) {
       // Empty, whitespace, stray characters.
       "", " 1", "1 ", "1 Ki", "0x10", "1,5", "1_000", "1/2", "++1", "1-",
       "aoeu", "Inf", "NaN",
-      "\xe2\x88\x92"
-      "1",
+      // U+2212 MINUS SIGN, then 1 (parenthesized: one element, not two).
+      ("\xe2\x88\x92"
+       "1"),
       // Two points, signs in the middle.
       "1.2.3", "1.1.M", "1+1.0M", "1..5",
       // Unknown or misspelled suffixes.
