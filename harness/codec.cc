@@ -505,14 +505,27 @@ std::string Dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// One object, its members in the given order.
+std::string DumpMembers(const JsonMembers& members) {
+  std::string line = "{";
+  for (const auto& [key, value] : members) {
+    if (line.size() > 1) line += ',';
+    line += Dump(json(key));
+    line += ':';
+    line += Dump(value);
+  }
+  line += '}';
+  return line;
+}
+
 }  // namespace
 
 std::string EncodeHeader(const TraceHeader& header) {
-  return Dump(HeaderToJson(header));
+  return DumpMembers(HeaderMembers(header));
 }
 
 std::string EncodeStep(const Step& step, bool with_expect) {
-  return Dump(StepToJson(step, with_expect));
+  return DumpMembers(StepMembers(step, with_expect));
 }
 
 std::string EncodeOut(const StepOut& out) { return Dump(OutToJson(out)); }

@@ -18,6 +18,7 @@ namespace schedtrace {
 namespace {
 
 using nlohmann::json;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr char kQueueHeader[] =
@@ -450,6 +451,58 @@ INSTANTIATE_TEST_SUITE_P(AllLayers, StepRoundTripTest,
                          [](const auto& info) {
                            return std::string(LayerName(info.param));
                          });
+
+// The top-level keys of one line, in the order they are written.
+std::vector<std::string> KeysOf(const std::string& line) {
+  std::vector<std::string> keys;
+  const nlohmann::ordered_json object = nlohmann::ordered_json::parse(line);
+  for (const auto& [key, value] : object.items()) keys.push_back(key);
+  return keys;
+}
+
+TEST(StepCodecTest, KeysAreWrittenTOpArgumentsExpect) {
+  auto pod = [](const std::string& name) {
+    return std::make_shared<const Pod>(FullPod(name));
+  };
+  Step update;
+  update.op = Op::kPodUpdate;
+  update.t = 7;
+  update.old_pod = pod("a");
+  update.new_pod = pod("a");
+  update.expect =
+      std::make_shared<Expect>(Expect{json::object(), json::object()});
+  const std::string line = EncodeStep(update);
+  EXPECT_THAT(KeysOf(line), ElementsAre("t", "op", "old", "new", "expect"));
+  EXPECT_THAT(line, HasSubstr(R"("expect":{"out":{},"state":{}}})"));
+
+  Step bind;
+  bind.op = Op::kBind;
+  bind.pod_key = "ns/a";
+  bind.prebind_ok = false;
+  EXPECT_THAT(KeysOf(EncodeStep(bind)),
+              ElementsAre("t", "op", "pod", "prebind", "bind"));
+
+  Step del;
+  del.op = Op::kPodDelete;
+  del.pod = pod("a");
+  del.tombstone = true;
+  EXPECT_THAT(KeysOf(EncodeStep(del)),
+              ElementsAre("t", "op", "pod", "tombstone"));
+}
+
+TEST(HeaderCodecTest, KeysAreWrittenInASensibleOrder) {
+  TraceHeader h;
+  h.name = "n";
+  h.upstream = "v1.26.7";
+  h.source = "generated";
+  h.description = "d";
+  h.seed = 3;
+  EXPECT_THAT(KeysOf(EncodeHeader(h)),
+              ElementsAre("schedtrace", "name", "layer", "upstream", "source",
+                          "description", "seed", "config"));
+  EXPECT_THAT(KeysOf(EncodeHeader(TraceHeader())),
+              ElementsAre("schedtrace", "name", "layer", "config"));
+}
 
 TEST(StepCodecTest, EncodeWithoutExpectLeavesItOut) {
   Step step;

@@ -277,7 +277,10 @@ class Generator {
             }
             break;
           case 6:
-            if (!old.deletion_timestamp) next->deletion_timestamp = "2026";
+            if (!old.deletion_timestamp) {
+              next->deletion_timestamp =
+                  K8sTime(kTraceEpochSeconds + t_ / 1000);
+            }
             break;
           default:
             next->nominated_node_name =

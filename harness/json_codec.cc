@@ -491,7 +491,20 @@ json NodeToJson(const Node& node) {
 // ---------------------------------------------------------------------------
 // Header and steps.
 
-json HeaderToJson(const TraceHeader& h) {
+namespace {
+
+json MembersToJson(const JsonMembers& members) {
+  json j = json::object();
+  for (const auto& [key, value] : members) j[key] = value;
+  return j;
+}
+
+json PodArg(const PodPtr& pod) { return pod ? PodToJson(*pod) : json(); }
+json NodeArg(const NodePtr& node) { return node ? NodeToJson(*node) : json(); }
+
+}  // namespace
+
+JsonMembers HeaderMembers(const TraceHeader& h) {
   const Config& c = h.config;
   json config = {{"podInitialBackoffMs", c.pod_initial_backoff_ms},
                  {"podMaxBackoffMs", c.pod_max_backoff_ms},
@@ -516,26 +529,31 @@ json HeaderToJson(const TraceHeader& h) {
   }
   PutString(config, "nominatorPodLister", c.nominator_pod_lister);
 
-  json j = {{"schedtrace", h.version},
-            {"name", h.name},
-            {"layer", std::string(LayerName(h.layer))}};
-  PutString(j, "upstream", h.upstream);
-  PutString(j, "source", h.source);
-  PutString(j, "description", h.description);
-  if (h.seed) j["seed"] = *h.seed;
-  j["config"] = std::move(config);
+  JsonMembers j = {{"schedtrace", h.version},
+                   {"name", h.name},
+                   {"layer", std::string(LayerName(h.layer))}};
+  if (!h.upstream.empty()) j.emplace_back("upstream", h.upstream);
+  if (!h.source.empty()) j.emplace_back("source", h.source);
+  if (!h.description.empty()) j.emplace_back("description", h.description);
+  if (h.seed) j.emplace_back("seed", *h.seed);
+  j.emplace_back("config", std::move(config));
   return j;
 }
 
-namespace {
+json HeaderToJson(const TraceHeader& header) {
+  return MembersToJson(HeaderMembers(header));
+}
 
-json PodArg(const PodPtr& pod) { return pod ? PodToJson(*pod) : json(); }
-json NodeArg(const NodePtr& node) { return node ? NodeToJson(*node) : json(); }
-
-}  // namespace
-
-json StepToJson(const Step& step, bool with_expect) {
-  json j = {{"t", step.t}, {"op", std::string(OpName(step.op))}};
+JsonMembers StepMembers(const Step& step, bool with_expect) {
+  JsonMembers members = {{"t", step.t}, {"op", std::string(OpName(step.op))}};
+  // j[key] = value appends: the op's arguments follow in the order they
+  // are assigned below, and `expect` comes last.
+  struct Appender {
+    JsonMembers& m;
+    json& operator[](const char* key) {
+      return m.emplace_back(key, json()).second;
+    }
+  } j{members};
   switch (step.op) {
     case Op::kQAdd:
     case Op::kQDelete:
@@ -630,7 +648,11 @@ json StepToJson(const Step& step, bool with_expect) {
     if (step.expect->state) e["state"] = *step.expect->state;
     j["expect"] = std::move(e);
   }
-  return j;
+  return members;
+}
+
+json StepToJson(const Step& step, bool with_expect) {
+  return MembersToJson(StepMembers(step, with_expect));
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/objects.h"
@@ -20,6 +22,16 @@ struct Expect {
   std::optional<nlohmann::json> out;
   std::optional<nlohmann::json> state;
 };
+
+// A JSON object's members in the order a trace line writes them
+// (nlohmann::json sorts its keys; codec.cc writes these in order).
+using JsonMembers = std::vector<std::pair<std::string, nlohmann::json>>;
+
+// schedtrace, name, layer, upstream, source, description, seed, config.
+JsonMembers HeaderMembers(const TraceHeader& header);
+// t, op, the op's arguments in their natural order (pod before node, old
+// before new), then expect (out before state), so a step reads top-down.
+JsonMembers StepMembers(const Step& step, bool with_expect);
 
 nlohmann::json PodToJson(const Pod& pod);
 nlohmann::json NodeToJson(const Node& node);

@@ -1,6 +1,29 @@
 #include "harness/objects.h"
 
+#include "absl/strings/str_format.h"
+
 namespace schedtrace {
+
+// The date is H. Hinnant's civil_from_days (proleptic Gregorian calendar).
+std::string K8sTime(int64_t unix_seconds) {
+  int64_t days = unix_seconds / 86400;
+  int64_t secs = unix_seconds % 86400;
+  if (secs < 0) {
+    secs += 86400;
+    --days;
+  }
+  const int64_t z = days + 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return absl::StrFormat("%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day,
+                         secs / 3600, secs / 60 % 60, secs % 60);
+}
 
 // upstream: isPodUpdated (internal/queue/scheduling_queue.go) strips
 // resourceVersion, generation, status, managedFields and finalizers, then

@@ -128,6 +128,13 @@ struct Pod {
 
 using PodPtr = std::shared_ptr<const Pod>;
 
+// A metav1.Time as it marshals to JSON (RFC 3339 in UTC, second precision):
+// 2023-01-01T00:00:07Z for 1672531207. Writers of deletionTimestamp use it
+// with kTraceEpochSeconds plus the trace clock, as upstream's recordings do.
+std::string K8sTime(int64_t unix_seconds);
+// 2023-01-01T00:00:00Z, the instant t = 0 of upstream's recordings.
+inline constexpr int64_t kTraceEpochSeconds = 1672531200;
+
 // upstream isPodUpdated (scheduling_queue.go): true when the pods differ in
 // anything but resourceVersion and status.
 bool PodSpecOrMetaChanged(const Pod& old_pod, const Pod& new_pod);

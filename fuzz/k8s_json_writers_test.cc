@@ -1,0 +1,209 @@
+// Every trace writer writes Kubernetes JSON (issue 14.8): the traces
+// `schedtrace gen` makes (every layer, plain, --hostile and --perturb), the
+// traces `record` and `minimize` write, and those `schedtrace_fuzz_tool
+// decode` writes from the corpus pass harness/k8s_json_check.h, and their
+// step lines read t, op, the op's arguments, expect.
+//
+// It lives with the fuzz tests because this is the one test binary that
+// links the generator's model, the decoder and the minimizer together.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "fuzz/decoder.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/codec.h"
+#include "harness/differential.h"
+#include "harness/generator.h"
+#include "harness/k8s_json_check.h"
+#include "harness/minimize.h"
+#include "model/system.h"
+
+namespace schedtrace {
+namespace {
+
+using ::testing::IsEmpty;
+
+// What the checker finds in `text`, plus every step line whose keys are out
+// of order: t, op first, expect (if any) last, and out before state.
+std::vector<std::string> Problems(const std::string& text,
+                                  const std::string& name) {
+  std::vector<std::string> problems = CheckTraceK8sJson(text, name);
+  int line_no = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    if (line_no == 1 || line.empty()) continue;
+    std::vector<std::string> keys;
+    nlohmann::ordered_json step =
+        nlohmann::ordered_json::parse(line.begin(), line.end());
+    for (const auto& [key, value] : step.items()) keys.push_back(key);
+    const bool ordered =
+        keys.size() >= 2 && keys[0] == "t" && keys[1] == "op" &&
+        std::find(keys.begin(), keys.end(), "expect") >= keys.end() - 1;
+    std::vector<std::string> expect_keys;
+    if (step.contains("expect")) {
+      for (const auto& [key, value] : step["expect"].items()) {
+        expect_keys.push_back(key);
+      }
+    }
+    if (!ordered || (expect_keys.size() == 2 && expect_keys[0] != "out")) {
+      problems.push_back(
+          absl::StrCat(name, ":", line_no, ": keys out of order"));
+    }
+  }
+  return problems;
+}
+
+std::vector<Trace> Generated(Layer layer) {
+  std::vector<Trace> traces;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    for (int mode = 0; mode < 3; ++mode) {
+      GenOptions options;
+      options.seed = seed;
+      options.steps = 120;
+      options.hostile = mode == 1;
+      if (mode == 2) options.perturb = Perturbations::All(0.3);
+      std::unique_ptr<System> model = model::NewSystem();
+      absl::StatusOr<Trace> trace = GenerateTrace(layer, *model, options);
+      EXPECT_TRUE(trace.ok()) << trace.status();
+      if (trace.ok()) traces.push_back(*std::move(trace));
+    }
+  }
+  return traces;
+}
+
+class GeneratedK8sJsonTest : public ::testing::TestWithParam<Layer> {};
+
+TEST_P(GeneratedK8sJsonTest, GenWritesKubernetesJson) {
+  int objects = 0;
+  for (const Trace& trace : Generated(GetParam())) {
+    const std::string text = EncodeTrace(trace);
+    EXPECT_THAT(Problems(text, trace.header.name), IsEmpty());
+    for (size_t at = 0;
+         (at = text.find("\"metadata\"", at)) != std::string::npos; ++at) {
+      ++objects;
+    }
+  }
+  EXPECT_GT(objects, 1000);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayers, GeneratedK8sJsonTest,
+                         ::testing::Values(Layer::kQueue, Layer::kCache,
+                                           Layer::kScheduler),
+                         [](const auto& info) {
+                           return std::string(LayerName(info.param));
+                         });
+
+// The scheduler layer's pod updates set deletionTimestamp: the field of
+// issue 14, written as upstream's recordings write it (the trace's start
+// 2023-01-01T00:00:00Z plus the trace clock).
+TEST(GeneratedK8sJsonTest, DeletionTimestampsAreTheTraceClock) {
+  int deleting = 0;
+  for (const Trace& trace : Generated(Layer::kScheduler)) {
+    for (const Step& step : trace.steps) {
+      if (step.op != Op::kPodUpdate || !step.new_pod ||
+          !step.new_pod->deletion_timestamp ||
+          (step.old_pod && step.old_pod->deletion_timestamp)) {
+        continue;
+      }
+      ++deleting;
+      EXPECT_EQ(*step.new_pod->deletion_timestamp,
+                K8sTime(kTraceEpochSeconds + step.t / 1000));
+    }
+  }
+  EXPECT_GT(deleting, 5);
+}
+
+TEST(WrittenK8sJsonTest, RecordAndMinimizeWriteKubernetesJson) {
+  GenOptions options;
+  options.seed = 4;
+  options.steps = 150;
+  std::unique_ptr<System> model = model::NewSystem();
+  absl::StatusOr<Trace> generated =
+      GenerateTrace(Layer::kScheduler, *model, options);
+  ASSERT_TRUE(generated.ok()) << generated.status();
+
+  // record: the trace re-recorded from a fresh model.
+  std::unique_ptr<System> recorder = model::NewSystem();
+  absl::StatusOr<Trace> recorded = RecordTrace(*recorder, *generated);
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  EXPECT_THAT(Problems(EncodeTrace(*recorded), "recorded"), IsEmpty());
+
+  // minimize: down to a deleted pod's update, as cmd_minimize writes it
+  // (expectations recorded from the model).
+  auto deleting = [](const Trace& t) -> std::optional<std::string> {
+    for (const Step& step : t.steps) {
+      if (step.op == Op::kPodUpdate && step.new_pod &&
+          step.new_pod->deletion_timestamp) {
+        return "a pod is deleted";
+      }
+    }
+    return std::nullopt;
+  };
+  absl::StatusOr<MinimizeResult> m = Minimize(*generated, deleting);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::unique_ptr<System> again = model::NewSystem();
+  const std::string text = EncodeTrace(WithExpectationsFrom(*again, m->trace));
+  EXPECT_THAT(text, ::testing::HasSubstr("\"deletionTimestamp\":\"2023-"));
+  EXPECT_THAT(Problems(text, "minimized"), IsEmpty());
+}
+
+std::string CorpusDir() {
+  const char* env = std::getenv("SCHEDTRACE_SOURCE_DIR");
+  return std::string(env != nullptr ? env : SCHEDTRACE_SOURCE_DIR) + "/corpus";
+}
+
+// As `schedtrace_fuzz_tool decode TARGET INPUT` decodes and writes.
+std::string Decoded(const std::string& target, std::string_view data) {
+  Layer layer = target == "queue"   ? Layer::kQueue
+                : target == "cache" ? Layer::kCache
+                                    : Layer::kScheduler;
+  fuzz::Mode mode = fuzz::Mode::kValid;
+  if (target == "hostile") {
+    if (data.empty()) return "";
+    layer = fuzz::HostileLayer(static_cast<uint8_t>(data[0]));
+    mode = fuzz::Mode::kHostile;
+    data.remove_prefix(1);
+  }
+  const bool valid = mode == fuzz::Mode::kValid;
+  std::unique_ptr<System> model = model::NewSystem();
+  absl::StatusOr<Trace> trace = fuzz::DecodeTrace(
+      layer, mode, data, valid ? model.get() : nullptr, /*record=*/valid);
+  EXPECT_TRUE(trace.ok()) << trace.status();
+  return trace.ok() ? EncodeTrace(*trace) : "";
+}
+
+TEST(WrittenK8sJsonTest, FuzzToolDecodeWritesKubernetesJson) {
+  int inputs = 0;
+  for (const std::string target : {"queue", "cache", "scheduler", "hostile"}) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(CorpusDir() + "/" + target)) {
+      files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::filesystem::path& file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::stringstream data;
+      data << in.rdbuf();
+      const std::string text = Decoded(target, data.str());
+      if (text.empty()) continue;
+      ++inputs;
+      EXPECT_THAT(Problems(text, file.string()), IsEmpty());
+    }
+  }
+  EXPECT_GT(inputs, 500);
+}
+
+}  // namespace
+}  // namespace schedtrace
