@@ -21,10 +21,13 @@ struct CliResult {
   std::string output;  // stdout and stderr
 };
 
-// Runs `schedtrace ARGS` through the shell (ARGS is shell syntax).
-inline CliResult RunSchedtrace(const std::string& args) {
+// Runs `schedtrace ARGS` through the shell (ARGS is shell syntax), in the
+// working directory `dir` when one is given.
+inline CliResult RunSchedtrace(const std::string& args,
+                               const std::string& dir = "") {
   CliResult r;
-  std::string cmd = std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
+  std::string cmd = (dir.empty() ? "" : "cd '" + dir + "' && ") +
+                    std::string(SCHEDTRACE_BIN) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   char buf[4096];

@@ -8,6 +8,9 @@
 // prints the first divergent step with both sides and writes the trace to
 // --out-dir (default diff-failures/); with --minimize, MinimizeDisagreement
 // shrinks it too. Known upstream violations are counted on stderr.
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,12 +20,16 @@
 #include "absl/strings/str_cat.h"
 #include "harness/cli/command.h"
 #include "harness/cli/flags.h"
+#include "harness/cli/ordered_pool.h"
+#include "harness/cli/progress.h"
+#include "harness/cli/run.h"
+#include "harness/cli/run_flags.h"
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/generator.h"
+#include "harness/interrupt.h"
 #include "harness/minimize.h"
-#include "harness/trace_files.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -69,12 +76,6 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
               : "";
 }
 
-struct Tally {
-  int passed = 0, failed = 0, skipped = 0;
-  bool bad_input = false;
-  std::map<std::string, int> known_a, known_b;
-};
-
 std::string FileNameFor(const Trace& trace) {
   std::string name = trace.header.name.empty() ? "trace" : trace.header.name;
   for (char& c : name) {
@@ -84,40 +85,63 @@ std::string FileNameFor(const Trace& trace) {
   return name + ".jsonl";
 }
 
-void RunOne(const CommandLine& cl, System& a, System& b, const Trace& trace,
-            Tally& tally) {
+// One trace through both systems: what it printed, and what it counted.
+struct DiffRun {
+  Verdict verdict = Verdict::kPassed;
+  bool bad_input = false;
+  bool cut_short = false;  // an interrupt killed a child: not a result
+  std::string path;        // the trace file ("" for a generated trace)
+  std::string text;        // its lines, printed in trace order
+  std::map<std::string, int> known_a, known_b;
+};
+
+// Runs `trace` on fresh systems a and b (each task has its own, so traces
+// can run in parallel) and writes what a serial run prints into r.text.
+void RunOne(const CommandLine& cl, const Trace& trace, DiffRun& r) {
   const std::string a_name = cl.Last("a", ""), b_name = cl.Last("b", "");
+  absl::StatusOr<std::unique_ptr<System>> a = MakeSystem(a_name);
+  absl::StatusOr<std::unique_ptr<System>> b = MakeSystem(b_name);
+  const std::string label = trace.path.empty() ? trace.header.name : trace.path;
+  if (!a.ok() || !b.ok()) {  // the names were checked before the run
+    r.verdict = Verdict::kError;
+    r.text = absl::StrCat("ERROR ", label, ": cannot make the systems\n");
+    return;
+  }
   DiffOptions options;
   int side = 0;  // make_check is called for a, then for b
   // Hostile input may break invariants upstream keeps only on valid input:
   // there the systems must merely agree.
   if (!cl.Has("no-properties") && !cl.Has("hostile")) {
     options.make_check = [&](const TraceHeader& h) {
-      return properties::AsStepCheck(
-          h, side++ % 2 == 0 ? &tally.known_a : &tally.known_b);
+      return properties::AsStepCheck(h,
+                                     side++ % 2 == 0 ? &r.known_a : &r.known_b);
     };
   }
-  options.reports = ReportsOf(b);
-  options.check_b = ReportsAllState(b);
-  DiffResult r = RunDifferential(a, b, trace, options);
-  const std::string label = trace.path.empty() ? trace.header.name : trace.path;
-  switch (r.verdict) {
+  options.reports = ReportsOf(**b);
+  options.check_b = ReportsAllState(**b);
+  DiffResult d = RunDifferential(**a, **b, trace, options);
+  r.verdict = d.verdict;
+  r.cut_short = Interrupted() &&
+                (d.verdict == Verdict::kFailed || d.verdict == Verdict::kError);
+  switch (d.verdict) {
     case Verdict::kPassed:
-      ++tally.passed;
-      std::cout << "PASS " << label << "\n";
+      if (!cl.Has("quiet")) r.text = absl::StrCat("PASS ", label, "\n");
       return;
     case Verdict::kSkipped:
-      ++tally.skipped;
-      std::cout << "SKIP " << label << ": " << (r.side == "a" ? a_name : b_name)
-                << ": " << r.message << "\n";
+      if (!cl.Has("quiet")) {
+        r.text =
+            absl::StrCat("SKIP ", label, ": ", d.side == "a" ? a_name : b_name,
+                         ": ", d.message, "\n");
+      }
       return;
     case Verdict::kError:
     case Verdict::kFailed:
       break;
   }
-  ++tally.failed;
-  std::cout << VerdictName(r.verdict) << " " << label << "\n  "
-            << r.Format(a_name, b_name) << "\n";
+  if (r.cut_short) return;
+  r.text +=
+      absl::StrCat(std::string(VerdictName(d.verdict)), " ", label, "\n  ");
+  r.text += d.Format(a_name, b_name) + "\n";
   std::string path = trace.path;  // a trace read from a file stays there
   if (path.empty() || cl.Has("out-dir")) {
     const std::string dir = cl.Last("out-dir", "diff-failures");
@@ -127,10 +151,10 @@ void RunOne(const CommandLine& cl, System& a, System& b, const Trace& trace,
     std::ofstream out(path);
     out << EncodeTrace(trace);
     if (!out) {
-      std::cout << "  (could not write " << path << ")\n";
+      absl::StrAppend(&r.text, "  (could not write ", path, ")\n");
       return;
     }
-    std::cout << "  trace written to " << path << "\n";
+    absl::StrAppend(&r.text, "  trace written to ", path, "\n");
   }
   if (!cl.Has("minimize")) return;
   DiffOptions quiet;  // the same checks, counting nothing
@@ -141,29 +165,45 @@ void RunOne(const CommandLine& cl, System& a, System& b, const Trace& trace,
   }
   std::string smaller =
       MinimizeDisagreement(a_name, b_name, quiet, trace, path);
-  if (!smaller.empty()) std::cout << "  minimized: " << smaller << "\n";
+  if (!smaller.empty())
+    absl::StrAppend(&r.text, "  minimized: ", smaller, "\n");
 }
+
+bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
 int Diff(const CommandLine& cl) {
   if (!cl.Has("a") || !cl.Has("b")) return UsageError("diff needs --a and --b");
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
-  absl::StatusOr<std::unique_ptr<System>> a = MakeSystem(cl.Last("a", ""));
-  if (!a.ok()) return UsageError(std::string(a.status().message()));
-  absl::StatusOr<std::unique_ptr<System>> b = MakeSystem(cl.Last("b", ""));
-  if (!b.ok()) return UsageError(std::string(b.status().message()));
-  Tally tally;
-  const bool generate = cl.Has("layer") || cl.Has("count");
-  if (generate == !cl.paths.empty()) {
-    return UsageError(
-        "diff takes either PATH... or --layer=L --count=N (not both)");
+  const std::string a_name = cl.Last("a", ""), b_name = cl.Last("b", "");
+  for (const std::string& name : {a_name, b_name}) {
+    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(name); !s.ok()) {
+      return UsageError(std::string(s.status().message()));
+    }
   }
+  absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(a_name) || IsExec(b_name));
+  if (!jobs.ok()) return UsageError(std::string(jobs.status().message()));
+  const bool generate = cl.paths.empty();
+
+  // What the run goes through: trace files, or seeds to generate from.
+  std::vector<TraceFile> files;
+  std::optional<Layer> layer;
+  int count = 0;
+  GenOptions gen;
+  std::string gen_sut = cl.Last("gen-sut", "model");
   if (generate) {
-    const std::optional<Layer> layer = LayerFromName(cl.Last("layer", ""));
+    if (!cl.Has("layer")) {
+      return UsageError("diff takes PATH... or --layer=L [--count=N]");
+    }
+    for (const char* flag : {"filter", "last-failed", "list"}) {
+      if (cl.Has(flag)) {
+        return UsageError(
+            absl::StrCat("--", flag, " chooses among trace files: give PATH"));
+      }
+    }
+    layer = LayerFromName(cl.Last("layer", ""));
     if (!layer) return UsageError("diff: --layer=queue, cache or scheduler");
-    int count = 0;
-    GenOptions gen;
     if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0 ||
         !absl::SimpleAtoi(cl.Last("seed", "1"), &gen.seed) ||
         !absl::SimpleAtoi(cl.Last("steps", "60"), &gen.steps) ||
@@ -177,68 +217,128 @@ int Diff(const CommandLine& cl) {
     }
     gen.perturb = *perturb;
     gen.hostile = cl.Has("hostile");
-    absl::StatusOr<std::unique_ptr<System>> recorder =
-        MakeSystem(cl.Last("gen-sut", "model"));
-    if (!recorder.ok()) {
-      return UsageError(std::string(recorder.status().message()));
-    }
-    const uint64_t first = gen.seed;
-    for (int k = 0; k < count; ++k) {
-      gen.seed = first + static_cast<uint64_t>(k);
-      absl::StatusOr<Trace> trace = GenerateTrace(*layer, **recorder, gen);
-      if (!trace.ok()) {
-        ++tally.failed;
-        std::cout << "ERROR seed " << gen.seed << ": " << trace.status()
-                  << "\n";
-        continue;
-      }
-      RunOne(cl, **a, **b, *trace, tally);
+    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(gen_sut);
+        !s.ok()) {
+      return UsageError(std::string(s.status().message()));
     }
   } else {
-    absl::StatusOr<std::vector<std::string>> files = FindTraceFiles(cl.paths);
-    if (!files.ok()) return UsageError(std::string(files.status().message()));
-    if (files->empty())
-      return UsageError("no *.jsonl trace under the given PATH");
-    for (const std::string& file : *files) {
-      absl::StatusOr<Trace> trace = ReadTraceFile(file);
-      if (!trace.ok()) {
-        ++tally.failed;
-        tally.bad_input = true;
-        std::cout << "ERROR " << file << ": " << trace.status().message()
-                  << "\n";
-        continue;
+    for (const char* flag : {"count", "seed", "steps", "perturb", "hostile"}) {
+      if (cl.Has(flag)) {
+        return UsageError(
+            absl::StrCat("--", flag, " is for generated traces: give no PATH"));
       }
-      RunOne(cl, **a, **b, *trace, tally);
+    }
+    absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, cl.paths);
+    if (!choice.ok()) {
+      return UsageError(std::string(choice.status().message()));
+    }
+    if (cl.Has("list")) return ListTraces(*choice, std::cout);
+    if (!choice->note.empty()) std::cout << choice->note << "\n";
+    files = std::move(choice->chosen);
+  }
+
+  const size_t n = generate ? static_cast<size_t>(count) : files.size();
+  const uint64_t first_seed = gen.seed;
+  auto task = [&](size_t k) {
+    DiffRun r;
+    if (generate) {
+      GenOptions g = gen;
+      g.seed = first_seed + static_cast<uint64_t>(k);
+      absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(gen_sut);
+      absl::StatusOr<Trace> trace =
+          recorder.ok() ? GenerateTrace(*layer, **recorder, g)
+                        : absl::StatusOr<Trace>(recorder.status());
+      if (!trace.ok()) {
+        r.verdict = Verdict::kError;
+        r.cut_short = Interrupted();
+        r.text = absl::StrCat("ERROR seed ", g.seed, ": ",
+                              trace.status().message(), "\n");
+        return r;
+      }
+      RunOne(cl, *trace, r);
+      return r;
+    }
+    r.path = files[k].path;
+    absl::StatusOr<Trace> trace = ReadTraceFile(files[k].path);
+    if (!trace.ok()) {
+      r.verdict = Verdict::kError;
+      r.bad_input = true;
+      r.text = absl::StrCat("ERROR ", files[k].path, ": ",
+                            trace.status().message(), "\n");
+      return r;
+    }
+    RunOne(cl, *trace, r);
+    return r;
+  };
+  int passed = 0, failed = 0, skipped = 0;
+  bool bad_input = false;
+  std::map<std::string, int> known_a, known_b;
+  std::vector<std::pair<std::string, bool>> outcomes;  // for --last-failed
+  Progress progress(isatty(STDERR_FILENO) != 0,
+                    absl::StrCat(a_name, " vs ", b_name), n);
+  RunOrdered<DiffRun>(
+      n, *jobs, task,
+      [&](size_t, DiffRun& r) {
+        if (r.cut_short) return false;
+        progress.Clear();
+        std::cout << r.text << std::flush;
+        const bool bad =
+            r.verdict == Verdict::kFailed || r.verdict == Verdict::kError;
+        progress.Done(bad);
+        passed += r.verdict == Verdict::kPassed;
+        skipped += r.verdict == Verdict::kSkipped;
+        failed += bad;
+        bad_input = bad_input || r.bad_input;
+        for (const auto& [id, k] : r.known_a) known_a[id] += k;
+        for (const auto& [id, k] : r.known_b) known_b[id] += k;
+        if (!r.path.empty()) outcomes.emplace_back(r.path, bad);
+        return !(bad && cl.Has("fail-fast")) && !Interrupted();
+      },
+      [] { return !Interrupted(); });
+  progress.Clear();
+  if (!generate) {
+    if (n == 0) std::cout << "no trace selected: every one filtered out\n";
+    if (absl::Status s = RecordLastFailed(outcomes); !s.ok()) {
+      std::cerr << "schedtrace: " << s.message() << "\n";
     }
   }
   for (const auto& [label, known] :
-       {std::pair{cl.Last("a", ""), &tally.known_a},
-        std::pair{cl.Last("b", ""), &tally.known_b}}) {
-    for (const auto& [id, n] : *known) {
+       {std::pair{a_name, &known_a}, std::pair{b_name, &known_b}}) {
+    for (const auto& [id, k] : *known) {
       std::cerr << "known upstream violation " << id << " (" << label
-                << "): " << n << "\n";
+                << "): " << k << "\n";
     }
   }
-  std::cout << tally.passed << " passed, " << tally.failed << " failed";
-  if (tally.skipped > 0) std::cout << ", " << tally.skipped << " skipped";
+  if (Interrupted()) {
+    std::cout << "interrupted by "
+              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << passed + failed + skipped << " of " << n
+              << " traces completed\n";
+  }
+  std::cout << passed << " passed, " << failed << " failed";
+  if (skipped > 0) std::cout << ", " << skipped << " skipped";
   std::cout << "\n";
-  if (tally.bad_input) return 2;
-  return tally.failed > 0 ? 1 : 0;
+  if (Interrupted()) return 128 + InterruptSignal();
+  if (bad_input) return kExitBadInput;
+  if (failed > 0) return kExitFailed;
+  return passed > 0 ? kExitOk : kExitNothingRan;
 }
 
 const CommandRegistrar kDiff({
     .name = "diff",
     .order = 35,
-    .synopsis = "--a=S --b=S (PATH... | --layer=L --count=N [--seed=N] "
-                "[--steps=K] [--perturb=...] [--hostile]) [--out-dir=DIR]",
+    .synopsis = "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
+                "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
+                "[--steps=K] [--perturb=...] [--hostile]) [-x] [-j N] [-q] "
+                "[--out-dir=DIR] [--minimize]",
     .summary = "run two systems side by side and report where they first "
                "disagree (every property checked on both)",
     .flags =
         {{"a", "the first system (model, impl, exec:CMD)"},
          {"b", "the second system"},
          {"layer",
-          "generate traces of this layer: queue, cache or "
-          "scheduler"},
+          "with PATH: run only traces of this layer; without: generate "
+          "traces of this layer (queue, cache or scheduler)"},
          {"count", "how many traces to generate (default 100)"},
          {"seed",
           "the first generated trace's seed (default 1); trace "
@@ -261,7 +361,13 @@ const CommandRegistrar kDiff({
          {"out-dir",
           "where disagreeing generated traces are written "
           "(default diff-failures)"},
-         kTimeoutFlag},
+         kTimeoutFlag,
+         kFilterFlag,
+         kFailFastFlag,
+         kLastFailedFlag,
+         kListFlag,
+         kJobsFlag,
+         kQuietFlag},
     .run = &Diff,
 });
 

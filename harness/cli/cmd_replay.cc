@@ -1,16 +1,24 @@
 // schedtrace replay and schedtrace conformance: traces against systems,
 // one line per trace, the conformance table, reports.
+#include <unistd.h>
+
+#include <csignal>
 #include <iostream>
+#include <map>
 
 #include "harness/cli/command.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/report.h"
 #include "harness/cli/run.h"
+#include "harness/cli/run_flags.h"
+#include "harness/cli/summary.h"
 #include "harness/cli/suts.h"
-#include "harness/trace_files.h"
+#include "harness/interrupt.h"
 
 namespace schedtrace::cli {
 namespace {
+
+bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
 int ReplayOrConformance(const CommandLine& cl) {
   std::string report = cl.Last("report", "");
@@ -40,26 +48,60 @@ int ReplayOrConformance(const CommandLine& cl) {
       return UsageError(std::string(s.status().message()));
     }
   }
-  absl::StatusOr<std::vector<std::string>> files = FindTraceFiles(paths);
-  if (!files.ok()) return UsageError(std::string(files.status().message()));
-  if (files->empty()) {
-    // A corpus that moved or emptied must not pass as "nothing failed".
-    return UsageError("no *.jsonl trace under the given PATH");
-  }
+  absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, paths);
+  if (!choice.ok()) return UsageError(std::string(choice.status().message()));
+  if (cl.Has("list")) return ListTraces(*choice, std::cout);
+  if (!choice->note.empty()) std::cout << choice->note << "\n";
 
   RunOptions options;
   options.properties = !cl.Has("no-properties");
+  options.fail_fast = cl.Has("fail-fast");
+  options.quiet = cl.Has("quiet");
+  options.progress = isatty(STDERR_FILENO) != 0;
   std::vector<SystemRun> runs;
   for (const std::string& sut : suts) {
-    if (suts.size() > 1) std::cout << "== " << sut << "\n";
-    runs.push_back(RunSystem(sut, *files, options, std::cout));
+    absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(sut));
+    if (!jobs.ok()) return UsageError(std::string(jobs.status().message()));
+    options.jobs = *jobs;
+    if (suts.size() > 1 && !options.quiet) std::cout << "== " << sut << "\n";
+    runs.push_back(RunSystem(sut, choice->chosen, options, std::cout));
+    if (Interrupted()) break;
+    if (options.fail_fast && runs.back().Count(Verdict::kPassed) +
+                                     runs.back().Count(Verdict::kSkipped) <
+                                 static_cast<int>(runs.back().traces.size())) {
+      break;
+    }
+  }
+  if (choice->chosen.empty()) {
+    std::cout << "no trace selected: " << choice->found
+              << " found, every one filtered out\n";
   }
   if (cl.command == "conformance") std::cout << "\n" << ConformanceTable(runs);
+  if (std::string groups = FailureGroups(runs); !groups.empty()) {
+    std::cout << "\n" << groups;
+  }
+  std::map<std::string, bool> outcome;  // failed on any system
+  for (const SystemRun& run : runs) {
+    for (const TraceRun& t : run.traces) outcome[t.result.path] |= Failed(t);
+  }
+  if (absl::Status s = RecordLastFailed({outcome.begin(), outcome.end()});
+      !s.ok()) {
+    std::cerr << "schedtrace: " << s.message() << "\n";
+  }
   absl::Status written =
       report.empty() ? absl::OkStatus() : WriteReport(report, runs);
   if (!written.ok()) std::cerr << "schedtrace: " << written.message() << "\n";
+  if (Interrupted()) {
+    size_t done = 0;
+    for (const SystemRun& run : runs) done += run.traces.size();
+    std::cout << "interrupted by "
+              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << done << " of " << choice->chosen.size() * suts.size()
+              << " trace runs completed\n";
+  }
   std::cout << SummaryLine(runs) << std::endl;
-  return written.ok() ? ExitStatus(runs) : 2;
+  const int status = ExitStatus(runs);
+  return written.ok() || status > kExitBadInput ? status : kExitBadInput;
 }
 
 const FlagSpec kReportFlag = {
@@ -74,7 +116,8 @@ const FlagSpec kNoPropertiesFlag = {
 const CommandRegistrar kConformance({
     .name = "conformance",
     .order = 10,
-    .synopsis = "[--sut=S]... [--report=F] [--golden=DIR] [PATH...]",
+    .synopsis = "[--sut=S]... [--report=F] [--filter=GLOB]... [--layer=L] "
+                "[-x] [--last-failed] [--list] [-j N] [-q] [PATH...]",
     .summary = "the main job: replay PATH (default golden/) against each "
                "system, print the conformance table",
     .flags = {{"sut",
@@ -85,19 +128,35 @@ const CommandRegistrar kConformance({
               kTimeoutFlag,
               {"golden",
                "the corpus to replay when no PATH is given "
-               "(default: the source tree's golden/)"}},
+               "(default: the golden/ installed with schedtrace)"},
+              kFilterFlag,
+              kLayerFilterFlag,
+              kFailFastFlag,
+              kLastFailedFlag,
+              kListFlag,
+              kJobsFlag,
+              kQuietFlag},
     .run = &ReplayOrConformance,
 });
 
 const CommandRegistrar kReplay({
     .name = "replay",
     .order = 20,
-    .synopsis = "--sut=S [--report=F] [--no-properties] PATH...",
+    .synopsis = "--sut=S [--report=F] [--no-properties] [--filter=GLOB]... "
+                "[--layer=L] [-x] [--last-failed] [--list] [-j N] [-q] "
+                "PATH...",
     .summary = "replay traces against one system",
     .flags = {{"sut", "the system under test"},
               kReportFlag,
               kNoPropertiesFlag,
-              kTimeoutFlag},
+              kTimeoutFlag,
+              kFilterFlag,
+              kLayerFilterFlag,
+              kFailFastFlag,
+              kLastFailedFlag,
+              kListFlag,
+              kJobsFlag,
+              kQuietFlag},
     .run = &ReplayOrConformance,
 });
 

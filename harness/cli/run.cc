@@ -1,15 +1,97 @@
 #include "harness/cli/run.h"
 
-#include <unistd.h>
-
+#include <chrono>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "harness/cli/ordered_pool.h"
+#include "harness/cli/progress.h"
+#include "harness/cli/summary.h"
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
+#include "harness/interrupt.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// One trace against a fresh system, with the known upstream violations it
+// hit counted in its own map (traces may run on several threads).
+struct OneRun {
+  TraceRun trace;
+  std::map<std::string, int> known_violations;
+  bool cut_short = false;  // an interrupt ended it: not a result
+};
+
+OneRun ReplayOne(const std::string& sut, const TraceFile& file,
+                 const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  OneRun one;
+  TraceRun& tr = one.trace;
+  tr.result.path = file.path;
+  tr.display = file.display;
+  absl::StatusOr<Trace> trace = ReadTraceFile(file.path);
+  if (!trace.ok()) {
+    tr.bad_input = true;
+    tr.result.verdict = Verdict::kError;
+    tr.result.name = file.name;
+    tr.result.message = std::string(trace.status().message());
+    tr.seconds = SecondsSince(start);
+    return one;
+  }
+  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
+  if (!system.ok()) {
+    tr.result.verdict = Verdict::kError;
+    tr.result.name = trace->header.name;
+    tr.result.layer = trace->header.layer;
+    tr.result.message = std::string(system.status().message());
+  } else {
+    ReplayOptions replay_options;
+    replay_options.reports = ReportsOf(**system);
+    if (options.properties) {
+      StepCheck check =
+          properties::AsStepCheck(trace->header, &one.known_violations);
+      System* s = system->get();
+      replay_options.check = [check, s](const State& before, const Step& step,
+                                        const StepOut& o, const State& after) {
+        return ReportsAllState(*s) ? check(before, step, o, after) : "";
+      };
+    }
+    tr.result = Replay(**system, *trace, replay_options);
+  }
+  tr.seconds = SecondsSince(start);
+  // A child killed by the interrupt fails its trace; that is no verdict.
+  one.cut_short = Interrupted() && tr.result.verdict != Verdict::kPassed &&
+                  tr.result.verdict != Verdict::kSkipped;
+  return one;
+}
+
+void PrintTrace(const TraceRun& tr, bool quiet, std::ostream& out) {
+  const std::string& path = tr.result.path;
+  switch (tr.result.verdict) {
+    case Verdict::kPassed:
+      if (!quiet) out << "PASS " << path << "\n";
+      break;
+    case Verdict::kSkipped:  // summarised per reason after the run
+      break;
+    case Verdict::kFailed:
+      out << "FAIL " << path << "\n  "
+          << (tr.result.divergence ? tr.result.divergence->Format(path)
+                                   : tr.result.message)
+          << "\n";
+      break;
+    case Verdict::kError:
+      out << "ERROR " << path << ": " << tr.result.message << "\n";
+      break;
+  }
+}
+
+}  // namespace
 
 int SystemRun::Count(Verdict v) const {
   int n = 0;
@@ -29,68 +111,38 @@ int SystemRun::ComparisonsSkipped() const {
   return n;
 }
 
-SystemRun RunSystem(const std::string& sut,
-                    const std::vector<std::string>& files,
+bool Failed(const TraceRun& trace) {
+  return trace.result.verdict == Verdict::kFailed ||
+         trace.result.verdict == Verdict::kError;
+}
+
+SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
                     const RunOptions& options, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
   SystemRun run;
   run.sut = sut;
-  const bool progress = isatty(STDERR_FILENO);
-  int done = 0;
-  for (const std::string& path : files) {
-    if (progress) {
-      std::cerr << "\r" << sut << ": " << ++done << "/" << files.size()
-                << std::flush;
-    }
-    TraceRun tr;
-    tr.result.path = path;
-    absl::StatusOr<Trace> trace = ReadTraceFile(path);
-    if (!trace.ok()) {
-      tr.bad_input = true;
-      tr.result.verdict = Verdict::kError;
-      tr.result.message = std::string(trace.status().message());
-      out << "ERROR " << path << ": " << tr.result.message << "\n";
-      run.traces.push_back(std::move(tr));
-      continue;
-    }
-    absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
-    if (!system.ok()) {
-      tr.result.verdict = Verdict::kError;
-      tr.result.message = std::string(system.status().message());
-    } else {
-      ReplayOptions replay_options;
-      replay_options.reports = ReportsOf(**system);
-      if (options.properties) {
-        StepCheck check =
-            properties::AsStepCheck(trace->header, &run.known_violations);
-        System* s = system->get();
-        replay_options.check = [check, s](const State& before, const Step& step,
-                                          const StepOut& o,
-                                          const State& after) {
-          return ReportsAllState(*s) ? check(before, step, o, after) : "";
-        };
-      }
-      tr.result = Replay(**system, *trace, replay_options);
-    }
-    switch (tr.result.verdict) {
-      case Verdict::kPassed:
-        out << "PASS " << path << "\n";
-        break;
-      case Verdict::kSkipped:
-        out << "SKIP " << path << ": " << tr.result.message << "\n";
-        break;
-      case Verdict::kFailed:
-        out << "FAIL " << path << "\n  "
-            << (tr.result.divergence ? tr.result.divergence->Format(path)
-                                     : tr.result.message)
-            << "\n";
-        break;
-      case Verdict::kError:
-        out << "ERROR " << path << ": " << tr.result.message << "\n";
-        break;
-    }
-    run.traces.push_back(std::move(tr));
-  }
-  if (progress) std::cerr << "\r\033[K" << std::flush;
+  Progress progress(options.progress, sut, files.size());
+  RunOrdered<OneRun>(
+      files.size(), options.jobs,
+      [&](size_t i) { return ReplayOne(sut, files[i], options); },
+      [&](size_t, OneRun& one) {
+        if (one.cut_short) return false;
+        progress.Clear();
+        PrintTrace(one.trace, options.quiet, out);
+        out.flush();
+        const bool failed = Failed(one.trace);
+        progress.Done(failed);
+        for (const auto& [id, n] : one.known_violations) {
+          run.known_violations[id] += n;
+        }
+        run.traces.push_back(std::move(one.trace));
+        return !(failed && options.fail_fast) && !Interrupted();
+      },
+      [] { return !Interrupted(); });
+  progress.Clear();
+  run.interrupted = Interrupted();
+  run.seconds = SecondsSince(start);
+  out << SkipSummary(run);
   if (int n = run.ComparisonsSkipped(); n > 0) {
     out << sut << ": " << n
         << " state comparisons skipped (parts the system does not report)\n";
@@ -111,10 +163,15 @@ std::string SummaryLine(const std::vector<SystemRun>& runs) {
 }
 
 int ExitStatus(const std::vector<SystemRun>& runs) {
-  int status = 0;
+  if (Interrupted()) return 128 + InterruptSignal();
+  int status = kExitNothingRan;
   for (const SystemRun& r : runs) {
-    if (r.BadInputs() > 0) return 2;
-    if (r.Count(Verdict::kFailed) + r.Count(Verdict::kError) > 0) status = 1;
+    if (r.BadInputs() > 0) return kExitBadInput;
+    if (r.Count(Verdict::kFailed) + r.Count(Verdict::kError) > 0) {
+      status = kExitFailed;
+    } else if (status == kExitNothingRan && r.Count(Verdict::kPassed) > 0) {
+      status = kExitOk;
+    }
   }
   return status;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/select.h"
 #include "harness/replay.h"
 
 namespace schedtrace::cli {
@@ -36,20 +37,40 @@ struct SystemRun {
 
 struct RunOptions {
   bool properties = true;
+  int jobs = 1;            // traces in flight at once, each with its system
+  bool fail_fast = false;  // stop after the first failure (-x)
+  bool quiet = false;      // print failures only, not PASS lines (-q)
+  bool progress = false;   // a progress line on stderr (a terminal)
 };
 
 // Replays every file against a fresh system named `sut`, printing one line
-// per trace to `out` (`PASS`, `FAIL` + divergence, `ERROR`, `SKIP`), and a
-// line counting the state comparisons skipped, when some were.
-SystemRun RunSystem(const std::string& sut,
-                    const std::vector<std::string>& files,
+// per trace to `out` in file order whatever `jobs` is (`PASS` unless quiet,
+// `FAIL` + divergence, `ERROR`), then the skipped traces as one line per
+// reason and a line counting the state comparisons skipped, when some were.
+// Stops early on a failure with fail_fast, and on SIGINT/SIGTERM
+// (harness/interrupt.h): then `interrupted` is set and `traces` holds the
+// traces that completed before (a replay the interrupt cut short is left
+// out).
+SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
                     const RunOptions& options, std::ostream& out);
+
+// Whether a trace counts as failed (a failure, an error, bad input).
+bool Failed(const TraceRun& trace);
 
 // `N passed, M failed[, K skipped]` over all runs (a trace that did not
 // decode counts as failed).
 std::string SummaryLine(const std::vector<SystemRun>& runs);
 
-// 0 nothing failed, 1 a trace failed, 2 a trace did not decode.
+// Exit statuses, documented in `schedtrace help` and the README.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitNothingRan = 5;
+// 128 + signal when interrupted: 130 (SIGINT), 143 (SIGTERM).
+
+// 2 a trace did not decode, else 1 a trace failed, else 5 nothing ran
+// (every trace skipped, or none selected), else 0; 128 + the signal when the
+// run was interrupted.
 int ExitStatus(const std::vector<SystemRun>& runs);
 
 }  // namespace schedtrace::cli
