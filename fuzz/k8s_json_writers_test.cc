@@ -4,6 +4,9 @@
 // decode` writes from the corpus pass harness/k8s_json_check.h, and their
 // step lines read t, op, the op's arguments, expect.
 //
+// GoDecodeTest also runs them, and every golden trace, through
+// tools/k8sdecode, a Go program, when `go` is installed.
+//
 // It lives with the fuzz tests because this is the one test binary that
 // links the generator's model, the decoder and the minimizer together.
 #include <algorithm>
@@ -203,6 +206,94 @@ TEST(WrittenK8sJsonTest, FuzzToolDecodeWritesKubernetesJson) {
     }
   }
   EXPECT_GT(inputs, 500);
+}
+
+// `go` on the PATH, or "".
+std::string GoBinary() {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return "";
+  for (absl::string_view dir : absl::StrSplit(path, ':')) {
+    std::filesystem::path go = std::filesystem::path(std::string(dir)) / "go";
+    std::error_code ec;
+    if (!dir.empty() && std::filesystem::is_regular_file(go, ec)) {
+      return go.string();
+    }
+  }
+  return "";
+}
+
+void WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// tools/k8sdecode (Go, standard library only) decodes the pods and nodes of
+// what gen, record, minimize and the fuzz tool's decode write with mirrors of
+// upstream's Go types, and of every golden trace; and refuses issue 14's bad
+// pod. Skipped where Go is not installed: the C++ checker above is the test
+// that always runs.
+TEST(GoDecodeTest, GoDecodesEveryWrittenTrace) {
+  const std::string go = GoBinary();
+  if (go.empty()) GTEST_SKIP() << "no go on the PATH";
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "k8sdecode";
+  std::filesystem::remove_all(dir);
+  const char* env = std::getenv("SCHEDTRACE_SOURCE_DIR");
+  const std::string source = env != nullptr ? env : SCHEDTRACE_SOURCE_DIR;
+  // GOCACHE in the temporary directory when the environment gives none (a
+  // test environment may have no HOME); GOTOOLCHAIN=local and GOPROXY=off:
+  // the tool has no dependencies, nothing is downloaded.
+  const std::string go_env = absl::StrCat(
+      std::getenv("GOCACHE") == nullptr && std::getenv("HOME") == nullptr
+          ? absl::StrCat("GOCACHE='", (dir / "gocache").string(), "' ")
+          : "",
+      "GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod ");
+  const std::string tool = (dir / "k8sdecode").string();
+  ASSERT_EQ(
+      std::system(absl::StrCat("cd '", source, "/tools/k8sdecode' && ", go_env,
+                               "'", go, "' build -o '", tool, "' .")
+                      .c_str()),
+      0);
+
+  int n = 0;
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    for (const Trace& trace : Generated(layer)) {
+      WriteFile(dir / "written" / absl::StrCat("gen-", n++, ".jsonl"),
+                EncodeTrace(trace));
+    }
+  }
+  for (const std::string target : {"queue", "cache", "scheduler", "hostile"}) {
+    int i = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(CorpusDir() + "/" + target)) {
+      if (i++ == 40) break;
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream data;
+      data << in.rdbuf();
+      WriteFile(dir / "written" / absl::StrCat("decode-", n++, ".jsonl"),
+                Decoded(target, data.str()));
+    }
+  }
+  std::unique_ptr<System> model = model::NewSystem();
+  absl::StatusOr<Trace> recorded =
+      RecordTrace(*model, Generated(Layer::kScheduler).back());
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  WriteFile(dir / "written" / "recorded.jsonl", EncodeTrace(*recorded));
+  EXPECT_EQ(
+      std::system(absl::StrCat("'", tool, "' '", (dir / "written").string(),
+                               "' '", source, "/golden'")
+                      .c_str()),
+      0);
+
+  // The control: issue 14's pod does not decode.
+  WriteFile(dir / "bad" / "bad.jsonl",
+            R"({"schedtrace":1,"name":"bad","layer":"scheduler"}
+{"t":1,"op":"pod_add","pod":{"metadata":{"name":"p","deletionTimestamp":"2026"}}}
+)");
+  EXPECT_NE(
+      std::system(
+          absl::StrCat("'", tool, "' '", (dir / "bad").string(), "'").c_str()),
+      0);
 }
 
 }  // namespace

@@ -1,0 +1,3 @@
+module schedtrace/tools/k8sdecode
+
+go 1.19
