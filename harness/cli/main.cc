@@ -45,7 +45,9 @@ int Main(int argc, char** argv) {
   if (cl->command == "help") return Help(*cl);
   // SIGINT/SIGTERM kill every child and end the run with what completed
   // (harness/interrupt.h); the exit status then says which signal it was.
-  InstallInterruptHandlers();
+  // `serve` starts no child and blocks on its stdin: it keeps the default
+  // action, dying at once.
+  if (cl->command != "serve") InstallInterruptHandlers();
   const int status = FindCommand(cl->command)->run(*cl);
   return Interrupted() ? 128 + InterruptSignal() : status;
 }
