@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/interrupt.h"
+#include "harness/interrupt.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace {
@@ -48,7 +50,9 @@ class Shrinker {
         max_runs_(max_runs) {}
 
   bool Fails(const Trace& candidate) {
-    if (runs_ >= max_runs_) return false;
+    // Interrupted (SIGINT/SIGTERM): no candidate fails any more, so the
+    // smallest trace found so far is the result.
+    if (runs_ >= max_runs_ || Interrupted()) return false;
     ++runs_;
     std::optional<std::string> s = failure_(candidate);
     return s && *s == signature_;
