@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/interrupt.h"
-#include "harness/interrupt.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace {
