@@ -1,5 +1,6 @@
 #include "harness/bench_run.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <chrono>
@@ -21,6 +22,28 @@ double BenchResult::CyclesPerSecond() const {
 
 double BenchResult::WallEventsPerSecond() const {
   return apply_seconds > 0 ? steps / apply_seconds : 0;
+}
+
+double BenchResult::WallCyclesPerSecond() const {
+  return apply_seconds > 0 ? cycles / apply_seconds : 0;
+}
+
+ChildUsage ReapedChildrenUsage() {
+  ChildUsage u;
+  rusage ru;
+  if (getrusage(RUSAGE_CHILDREN, &ru) != 0) return u;
+  u.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+  u.max_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;  // KiB
+  return u;
+}
+
+BenchResult::Child MeasureChild(const ChildUsage& before) {
+  const ChildUsage after = ReapedChildrenUsage();
+  BenchResult::Child child;
+  child.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+  child.peak_rss_bytes = after.max_rss_bytes;
+  return child;
 }
 
 namespace {

@@ -13,10 +13,21 @@
 //   absl::StatusOr<std::unique_ptr<TraceStream>> s = TraceStream::Open(path);
 //   BenchOutcome o = RunBench(*sut, **s, {.max_steps = 5000});
 //   if (o.status.ok()) std::cout << o.result.EventsPerSecond() << "\n";
+//
+// A system in another process (exec:CMD) does its work outside this thread:
+// its Apply is a whole exchange (write the step, the child computes, read the
+// reply), so only the wall clock measures it, and its CPU time is the
+// child's. MeasureChild reads that after the child is reaped:
+//
+//   ChildUsage before = ReapedChildrenUsage();
+//   BenchOutcome o = RunBench(*sut, **s, {});
+//   sut.reset();  // stops and reaps the child
+//   o.result.child = MeasureChild(before);
 #ifndef SCHEDTRACE_HARNESS_BENCH_RUN_H_
 #define SCHEDTRACE_HARNESS_BENCH_RUN_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -41,11 +52,23 @@ struct BenchResult {
   int64_t start_rss_bytes = -1;  // resident set before Configure
   int64_t peak_rss_bytes = -1;   // ru_maxrss at the end (whole process)
 
-  // By CPU time in Apply (the systems are single-threaded).
+  // For a system in a child process (exec:CMD), filled by the caller:
+  // the child's CPU time, user and system, over its whole life (start-up and
+  // header included), and its peak resident set. -1 when unknown.
+  struct Child {
+    double cpu_seconds = -1;
+    int64_t peak_rss_bytes = -1;
+  };
+  std::optional<Child> child;
+
+  // By CPU time in Apply (the systems are single-threaded). Meaningless for
+  // a child process (the CPU time in Apply is the harness's, not the
+  // child's): use the wall-clock rates.
   double EventsPerSecond() const;
   double CyclesPerSecond() const;
   // By wall-clock time in Apply.
   double WallEventsPerSecond() const;
+  double WallCyclesPerSecond() const;
 };
 
 struct BenchOutcome {
@@ -58,6 +81,20 @@ struct BenchOutcome {
 // Configures `sut` with the stream's header and applies its steps.
 BenchOutcome RunBench(System& sut, TraceStream& stream,
                       const BenchOptions& options);
+
+// getrusage(RUSAGE_CHILDREN): the CPU time of every child process this
+// process has reaped (and of what they reaped in turn), and the largest
+// peak resident set among them.
+struct ChildUsage {
+  double cpu_seconds = 0;
+  int64_t max_rss_bytes = -1;
+};
+ChildUsage ReapedChildrenUsage();
+// What the children reaped since `before` used: the CPU time is the
+// difference; the peak resident set is the largest of any child reaped so
+// far, which is the bench's child when it is the only one (as in `schedtrace
+// bench`).
+BenchResult::Child MeasureChild(const ChildUsage& before);
 
 }  // namespace schedtrace
 

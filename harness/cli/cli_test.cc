@@ -1,10 +1,14 @@
 // Runs the real `schedtrace` binary on small traces: exit statuses, the
-// closing line, divergence reports, bad-input messages, report formats.
+// closing line, divergence reports, bad-input messages, report formats, and
+// its manners: per-command help, one-line usage errors, suggestions,
+// required flags, messages free of internal status names.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -16,6 +20,46 @@ namespace schedtrace::cli {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+// `schedtrace ARGS` with stdout and stderr apart.
+struct SplitResult {
+  int status = -1;
+  std::string out, err;
+};
+
+SplitResult RunSplit(const std::string& args,
+                     const std::filesystem::path& dir) {
+  SplitResult r;
+  const std::string err_file = (dir / "stderr.txt").string();
+  std::string cmd =
+      std::string(SCHEDTRACE_BIN) + " " + args + " 2>'" + err_file + "'";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
+  int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::stringstream err;
+  err << std::ifstream(err_file).rdbuf();
+  r.err = err.str();
+  return r;
+}
+
+int Lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// What no message a user sees may contain: absl's status code names.
+void ExpectNoStatusNames(const std::string& text) {
+  for (const char* name :
+       {"UNAVAILABLE:", "DATA_LOSS:", "INVALID_ARGUMENT:", "INTERNAL:",
+        "DEADLINE_EXCEEDED:", "FAILED_PRECONDITION:", "UNIMPLEMENTED:"}) {
+    EXPECT_THAT(text, Not(HasSubstr(name))) << text;
+  }
+}
 
 const char kHeader[] =
     R"({"schedtrace":1,"name":"t","layer":"cache","upstream":"v1.26.7","source":"handwritten","config":{"assumedPodTtlMs":0}})";
@@ -219,6 +263,183 @@ TEST_F(CliTest, ConformanceReplaysTheGoldenCorpusGreen) {
       r.output.size() > 3000 ? r.output.size() - 3000 : 0);
   EXPECT_THAT(r.output, HasSubstr("model    queue"));
   EXPECT_THAT(r.output, HasSubstr("kubernetes/kubernetes#118226"));
+}
+
+TEST_F(CliTest, CommandHelpShowsThatCommandAloneOnStdout) {
+  SplitResult help = RunSplit("gen --help", dir_);
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.err, "");
+  EXPECT_THAT(help.out, StartsWith("usage: schedtrace gen --layer=L"));
+  EXPECT_THAT(help.out, HasSubstr("write a random valid trace"));
+  // Every flag with its help; =VALUE for a valued flag, none for a switch.
+  EXPECT_THAT(help.out, HasSubstr("--layer=VALUE"));
+  EXPECT_THAT(help.out, HasSubstr("queue, cache or scheduler (required)"));
+  EXPECT_THAT(help.out, HasSubstr("--seed=VALUE"));
+  EXPECT_THAT(help.out, HasSubstr("--hostile "));
+  EXPECT_THAT(help.out, Not(HasSubstr("--hostile=")));
+  // That command alone.
+  EXPECT_THAT(help.out, Not(HasSubstr("replay")));
+  EXPECT_THAT(help.out, Not(HasSubstr("exit status")));
+  // -h and `help gen` say the same; --help wins over whatever else is there.
+  for (const char* same : {"gen -h", "help gen", "gen --bogus --help"}) {
+    SplitResult r = RunSplit(same, dir_);
+    EXPECT_EQ(r.status, 0) << same;
+    EXPECT_EQ(r.out, help.out) << same;
+  }
+}
+
+TEST_F(CliTest, CommandHelpShowsShortNames) {
+  // The runner's -x and -j (harness/cli/run_flags.h).
+  SplitResult r = RunSplit("replay --help", dir_);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_THAT(r.out, HasSubstr("-x, --fail-fast "));
+  EXPECT_THAT(r.out, HasSubstr("-j, --jobs=VALUE "));
+}
+
+TEST_F(CliTest, HelpIsTheOverviewWithExitStatuses) {
+  SplitResult r = RunSplit("help", dir_);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  for (const char* command : {"conformance", "replay", "diff", "gen", "record",
+                              "minimize", "bench", "serve", "mutants"}) {
+    EXPECT_THAT(r.out, HasSubstr(std::string("\n  ") + command + " "))
+        << command;
+  }
+  EXPECT_THAT(r.out, HasSubstr("PATH is a trace file or a directory"));
+  for (const char* status :
+       {"\n  0 ", "\n  1 ", "\n  2 ", "\n  5 ", "\n  130 ", "\n  143 "}) {
+    EXPECT_THAT(r.out, HasSubstr(status)) << status;
+  }
+  // Synopses and summaries, not every flag's help.
+  EXPECT_THAT(r.out, Not(HasSubstr("mix in sequences the apiserver")));
+  EXPECT_EQ(RunSplit("--help", dir_).out, r.out);
+  EXPECT_EQ(RunSplit("-h", dir_).out, r.out);
+}
+
+TEST_F(CliTest, HelpForAnUnknownCommandIsAUsageError) {
+  SplitResult r = RunSplit("help gne", dir_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "schedtrace: unknown command \"gne\"; did you mean gen?\n"
+            "run 'schedtrace help' for the commands\n");
+}
+
+TEST_F(CliTest, AUsageErrorIsOneLineAndAHint) {
+  std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n");
+  SplitResult r = RunSplit("replay --sut=model --bogus=1 " + t, dir_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_LE(Lines(r.err), 2) << r.err;
+  EXPECT_THAT(r.err, StartsWith("schedtrace: "));
+  EXPECT_THAT(r.err, HasSubstr("--bogus"));
+  EXPECT_THAT(r.err, HasSubstr("\nrun 'schedtrace replay --help' for its "
+                               "flags\n"));
+  // A command's own usage errors look the same.
+  SplitResult bad_steps = RunSplit("gen --layer=queue --steps=many", dir_);
+  EXPECT_EQ(bad_steps.status, 2);
+  EXPECT_LE(Lines(bad_steps.err), 2) << bad_steps.err;
+  EXPECT_THAT(bad_steps.err, HasSubstr("--steps"));
+  EXPECT_THAT(bad_steps.err, HasSubstr("run 'schedtrace gen --help'"));
+  // Outside a command the hint is the overview.
+  SplitResult none = RunSplit("", dir_);
+  EXPECT_EQ(none.status, 2);
+  EXPECT_EQ(none.err,
+            "schedtrace: no command given\n"
+            "run 'schedtrace help' for the commands\n");
+}
+
+TEST_F(CliTest, AFlagsValueMayFollowAsTheNextArgument) {
+  std::string t =
+      Trace("ok.jsonl", std::string(kAddNode) + "\n" + kAddPod + "\n");
+  CliResult spaced = RunSchedtrace("replay --sut model " + t);
+  EXPECT_EQ(spaced.status, 0) << spaced.output;
+  EXPECT_THAT(spaced.output, HasSubstr("1 passed, 0 failed"));
+  std::string out = (dir_ / "g.jsonl").string();
+  CliResult gen =
+      RunSchedtrace("gen --layer queue --seed 4 --steps 5 --out " + out);
+  EXPECT_EQ(gen.status, 0) << gen.output;
+  CliResult equals = RunSchedtrace("gen --layer=queue --seed=4 --steps=5");
+  std::stringstream written;
+  written << std::ifstream(out).rdbuf();
+  EXPECT_THAT(equals.output, HasSubstr(written.str()));
+  // A valued flag at the end with nothing after it.
+  SplitResult missing = RunSplit("gen --layer", dir_);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_THAT(missing.err, HasSubstr("--layer needs a value"));
+}
+
+TEST_F(CliTest, AnUnknownFlagOrCommandNamesTheClosestKnownOne) {
+  SplitResult flag = RunSplit("gen --layer=queue --sede=3", dir_);
+  EXPECT_EQ(flag.status, 2);
+  EXPECT_THAT(flag.err, HasSubstr("gen takes no --sede; did you mean --seed?"));
+  SplitResult dash = RunSplit("gen -layer=queue", dir_);
+  EXPECT_EQ(dash.status, 2);
+  EXPECT_THAT(dash.err, HasSubstr("did you mean --layer?"));
+  SplitResult command = RunSplit("conformence", dir_);
+  EXPECT_EQ(command.status, 2);
+  EXPECT_THAT(command.err, HasSubstr("unknown command \"conformence\"; did you "
+                                     "mean conformance?"));
+  // Nothing close: no guess.
+  SplitResult far = RunSplit("gen --layer=queue --zzzzzz=1", dir_);
+  EXPECT_EQ(far.status, 2);
+  EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
+}
+
+TEST_F(CliTest, RequiredFlagsAreEnforced) {
+  SplitResult gen = RunSplit("gen", dir_);
+  EXPECT_EQ(gen.status, 2);
+  EXPECT_EQ(gen.out, "");
+  EXPECT_LE(Lines(gen.err), 2) << gen.err;
+  EXPECT_THAT(gen.err, StartsWith("schedtrace: gen needs --layer"));
+  std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n");
+  for (const char* command : {"bench ", "minimize "}) {
+    SplitResult r = RunSplit(command + t, dir_);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_THAT(r.err, HasSubstr("needs --sut")) << command;
+  }
+  // --help is no usage error, required flags or not.
+  EXPECT_EQ(RunSplit("gen --help", dir_).status, 0);
+}
+
+TEST_F(CliTest, NoInternalStatusNamesInMessages) {
+  std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n" + kAddPod +
+                                        "\n" + kAddPod + "\n");
+  const std::string crash = std::string("\"--sut=exec:") + SCHEDTRACE_BIN +
+                            " serve --fault=crash --fault-step=2\"";
+  const std::string garbage = std::string("\"--sut=exec:") + SCHEDTRACE_BIN +
+                              " serve --fault=garbage --fault-step=2\"";
+  struct Case {
+    std::string args;
+    int status;
+  };
+  const Case cases[] = {
+      {"replay " + crash + " " + t, 1},
+      {"replay " + garbage + " " + t, 1},
+      {"bench " + crash + " " + t, 1},
+      {"record " + crash + " " + t + " " + (dir_ / "out.jsonl").string(), 1},
+      {"replay --sut=model " + Write("bad.jsonl", "{\n"), 2},
+      {"gen --layer=queue --perturb=bogus:2", 2},
+  };
+  for (const Case& c : cases) {
+    CliResult r = RunSchedtrace(c.args);
+    EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.output;
+    ExpectNoStatusNames(r.output);
+  }
+}
+
+TEST_F(CliTest, DiffOfAGeneratedTraceCitesStepAndSeedNotLineZero) {
+  // The child answers garbage at step 3: model applied it, the child did
+  // not, a disagreement on a trace that has no file and no lines.
+  const std::string b = std::string("\"--b=exec:") + SCHEDTRACE_BIN +
+                        " serve --fault=garbage --fault-step=3\"";
+  CliResult r = RunSchedtrace("diff --a=model " + b +
+                              " --layer=cache --count=1 --seed=5 --out-dir=" +
+                              (dir_ / "failures").string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("(seed 5): step 3 ("));
+  EXPECT_THAT(r.output, Not(HasSubstr(":0:")));
+  ExpectNoStatusNames(r.output);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Runs `schedtrace bench` on small traces: the output lines' shape and the
-// exit statuses (never the speed).
+// Runs `schedtrace bench` on small traces, in-process systems and exec:
+// children: the output lines' shape and the exit statuses (never the speed).
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -16,6 +16,7 @@ namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const char kHeader[] =
     R"({"schedtrace":1,"name":"b","layer":"scheduler","config":{"profiles":["default-scheduler"],"percentageOfNodesToScore":100}})";
@@ -79,7 +80,44 @@ TEST_F(BenchCliTest, BadInputExitsTwoNamingFileLineField) {
   CliResult r = RunSchedtrace("bench --sut=model " + t);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr(t + ":3: field \"t\""));
-  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("events/s")));
+  EXPECT_THAT(r.output, Not(HasSubstr("events/s")));
+}
+
+TEST_F(BenchCliTest, AnExecSystemIsMeasuredByTheWallClockAndTheChildsCpu) {
+  std::string t =
+      Write("b.jsonl", std::string(kHeader) + "\n" + kNode + "\n" + kPod +
+                           "\n" + kCycle + "\n" + kBind + "\n");
+  CliResult r = RunSchedtrace(std::string("bench \"--sut=exec:") +
+                              SCHEDTRACE_BIN + " serve --sut=impl\" " + t);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(": 4 steps (1 schedule_one), layer "
+                                  "scheduler\n"));
+  // No rate by this process's CPU time: the child computes, not it.
+  EXPECT_THAT(r.output, Not(HasSubstr("CPU time in Apply;")));
+  EXPECT_THAT(r.output, ContainsRegex("\n[0-9]+ events/s \\(wall clock of the "
+                                      "exchanges with the child\\)\n"));
+  EXPECT_THAT(r.output,
+              ContainsRegex("\n[0-9]+ scheduling cycles/s \\(wall clock\\)\n"));
+  EXPECT_THAT(r.output, ContainsRegex("\nchild CPU time [0-9]+\\.[0-9]{3} s "
+                                      "\\(user\\+system over its whole life"));
+  EXPECT_THAT(r.output, ContainsRegex("\npeak memory: child [0-9]+\\.[0-9] MB, "
+                                      "schedtrace [0-9]+\\.[0-9] MB"));
+  // The child really ran: it has a resident set of its own.
+  EXPECT_THAT(r.output, Not(HasSubstr("peak memory: child 0.0 MB")));
+  EXPECT_THAT(r.output, ContainsRegex("\nexchange time [0-9.]+ s wall; wall "
+                                      "time [0-9.]+ s"));
+}
+
+TEST_F(BenchCliTest, ABrokenExecChildFailsTheRun) {
+  std::string t =
+      Write("b.jsonl", std::string(kHeader) + "\n" + kNode + "\n" + kPod +
+                           "\n" + kCycle + "\n" + kBind + "\n");
+  CliResult r =
+      RunSchedtrace(std::string("bench \"--sut=exec:") + SCHEDTRACE_BIN +
+                    " serve --fault=crash --fault-step=2\" " + t);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(t + ":3: pod_add: exec:"));
+  EXPECT_THAT(r.output, Not(HasSubstr("events/s")));
 }
 
 TEST_F(BenchCliTest, CommandLineErrorsExitTwo) {

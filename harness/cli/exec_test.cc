@@ -147,10 +147,8 @@ TEST_F(ExecTest, EveryTraceStartsAFreshChild) {
       "replay " + Serve("--fault=crash --fault-step=3") + " " + dir_.string());
   EXPECT_EQ(r.status, 1);
   // Both fail at step 3 with the injected crash: b got a child of its own.
-  EXPECT_THAT(r.output,
-              HasSubstr("a.jsonl:4: step 3 (c_cleanup): exec:"));
-  EXPECT_THAT(r.output,
-              HasSubstr("b.jsonl:4: step 3 (c_cleanup): exec:"));
+  EXPECT_THAT(r.output, HasSubstr("a.jsonl:4: step 3 (c_cleanup): exec:"));
+  EXPECT_THAT(r.output, HasSubstr("b.jsonl:4: step 3 (c_cleanup): exec:"));
   EXPECT_THAT(r.output, HasSubstr("0 passed, 2 failed"));
 }
 

@@ -13,20 +13,23 @@ namespace {
 
 constexpr size_t kWidth = 80;  // help text wraps here
 
+// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`:
+// "filtr" is one from "filter", "sede" one from "seed".
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<size_t>> d(a.size() + 1,
+                                     std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 // "; did you mean PREFIXNAME?" for the closest of `candidates`, or "".
@@ -216,7 +219,7 @@ std::string Usage() {
         << "\n      " << Wrap(c->summary, 6, 6) << "\n";
   }
   out << "  help [COMMAND]\n      this overview, or one command with its "
-         "flags (also: schedtrace COMMAND --help)\n\n"
+         "flags\n      (also: schedtrace COMMAND --help)\n\n"
          "PATH is a trace file or a directory searched recursively for "
          "*.jsonl.\nS is a system under test: model, impl (or exec:CMD where "
          "a command says so).\nA flag takes its value as --name=VALUE or "
