@@ -9,12 +9,22 @@
 # shared libraries the runner image lacks (lib/, found through an rpath).
 # $WORK is the build directory (default /tmp/schedtrace-oss-fuzz).
 #
-# Test it locally by emulating the service (ci/oss-fuzz/README.md):
-#   CC=clang-14 CXX=clang++-14 \
-#   CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsanitize=fuzzer-no-link" \
-#   CXXFLAGS="$CFLAGS -stdlib=libc++" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
-#   OUT=/tmp/oss/out WORK=/tmp/oss/work bash ci/oss-fuzz/build.sh
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+# The source is the checkout this script sits in (ci/oss-fuzz/build.sh of
+# it); copied alone to $SRC/build.sh, as the services run it, the working
+# directory (the Dockerfile's WORKDIR, $SRC/schedtrace).
+# $SCHEDTRACE_CMAKE_ARGS adds configure arguments (the local emulation,
+# ci/oss-fuzz/emulate.sh, hides the packages the service's image lacks).
+#
+# Test it locally by emulating the service: ci/oss-fuzz/emulate.sh does,
+# and checks $OUT as the runner would use it.
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+if [ -f "$here/../../fuzz/libfuzzer.flags" ]; then
+  root="$(cd "$here/../.." && pwd)"
+else
+  root="$PWD"
+fi
+[ -f "$root/fuzz/libfuzzer.flags" ] ||
+  { echo "build.sh: no schedtrace checkout at $root" >&2; exit 1; }
 build="${WORK:-/tmp/schedtrace-oss-fuzz}/build"
 mkdir -p "$build" "$OUT/lib"
 
@@ -27,11 +37,20 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
-  -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath,\$ORIGIN/lib" \
+  -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
+  -DCMAKE_EXE_LINKER_FLAGS="-Wl,--disable-new-dtags" \
   -DSCHEDTRACE_FUZZ=ON -DSCHEDTRACE_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
-  -DBUILD_TESTING=OFF
+  -DBUILD_TESTING=OFF -DSCHEDTRACE_WERROR=OFF ${SCHEDTRACE_CMAKE_ARGS:-}
+# The rpath $ORIGIN/lib goes through CMAKE_BUILD_RPATH, which CMake quotes
+# for the shell (in CMAKE_EXE_LINKER_FLAGS the link command's shell expanded
+# $ORIGIN to nothing); it is a DT_RPATH (--disable-new-dtags), not a
+# DT_RUNPATH, so that it also serves the abseil libraries' dependencies on
+# one another.
+# SCHEDTRACE_WERROR=OFF: the service's clang is newer than the clang-14 and
+# g++ that ci/test builds with -Werror; a warning new to it must not stop
+# the fuzzers.
 targets=(queue cache scheduler hostile codec quantity)
-ninja -C "$build" "${targets[@]/#/fuzz_}"
+ninja -C "$build" -j"$(nproc)" "${targets[@]/#/fuzz_}"
 
 for t in "${targets[@]}"; do
   cp "$build/fuzz_$t" "$OUT/"
