@@ -236,7 +236,7 @@ TEST(GoDecodeTest, GoDecodesEveryWrittenTrace) {
   const std::string go = GoBinary();
   if (go.empty()) GTEST_SKIP() << "no go on the PATH";
   const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "k8sdecode";
+      std::filesystem::path(::testing::TempDir()) / "schedtrace-k8sdecode";
   std::filesystem::remove_all(dir);
   const char* env = std::getenv("SCHEDTRACE_SOURCE_DIR");
   const std::string source = env != nullptr ? env : SCHEDTRACE_SOURCE_DIR;

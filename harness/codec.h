@@ -55,7 +55,9 @@ class TraceDecoder {
 absl::StatusOr<Trace> ParseTrace(std::string_view text, std::string path);
 absl::StatusOr<Trace> ReadTraceFile(const std::string& path);
 
-// One JSON line each, no trailing newline.
+// One JSON line each, no trailing newline. A header's keys are written
+// schedtrace, name, layer, upstream, source, description, seed, config; a
+// step's t, op, the op's arguments, expect (json_codec.h, StepMembers).
 std::string EncodeHeader(const TraceHeader& header);
 // With `with_expect` false the `expect` key is left out (the child-process
 // protocol sends steps that way). `$ref`s are never written: pods are written

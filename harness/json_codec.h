@@ -35,6 +35,7 @@ JsonMembers StepMembers(const Step& step, bool with_expect);
 
 nlohmann::json PodToJson(const Pod& pod);
 nlohmann::json NodeToJson(const Node& node);
+// The same as JSON values (keys sorted, as nlohmann::json keeps them).
 nlohmann::json HeaderToJson(const TraceHeader& header);
 nlohmann::json StepToJson(const Step& step, bool with_expect);
 nlohmann::json OutToJson(const StepOut& out);

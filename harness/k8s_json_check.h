@@ -20,7 +20,8 @@
 // `null` is accepted anywhere, as json.Unmarshal accepts it.
 //
 //   std::vector<std::string> problems = CheckTraceK8sJson(text, "gen.jsonl");
-//   // "gen.jsonl:7: pod.metadata.deletionTimestamp: "2026" is not RFC 3339"
+//   // gen.jsonl:7: pod.metadata.deletionTimestamp: "2026" is not an RFC 3339
+//   // time
 #ifndef SCHEDTRACE_HARNESS_K8S_JSON_CHECK_H_
 #define SCHEDTRACE_HARNESS_K8S_JSON_CHECK_H_
 
