@@ -375,6 +375,7 @@ absl::StatusOr<std::string> ChildProcess::Exchange(const std::string& line,
 
 absl::Status ChildProcess::Configure(const TraceHeader& header) {
   state_ = State{};
+  out_as_sent_.reset();
   capabilities_ = Capabilities{};
   layer_ = header.layer;
   if (absl::Status s = Start(); !s.ok()) return s;
@@ -419,6 +420,7 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
 }
 
 absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
+  out_as_sent_.reset();
   const std::string what = absl::StrCat("the step at line ", step.line, " (",
                                         std::string(OpName(step.op)), ")");
   if (!configured_) {
@@ -468,6 +470,9 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
   } else {
     return malformed("has no \"state\"");
   }
+  // Kept as sent: decoding forgets what the StepOut cannot hold (an
+  // `"error": false`, an unknown key), and the replayer must not.
+  out_as_sent_ = j["out"].dump(-1, ' ', false, json::error_handler_t::replace);
   return out;
 }
 

@@ -85,6 +85,13 @@ class ChildProcess : public System {
   // the child answered `{"ok": false, "error": ...}`.
   absl::StatusOr<StepOut> Apply(const Step& step) override;
   State Snapshot() const override { return state_; }
+  // The last step reply's `out` as the child wrote it (compact JSON; the
+  // replayer compares it exactly with `expect.out`); empty after Configure
+  // and after an Apply that failed.
+  std::optional<std::string_view> OutAsSent() const override {
+    if (!out_as_sent_) return std::nullopt;
+    return *out_as_sent_;
+  }
 
   // What the child declared at the last Configure.
   const Capabilities& capabilities() const { return capabilities_; }
@@ -118,6 +125,7 @@ class ChildProcess : public System {
   Layer layer_ = Layer::kQueue;
   bool configured_ = false;
   State state_;
+  std::optional<std::string> out_as_sent_;
 };
 
 }  // namespace schedtrace

@@ -354,5 +354,109 @@ TEST_F(ChildProcessTest, ReplayReportsAnUndeclaredOpAsASkip) {
   EXPECT_THAT(r.message, HasSubstr("does not support op c_cleanup"));
 }
 
+// `expect.out` is compared with the out the child wrote, not with what it
+// decodes to: a reply the StepOut cannot tell from `{}` still fails.
+TEST_F(ChildProcessTest, ReplayComparesTheOutAsTheChildWroteIt) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"cache","config":{}}
+{"t":1,"op":"c_cleanup","expect":{"out":{}}}
+{"t":2,"op":"c_cleanup","expect":{"out":{"error":true}}})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  // The first step's reply is the second argument, the second step's the
+  // third: a child that answers two steps with two fixed lines.
+  auto two_replies = [](const std::string& first, const std::string& second) {
+    return "read h; echo '" + std::string(kOk) + "'; read l; echo '" + first +
+           "'; read l; echo '" + second + "'; cat > /dev/null";
+  };
+  struct Case {
+    std::string first_out;
+    std::string path, expected, actual;
+  };
+  for (const Case& c : {
+           Case{R"({"error":false})", "out.error", "(absent)", "false"},
+           Case{R"({"extra":1})", "out.extra", "(absent)", "1"},
+           // Keys are visited in sorted order: bindings before fatal.
+           Case{R"({"fatal":false,"bindings":[]})", "out.bindings", "(absent)",
+                "[]"},
+       }) {
+    SCOPED_TRACE(c.first_out);
+    ChildProcess child(
+        two_replies(R"({"out":)" + c.first_out + R"(,"state":{}})",
+                    R"({"out":{"error":true},"state":{}})"));
+    TraceResult r = Replay(child, *trace);
+    EXPECT_EQ(r.verdict, Verdict::kFailed) << r.message;
+    ASSERT_TRUE(r.divergence.has_value());
+    EXPECT_EQ(r.divergence->step, 1);
+    EXPECT_EQ(r.divergence->op, "c_cleanup");
+    EXPECT_EQ(r.divergence->path, c.path);
+    EXPECT_EQ(r.divergence->expected, c.expected);
+    EXPECT_EQ(r.divergence->actual, c.actual);
+  }
+  // The canonical replies pass, whatever the key order of what was written.
+  ChildProcess canonical(two_replies(R"({"out":{},"state":{}})",
+                                     R"({"state":{},"out":{"error":true}})"));
+  TraceResult r = Replay(canonical, *trace);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.message;
+  EXPECT_FALSE(r.divergence.has_value());
+}
+
+TEST_F(ChildProcessTest, KeyOrderInsideOutDoesNotMatter) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"queue","config":{}}
+{"t":1,"op":"q_pop","expect":{"out":{"popped":"d/a","attempts":1}}})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  ChildProcess child(
+      Child(kOk, R"({"out":{"attempts":1,"popped":"d/a"},"state":{}})"));
+  TraceResult r = Replay(child, *trace);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.message;
+}
+
+// Without `expect.out` a step's out is not compared at all, canonical or not.
+TEST_F(ChildProcessTest, AStepWithoutExpectedOutComparesNoOut) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"cache","config":{}}
+{"t":1,"op":"c_cleanup"}
+{"t":2,"op":"c_cleanup","expect":{"state":{"cache":{"assumed":[]}}}})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  ChildProcess child(Child(
+      kOk,
+      R"({"out":{"error":false,"extra":1},"state":{"cache":{"assumed":[]}}})"));
+  TraceResult r = Replay(child, *trace);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.message;
+}
+
+// An expectation that is not canonical itself cannot be met by echoing it.
+TEST_F(ChildProcessTest, ANonCanonicalExpectationFailsEvenWhenEchoed) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"cache","config":{}}
+{"t":1,"op":"c_cleanup","expect":{"out":{"error":false}}})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  ChildProcess child(Child(kOk, R"({"out":{"error":false},"state":{}})"));
+  TraceResult r = Replay(child, *trace);
+  EXPECT_EQ(r.verdict, Verdict::kFailed) << r.message;
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->path, "out.error");
+  EXPECT_THAT(r.divergence->expected, HasSubstr("not canonical"));
+  EXPECT_EQ(r.divergence->actual, "false");
+}
+
+TEST_F(ChildProcessTest, OutAsSentIsTheLastRepliesOut) {
+  ChildProcess child(Child(kOk, R"({"out":{"error":false},"state":{}})"));
+  EXPECT_FALSE(child.OutAsSent().has_value());
+  ASSERT_TRUE(child.Configure(CacheHeader()).ok());
+  EXPECT_FALSE(child.OutAsSent().has_value());
+  absl::StatusOr<StepOut> out = child.Apply(Cleanup(2));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(*out, StepOut{});  // what it decodes to
+  ASSERT_TRUE(child.OutAsSent().has_value());
+  EXPECT_EQ(*child.OutAsSent(), R"({"error":false})");
+  ASSERT_TRUE(child.Configure(CacheHeader()).ok());
+  EXPECT_FALSE(child.OutAsSent().has_value());
+}
+
 }  // namespace
 }  // namespace schedtrace

@@ -83,6 +83,34 @@ std::optional<Divergence> Diverge(const Step& step, int step_no,
   return d;
 }
 
+// `expect.out` against the system's out. That is the canonical encoding of
+// the StepOut (OutToJson), unless the system's out crossed a wire
+// (System::OutAsSent): then it is what the system wrote, compared as JSON
+// values (key order aside), and that must also be exactly the canonical
+// encoding of what it decodes to, or `{"error": false}` would pass as `{}`.
+std::optional<Divergence> CompareOut(const Step& step, int step_no,
+                                     const json& expected, const StepOut& out,
+                                     std::optional<std::string_view> sent) {
+  json canonical = OutToJson(out);
+  if (!sent) return Diverge(step, step_no, expected, canonical, "out");
+  json actual = json::parse(sent->begin(), sent->end(), nullptr,
+                            /*allow_exceptions=*/false);
+  if (actual.is_discarded()) {
+    return Divergence{step_no, step.line,      std::string(OpName(step.op)),
+                      "out",   Show(expected), std::string(*sent)};
+  }
+  if (auto d = Diverge(step, step_no, expected, actual, "out")) return d;
+  // What was sent is the expectation, yet not canonical: the trace's
+  // expect.out is not canonical either, and no system can match it.
+  std::optional<Divergence> d =
+      Diverge(step, step_no, canonical, actual, "out");
+  if (d) {
+    absl::StrAppend(&d->expected,
+                    " (the canonical out; this expect.out is not canonical)");
+  }
+  return d;
+}
+
 // The parts of a snapshot whose keys are compared one by one (the spec lets
 // an expectation leave keys out); below them values compare exactly.
 bool ComparedKeyByKey(const std::string& part) {
@@ -111,10 +139,10 @@ std::string Divergence::Format(const std::string& trace_path) const {
                       "\n    actual:   ", actual);
 }
 
-std::optional<Divergence> CompareStep(const Step& step, int step_no,
-                                      const StepOut& out, const State& state,
-                                      const ReportsState& reports,
-                                      int* skipped) {
+std::optional<Divergence> CompareStep(
+    const Step& step, int step_no, const StepOut& out, const State& state,
+    const ReportsState& reports, int* skipped,
+    std::optional<std::string_view> out_sent) {
   auto unreported = [&](const std::string& path) {
     if (!reports || reports(path)) return false;
     if (skipped != nullptr) ++*skipped;
@@ -122,8 +150,7 @@ std::optional<Divergence> CompareStep(const Step& step, int step_no,
   };
   if (step.expect == nullptr) return std::nullopt;
   if (step.expect->out) {
-    if (auto d =
-            Diverge(step, step_no, *step.expect->out, OutToJson(out), "out")) {
+    if (auto d = CompareOut(step, step_no, *step.expect->out, out, out_sent)) {
       return d;
     }
   }
@@ -193,7 +220,7 @@ TraceResult Replay(System& sut, const Trace& trace,
         options.check || (step.expect != nullptr && step.expect->state);
     State after = reads_state ? sut.Snapshot() : State{};
     if (auto d = CompareStep(step, step_no, *out, after, options.reports,
-                             &result.comparisons_skipped)) {
+                             &result.comparisons_skipped, sut.OutAsSent())) {
       result.verdict = Verdict::kFailed;
       result.divergence = std::move(d);
       return result;

@@ -1,11 +1,12 @@
 // The replayer: drives one System through a trace and compares what it shows
 // with the trace's expectations.
 //
-// Comparison rule (the spec: "a replayer compares every key present in
-// expect and ignores keys that are absent"):
-//   - `expect.out`, when present, must equal the system's out exactly (after
-//     encoding both as the spec's JSON): `{}` means "no error, nothing
-//     popped, nothing emitted".
+// Comparison rule (docs/FORMAT.md, "Comparison"):
+//   - `expect.out`, when present, must equal the system's out exactly, as
+//     JSON values: `{}` means "no error, nothing popped, nothing emitted".
+//     The system's out is its StepOut encoded canonically (OutToJson), or,
+//     for a child process, the JSON it wrote, which must moreover be exactly
+//     that canonical encoding (`{"error": false}` is not `{}`).
 //   - `expect.state`, when present: each top-level part present (`queue`,
 //     `nominated`, `cache`, `waiting`, `parked`) is compared; inside `queue`
 //     and `cache` each key present is compared; everything below is compared
@@ -18,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/state.h"
@@ -83,11 +85,13 @@ TraceResult Replay(System& sut, const Trace& trace,
 
 // Compares one step; nullopt when it matches. `step_no` fills Divergence.
 // Expected state `reports` says the system does not report is not compared
-// and is counted in `*skipped` (when not null).
-std::optional<Divergence> CompareStep(const Step& step, int step_no,
-                                      const StepOut& out, const State& state,
-                                      const ReportsState& reports = nullptr,
-                                      int* skipped = nullptr);
+// and is counted in `*skipped` (when not null). `out_sent` is the out as the
+// system wrote it (System::OutAsSent), when it crossed a wire: `expect.out`
+// is then compared with it, and it must be the canonical encoding of `out`.
+std::optional<Divergence> CompareStep(
+    const Step& step, int step_no, const StepOut& out, const State& state,
+    const ReportsState& reports = nullptr, int* skipped = nullptr,
+    std::optional<std::string_view> out_sent = std::nullopt);
 
 }  // namespace schedtrace
 

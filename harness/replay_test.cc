@@ -153,5 +153,30 @@ TEST(ReplayTest, CheckFailsTheTrace) {
   EXPECT_NE(r.message.find("property 1 fired"), std::string::npos);
 }
 
+// A system whose out crossed a wire (System::OutAsSent): expect.out is
+// compared with what it wrote, which must be the canonical encoding.
+TEST(CompareStepTest, OutAsSentIsComparedExactly) {
+  Step step = StepExpecting(json::object(), std::nullopt);
+  EXPECT_FALSE(
+      CompareStep(step, 1, StepOut{}, State{}, nullptr, nullptr, R"({})")
+          .has_value());
+  std::optional<Divergence> d = CompareStep(
+      step, 1, StepOut{}, State{}, nullptr, nullptr, R"({"error":false})");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "out.error");
+  EXPECT_EQ(d->expected, "(absent)");
+  EXPECT_EQ(d->actual, "false");
+  d = CompareStep(step, 1, StepOut{}, State{}, nullptr, nullptr, "not json");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "out");
+  EXPECT_EQ(d->actual, "not json");
+  // Without expect.out nothing is compared.
+  Step no_out = step;
+  no_out.expect = std::make_shared<Expect>();  // an expect without out
+  EXPECT_FALSE(CompareStep(no_out, 1, StepOut{}, State{}, nullptr, nullptr,
+                           R"({"error":false})")
+                   .has_value());
+}
+
 }  // namespace
 }  // namespace schedtrace

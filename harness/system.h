@@ -13,6 +13,9 @@
 #ifndef SCHEDTRACE_HARNESS_SYSTEM_H_
 #define SCHEDTRACE_HARNESS_SYSTEM_H_
 
+#include <optional>
+#include <string_view>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "harness/state.h"
@@ -38,6 +41,16 @@ class System {
   // same `out`, a snapshot stops allocating once the state's shape is stable.
   // The default assigns Snapshot().
   virtual void SnapshotInto(State& out) const { out = Snapshot(); }
+  // The `out` of the last successful Apply as the system itself wrote it
+  // (compact JSON), for a system whose out crosses a wire and is decoded
+  // into the StepOut Apply returned (harness/child_process.h). The replayer
+  // compares this, not the StepOut's encoding, with `expect.out`, so that a
+  // reply the StepOut cannot tell apart from the canonical one
+  // (`{"error": false}`, an unknown key) fails as docs/FORMAT.md says.
+  // Empty (the default) for systems whose out is the StepOut (model, impl).
+  virtual std::optional<std::string_view> OutAsSent() const {
+    return std::nullopt;
+  }
 };
 
 // A System whose snapshot is written in place (model's and impl's layers):
