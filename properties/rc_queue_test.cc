@@ -217,7 +217,7 @@ TEST(RcQueueTest, PlantedBugIsFoundAndShrunkToAReplayableTrace) {
   ASSERT_TRUE(r.is<rc::detail::FailureResult>()) << Describe(r);
   const std::string& text = r.get<rc::detail::FailureResult>().description;
   // The message carries the shrunk sequence as a trace that decodes...
-  const size_t at = text.find("{\"config\"");
+  const size_t at = text.find("{\"schedtrace\"");
   ASSERT_NE(at, std::string::npos) << text;
   absl::StatusOr<Trace> trace = ParseTrace(text.substr(at), "shrunk.jsonl");
   ASSERT_TRUE(trace.ok()) << trace.status() << "\n" << text;
