@@ -172,7 +172,6 @@ void RunOne(const CommandLine& cl, const Trace& trace, DiffRun& r) {
 bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
 int Diff(const CommandLine& cl) {
-  if (!cl.Has("a") || !cl.Has("b")) return UsageError("diff needs --a and --b");
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
@@ -334,8 +333,10 @@ const CommandRegistrar kDiff({
     .summary = "run two systems side by side and report where they first "
                "disagree (every property checked on both)",
     .flags =
-        {{"a", "the first system (model, impl, exec:CMD)"},
-         {"b", "the second system"},
+        {{.name = "a",
+          .help = "the first system (model, impl, exec:CMD)",
+          .required = true},
+         {.name = "b", .help = "the second system", .required = true},
          {"layer",
           "with PATH: run only traces of this layer; without: generate "
           "traces of this layer (queue, cache or scheduler)"},

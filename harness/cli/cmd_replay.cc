@@ -146,7 +146,9 @@ const CommandRegistrar kReplay({
                 "[--layer=L] [-x] [--last-failed] [--list] [-j N] [-q] "
                 "PATH...",
     .summary = "replay traces against one system",
-    .flags = {{"sut", "the system under test"},
+    .flags = {{.name = "sut",
+               .help = "the system under test (model, impl, exec:CMD)",
+               .required = true},
               kReportFlag,
               kNoPropertiesFlag,
               kTimeoutFlag,
