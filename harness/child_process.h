@@ -1,8 +1,7 @@
 // A System played by another program: `harness::ChildProcess` runs a shell
-// command and speaks the spec's stdin/stdout protocol with it
-// (../shared/spec/schedtrace-v1.md, "Validating another implementation";
-// docs/ADAPTERS.md for implementers; docs/SPEC-EXTENSIONS.md, section 5, for
-// the capabilities a child may declare).
+// command and speaks the child-process protocol with it over stdin and
+// stdout (docs/FORMAT.md, "Child-process protocol", with the capabilities a
+// child may declare; docs/ADAPTERS.md for implementers).
 //
 //   ChildProcess child("./my-scheduler --schedtrace", {.timeout_ms = 2000});
 //   TraceResult r = Replay(child, trace);   // one fresh child per Configure
@@ -41,7 +40,7 @@
 namespace schedtrace {
 
 // What a child declared in its header reply; an absent list means
-// "everything" (docs/SPEC-EXTENSIONS.md, section 5).
+// "everything" (docs/FORMAT.md, "Capabilities").
 struct Capabilities {
   std::optional<std::set<std::string>> layers;  // "queue", "cache", ...
   std::optional<std::set<std::string>> ops;     // "q_add", "c_assume", ...

@@ -1,5 +1,5 @@
 // The Kubernetes objects a schedtrace carries: the subset of v1.Pod and
-// v1.Node that the spec (../shared/spec/schedtrace-v1.md, "Objects") names,
+// v1.Node that the format (docs/FORMAT.md, "Objects") names,
 // as plain value types.
 //
 // Pods are immutable once decoded and shared through `PodPtr`, as upstream
@@ -95,8 +95,8 @@ struct Pod {
   std::string resource_version;
   Labels labels;
   // Not read by the scheduler's logic, but isPodUpdated compares every
-  // non-status field, so an annotation change is an update (spec extension:
-  // see docs/SPEC-EXTENSIONS.md).
+  // non-status field, so an annotation change is an update (extension E1
+  // of docs/FORMAT.md).
   Labels annotations;
   std::optional<std::string> deletion_timestamp;
 

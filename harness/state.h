@@ -1,5 +1,5 @@
 // What a system shows: the `out` of a step and the state snapshot
-// (../shared/spec/schedtrace-v1.md, "State snapshot"). Plain data; the codec
+// (docs/FORMAT.md, "The state snapshot"). Plain data; the codec
 // turns it into the spec's JSON, properties read it directly.
 #ifndef SCHEDTRACE_HARNESS_STATE_H_
 #define SCHEDTRACE_HARNESS_STATE_H_

@@ -1,6 +1,8 @@
-// A decoded schedtrace: the header and the typed steps of
-// ../shared/spec/schedtrace-v1.md. Pure data, no JSON: systems include this,
-// only the codec and the replayer know the wire format.
+// A decoded schedtrace: the header and the typed steps of docs/FORMAT.md.
+// An absent config key reads as the default below, which FORMAT.md's table
+// "Config keys and their defaults" documents: keep the two in step.
+// Pure data, no JSON: systems include this, only the codec and the replayer
+// know the wire format.
 #ifndef SCHEDTRACE_HARNESS_TRACE_H_
 #define SCHEDTRACE_HARNESS_TRACE_H_
 
@@ -132,7 +134,7 @@ enum class PermitOutcome { kAllow, kWait, kReject };
 
 struct Expect;  // harness/expect.h: the raw `expect` object of a step.
 
-// One step. Which fields are meaningful depends on `op` (spec, "Steps"):
+// One step. Which fields are meaningful depends on `op` (docs/FORMAT.md):
 //   pod       q_add q_delete q_assigned_pod_* q_nominate c_assume
 //             c_finish_binding c_forget c_add_pod c_remove_pod pod_add
 //             pod_delete

@@ -111,7 +111,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update of a pod between Pop and AddUnschedulableIfNotPresent adds "
        "a second copy to activeQ (fixed in 1.31 behind QueueingHints)",
        &InFlightCopy},
-      {"nil-old-update-duplicates", 1, "upstream-v1.26.7-notes.md item 3",
+      {"nil-old-update-duplicates", 1, "docs/UPSTREAM.md item 3",
        "golden/upstream-v1.26.7/queue/update-nil-old-in-activeq.jsonl",
        "Update(nil, p) of a pod in backoffQ adds it to activeQ as well",
        &NilOldUpdateCopy},
@@ -146,7 +146,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "its delete never passes our queue filter, so it stays queued and "
        "nominated after it is gone",
        &RecreatedForOtherScheduler},
-      {"caller-object-accounting", 6, "upstream-v1.26.7-notes.md item 13",
+      {"caller-object-accounting", 6, "docs/UPSTREAM.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
        "one: a stale argument makes requested drift",

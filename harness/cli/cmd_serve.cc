@@ -1,11 +1,11 @@
 // schedtrace serve: one of our own systems behind the child-process protocol
-// (spec, "Validating another implementation"; docs/ADAPTERS.md), so that the
+// (docs/FORMAT.md, "Child-process protocol"; docs/ADAPTERS.md), so that the
 // whole exec: path can be tested end to end:
 //
 //   schedtrace replay --sut="exec:schedtrace serve --sut=impl" golden/
 //
 // Reads a header line, answers {"ok": true, "layers": [...]} (the layers the
-// system implements; docs/SPEC-EXTENSIONS.md, section 5), then answers every
+// system implements; docs/FORMAT.md, "Capabilities"), then answers every
 // step line with {"out": ..., "state": ...}. A later header line starts a new
 // trace. A line that does not decode, or a step the system cannot apply, is
 // answered {"ok": false, "error": "..."}. Exits 0 at the end of stdin.
@@ -62,7 +62,7 @@ std::string ErrorReply(const std::string& message) {
   return json{{"ok", false}, {"error", message}}.dump();
 }
 
-// Keeps only the parts and keys `state` lists (docs/SPEC-EXTENSIONS.md 5).
+// Keeps only the parts and keys `state` lists (docs/FORMAT.md, "Capabilities").
 json FilterState(json state, const std::set<std::string>& keep) {
   json out = json::object();
   for (auto& [part, value] : state.items()) {
