@@ -41,6 +41,29 @@ std::string OpOfMessage(const std::string& message) {
   return message.substr(open + 2, close - open - 2);
 }
 
+// What kind of error a system's failure at a step was, the same for every
+// trace it happens on: a child's failure by the phrase that names it (the
+// rest of its message quotes the child's varying bytes and stderr), any
+// other error by its first line with numbers written N.
+std::string ErrorKind(const std::string& message) {
+  for (const char* phrase :
+       {"closed its stdout", "no reply to", "is not a JSON object",
+        "more than one line", "is longer than", "stopped reading its stdin",
+        "could not apply", "is not {"}) {
+    if (message.find(phrase) != std::string::npos) return phrase;
+  }
+  std::string kind;
+  for (size_t i = 0; i < message.size() && message[i] != '\n'; ++i) {
+    const bool digit = message[i] >= '0' && message[i] <= '9';
+    if (!digit) {
+      kind += message[i];
+    } else if (kind.empty() || kind.back() != 'N') {
+      kind += 'N';
+    }
+  }
+  return kind;
+}
+
 class Shrinker {
  public:
   Shrinker(const FailureOf& failure, std::string signature, int max_runs)
@@ -233,8 +256,7 @@ std::optional<std::string> FailureSignature(
       std::string op = OpOfMessage(message);
       if (op.empty()) return "ERROR header";
       size_t p = message.find("): ");
-      std::string rest = message.substr(p + 3);
-      return absl::StrCat("ERROR ", op, " ", rest.substr(0, rest.find(':')));
+      return absl::StrCat("ERROR ", op, " ", ErrorKind(message.substr(p + 3)));
     }
   }
   return std::nullopt;

@@ -60,7 +60,7 @@ absl::StatusOr<MinimizeResult> Minimize(const Trace& trace,
 
 // A signature of a replay's failure that survives shrinking, nullopt for a
 // pass or a skip: "FAIL q_pop out.popped", "FAIL property 1 (no pod in two
-// queues)", "ERROR schedule_one UNAVAILABLE".
+// queues)", "ERROR schedule_one no reply to" (a child that timed out).
 std::optional<std::string> FailureSignature(const TraceResult& result);
 // The same from the parts of any result (a DiffResult, for instance:
 // harness/differential.h); `message` is "file:line: step N (op): ...".
