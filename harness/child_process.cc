@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "harness/codec.h"
+#include "harness/interrupt.h"
 #include "harness/json_codec.h"
 #include "nlohmann/json.hpp"
 
@@ -170,6 +171,7 @@ void ChildProcess::DrainStderr() {
 
 absl::Status ChildProcess::Start() {
   Stop();
+  if (Interrupted()) return absl::CancelledError("interrupted");
   IgnoreSigpipeOnce();
   stdout_buf_.clear();
   stderr_partial_.clear();
@@ -191,6 +193,9 @@ absl::Status ChildProcess::Start() {
   // Prepared before fork: the child may only make async-signal-safe calls.
   std::string sh = "/bin/sh", dash_c = "-c";
   char* argv[] = {sh.data(), dash_c.data(), command_.data(), nullptr};
+  // No SIGINT or SIGTERM between fork and the registration of the child's
+  // group: the handler must find every child (harness/interrupt.h).
+  BlockInterrupts block;
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);  // one group: Stop() kills grandchildren too
@@ -216,6 +221,7 @@ absl::Status ChildProcess::Start() {
     return absl::InternalError(absl::StrCat("fork: ", strerror(errno)));
   }
   setpgid(pid, pid);  // also here, so the group exists whichever runs first
+  RegisterChildGroup(pid);
   pid_ = pid;
   stdin_fd_ = in[1];
   stdout_fd_ = out[0];
@@ -249,6 +255,7 @@ void ChildProcess::Stop() {
       exit_description_ = DescribeWaitStatus(status);
       kill(-pid_, SIGKILL);  // grandchildren it may have left behind
     }
+    UnregisterChildGroup(pid_);
     pid_ = -1;
   }
   DrainStderr();

@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
+#include "harness/differential.h"
 #include "harness/replay.h"
 
 namespace schedtrace {
@@ -456,6 +457,31 @@ TEST_F(ChildProcessTest, OutAsSentIsTheLastRepliesOut) {
   EXPECT_EQ(*child.OutAsSent(), R"({"error":false})");
   ASSERT_TRUE(child.Configure(CacheHeader()).ok());
   EXPECT_FALSE(child.OutAsSent().has_value());
+}
+
+// `diff` holds a child to the same rule: b's out as it wrote it must be the
+// canonical encoding, so {"error": false} where a wrote {} is a divergence.
+TEST_F(ChildProcessTest, DifferentialComparesTheOutAsTheChildWroteIt) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"cache","config":{}}
+{"t":1,"op":"c_cleanup"})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  auto replying = [](const std::string& out) {
+    return "read h; echo '" + std::string(kOk) +
+           "'; read l; echo '{\"out\":" + out +
+           ",\"state\":{}}'; cat > /dev/null";
+  };
+  ChildProcess a(replying("{}"));
+  ChildProcess b(replying(R"({"error":false})"));
+  DiffResult r = RunDifferential(a, b, *trace, {});
+  EXPECT_EQ(r.verdict, Verdict::kFailed) << r.message;
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->path, "out.error");
+  EXPECT_EQ(r.divergence->actual, "false");
+
+  ChildProcess a2(replying("{}")), b2(replying("{}"));
+  EXPECT_EQ(RunDifferential(a2, b2, *trace, {}).verdict, Verdict::kPassed);
 }
 
 }  // namespace

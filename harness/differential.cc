@@ -122,8 +122,12 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   const StepOut none;
   const StepOut& oa = out_a.ok() ? *out_a : none;
   const StepOut& ob = out_b.ok() ? *out_b : none;
+  // A child's out is compared as it wrote it (System::OutAsSent): a
+  // non-canonical reply ({"error": false}, an unknown key) is a divergence.
+  const std::optional<std::string_view> sent_b =
+      out_b.ok() ? b_.OutAsSent() : std::nullopt;
   if (auto d = CompareStep(WithExpectFrom(step, oa, after_a), step_no, ob,
-                           after_b, options_.reports)) {
+                           after_b, options_.reports, nullptr, sent_b)) {
     result.divergence = std::move(d);
     return result;
   }
