@@ -1,6 +1,6 @@
 // The benchmark input generator: large scheduler-layer traces with realistic
 // churn, made deterministically from a seed, of the same kinds of steps as
-// ../shared/bench/upstream-large.jsonl (which upstream's own harness chose
+// bench/upstream-large.jsonl.gz (which upstream's own harness chose
 // while driving kube-scheduler v1.26.7).
 //
 // Like that file, the steps are chosen while driving a System (the model by

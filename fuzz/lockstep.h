@@ -4,10 +4,10 @@
 // After every step: both Apply statuses must agree (ok or not), both outs
 // must be equal, both snapshots must be equal (compared as values first,
 // and diffed into a readable divergence only on a mismatch), and — unless
-// turned off for hostile input — every DESIGN.md property must hold on the
-// model's (= impl's) states, through properties/checker.h. A violation that
-// upstream itself commits (properties/known_violations) is counted, not
-// failed.
+// turned off for hostile input — every property (properties/properties.h)
+// must hold on the model's (= impl's) states, through properties/checker.h. A
+// violation that upstream itself commits (properties/known_violations) is
+// counted, not failed.
 //
 // A layer impl does not implement yet (Configure returns Unimplemented) is
 // run on the model alone, properties checked; the same code compares both

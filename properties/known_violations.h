@@ -17,7 +17,7 @@ namespace schedtrace::properties {
 
 struct KnownViolation {
   std::string_view id;        // short stable name
-  int property;               // DESIGN.md's numbering
+  int property;               // numbered as in properties/properties.h
   std::string_view upstream;  // the upstream issue or PR
   std::string_view trace;     // a minimal trace showing it
   std::string_view summary;

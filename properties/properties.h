@@ -30,7 +30,7 @@ struct Observation {
 };
 
 struct Violation {
-  int property = 0;               // 1..10, DESIGN.md's numbering
+  int property = 0;               // 1..10, as AllProperties() numbers them
   std::string detail;             // what is wrong, readable
   std::vector<std::string> pods;  // the pods involved (keys)
   std::string node;               // the NodeInfo involved, if any
