@@ -10,7 +10,9 @@
 // The consumer runs on the calling thread; returning false stops the run:
 // no task starts after that, tasks in flight finish and are discarded. A
 // task starts only after every task before it has started, so when the
-// consumer stops at task k, tasks 0..k all ran (a serial run's prefix). The
+// consumer stops at task k, tasks 0..k all ran (a serial run's prefix);
+// tasks run at most 2 * jobs ahead of the consumer, so a stop discards
+// little. The
 // `keep_going` predicate, polled before each task starts, stops the run
 // from outside (an interrupt): the consumer then sees the results that are
 // ready in order and RunOrdered returns the number it consumed.
@@ -36,17 +38,24 @@ size_t RunOrdered(
     const std::function<bool()>& keep_going = [] { return true; }) {
   std::vector<std::optional<R>> slots(n);
   std::mutex mu;
-  std::condition_variable ready;
-  size_t next = 0;       // the next task to start (under mu)
-  bool stopped = false;  // no task starts any more (under mu)
+  std::condition_variable ready;  // a result arrived, or the pool stopped
+  std::condition_variable room;   // the consumer moved on, or it stopped
+  size_t next = 0;                // the next task to start (under mu)
+  size_t consuming = 0;           // the next task to consume (under mu)
+  bool stopped = false;           // no task starts any more (under mu)
+  // Tasks run at most `window` ahead of the consumer: what a stop discards,
+  // and the results held, stay bounded.
+  const size_t window = 2 * static_cast<size_t>(std::max(jobs, 1));
   auto worker = [&] {
     for (;;) {
       size_t i;
       {
-        std::lock_guard<std::mutex> lock(mu);
+        std::unique_lock<std::mutex> lock(mu);
+        room.wait(lock, [&] { return stopped || next < consuming + window; });
         if (stopped || next >= n || !keep_going()) {
           stopped = stopped || next < n;
           ready.notify_all();
+          room.notify_all();
           return;
         }
         i = next++;
@@ -71,14 +80,17 @@ size_t RunOrdered(
     if (!slots[i].has_value()) break;
     R r = std::move(*slots[i]);
     slots[i].reset();
+    consuming = i + 1;
+    room.notify_all();
     lock.unlock();
     ++consumed;
-    if (!consume(i, r)) {
-      std::lock_guard<std::mutex> stop(mu);
-      stopped = true;
-      break;
-    }
+    if (!consume(i, r)) break;
   }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stopped = true;
+  }
+  room.notify_all();
   for (std::thread& t : pool) t.join();
   return consumed;
 }

@@ -73,7 +73,8 @@ TEST(OrderedPoolTest, StoppingKeepsTheSerialPrefix) {
         });
     EXPECT_EQ(consumed, 4u);
     EXPECT_THAT(seen, ElementsAre(0, 1, 2, 3));
-    EXPECT_LE(started.load(), 4 + jobs) << "jobs " << jobs;
+    // At most 2 * jobs ahead of the consumer.
+    EXPECT_LE(started.load(), 4 + 2 * jobs) << "jobs " << jobs;
   }
 }
 

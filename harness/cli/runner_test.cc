@@ -263,8 +263,8 @@ pid_t Spawn(const fs::path& dir, const std::string& args, const fs::path& log) {
 }
 
 void InterruptHangingRun(const fs::path& dir, int sig, int expected_exit) {
-  // Every child hangs at its second step: with -j 3, three children hang
-  // at once, each with a grandchild (sh -c) in its group.
+  // Every child hangs at its first step: with -j 3, three children hang at
+  // once, each under a shell (sh -c) in its group.
   const std::string marker = absl::StrCat("hang-marker-", getpid(), "-", sig);
   const fs::path log = dir / "run.log";
   const fs::path report = dir / "report.json";
@@ -272,7 +272,7 @@ void InterruptHangingRun(const fs::path& dir, int sig, int expected_exit) {
       dir,
       absl::StrCat("replay -j 3 --report=", report.string(),
                    " \"--sut=exec:sleep 0 ", marker, "; exec ", SCHEDTRACE_BIN,
-                   " serve --sut=model --fault=hang --fault-step=2\" traces"),
+                   " serve --sut=model --fault=hang --fault-step=1\" traces"),
       log);
   ASSERT_GT(pid, 0);
   // Wait until the children hang.
