@@ -191,11 +191,21 @@ TraceResult Replay(System& sut, const Trace& trace,
   result.path = trace.path;
   result.name = trace.header.name;
   result.layer = trace.header.layer;
+  // Where the verdict is decided (TraceResult::at_*), when it is not a pass.
+  auto decided_at = [&result](int step_no, int line, Op op) {
+    result.at_step = step_no;
+    result.at_line = line;
+    result.at_op = std::string(OpName(op));
+  };
   if (absl::Status s = sut.Configure(trace.header); !s.ok()) {
     result.verdict = s.code() == absl::StatusCode::kUnimplemented
                          ? Verdict::kSkipped
                          : Verdict::kError;
     result.message = std::string(s.message());
+    // The header: step 0, no op. TraceHeader keeps no line; it is the first
+    // line of every trace but one that opens with comments or blank lines.
+    result.at_step = 0;
+    result.at_line = 1;
     return result;
   }
   State before;
@@ -212,6 +222,7 @@ TraceResult Replay(System& sut, const Trace& trace,
       result.message = absl::StrCat(trace.path, ":", step.line, ": step ",
                                     step_no, " (", std::string(OpName(step.op)),
                                     "): ", out.status().message());
+      decided_at(step_no, step.line, step.op);
       return result;
     }
     // A snapshot costs as much as the state is large (20,000 pods: tens of
@@ -223,6 +234,7 @@ TraceResult Replay(System& sut, const Trace& trace,
                              &result.comparisons_skipped, sut.OutAsSent())) {
       result.verdict = Verdict::kFailed;
       result.divergence = std::move(d);
+      decided_at(step_no, step.line, step.op);
       return result;
     }
     if (options.check) {
@@ -232,6 +244,7 @@ TraceResult Replay(System& sut, const Trace& trace,
         result.message =
             absl::StrCat(trace.path, ":", step.line, ": step ", step_no, " (",
                          std::string(OpName(step.op)), "): ", violation);
+        decided_at(step_no, step.line, step.op);
         return result;
       }
       before = std::move(after);

@@ -178,5 +178,101 @@ TEST(CompareStepTest, OutAsSentIsComparedExactly) {
                    .has_value());
 }
 
+// A system that refuses: at Configure, or at the `refuse_at`th Apply.
+class RefusingSystem : public System {
+ public:
+  absl::Status Configure(const TraceHeader&) override { return configure; }
+  absl::StatusOr<StepOut> Apply(const Step&) override {
+    if (++applied == refuse_at) return refusal;
+    return StepOut{};
+  }
+  State Snapshot() const override { return State{}; }
+  absl::Status configure = absl::OkStatus();
+  absl::Status refusal = absl::UnavailableError("child exited");
+  int refuse_at = -1;
+  int applied = 0;
+};
+
+// Three steps at lines 2, 4 and 6: q_add, q_pop, q_delete.
+Trace ThreeOps() {
+  Trace trace;
+  trace.path = "t.jsonl";
+  const Op ops[] = {Op::kQAdd, Op::kQPop, Op::kQDelete};
+  for (int i = 0; i < 3; ++i) {
+    Step step;
+    step.line = 2 * (i + 1);
+    step.op = ops[i];
+    trace.steps.push_back(step);
+  }
+  return trace;
+}
+
+TEST(ReplayTest, SaysWhereEachVerdictWasDecided) {
+  {  // a pass: nowhere
+    RefusingSystem sut;
+    TraceResult r = Replay(sut, ThreeOps());
+    EXPECT_EQ(r.verdict, Verdict::kPassed);
+    EXPECT_EQ(r.at_step, 0);
+    EXPECT_EQ(r.at_line, 0);
+    EXPECT_EQ(r.at_op, "");
+  }
+  {  // a divergence at step 2
+    Trace trace = ThreeOps();
+    trace.steps[1].expect = StepExpecting(json{{"error", true}}, {}).expect;
+    RefusingSystem sut;
+    TraceResult r = Replay(sut, trace);
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    EXPECT_EQ(r.at_step, 2);
+    EXPECT_EQ(r.at_line, 4);
+    EXPECT_EQ(r.at_op, "q_pop");
+  }
+  {  // an Apply error at step 3
+    RefusingSystem sut;
+    sut.refuse_at = 3;
+    TraceResult r = Replay(sut, ThreeOps());
+    EXPECT_EQ(r.verdict, Verdict::kError);
+    EXPECT_EQ(r.at_step, 3);
+    EXPECT_EQ(r.at_line, 6);
+    EXPECT_EQ(r.at_op, "q_delete");
+  }
+  {  // an op the system does not support: a skip, at step 1
+    RefusingSystem sut;
+    sut.refuse_at = 1;
+    sut.refusal = absl::UnimplementedError("no q_add");
+    TraceResult r = Replay(sut, ThreeOps());
+    EXPECT_EQ(r.verdict, Verdict::kSkipped);
+    EXPECT_EQ(r.at_step, 1);
+    EXPECT_EQ(r.at_line, 2);
+    EXPECT_EQ(r.at_op, "q_add");
+  }
+  {  // a property violated after step 2
+    ReplayOptions options;
+    options.check = [](const State&, const Step& step, const StepOut&,
+                       const State&) {
+      return step.op == Op::kQPop ? std::string("popped") : std::string();
+    };
+    RefusingSystem sut;
+    TraceResult r = Replay(sut, ThreeOps(), options);
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    EXPECT_EQ(r.at_step, 2);
+    EXPECT_EQ(r.at_line, 4);
+    EXPECT_EQ(r.at_op, "q_pop");
+  }
+  for (absl::Status refusal : {absl::FailedPreconditionError("bad config"),
+                               absl::UnimplementedError("no queue layer")}) {
+    // Configure refused: the header, step 0, without an op.
+    RefusingSystem sut;
+    sut.configure = refusal;
+    TraceResult r = Replay(sut, ThreeOps());
+    EXPECT_EQ(r.verdict, refusal.code() == absl::StatusCode::kUnimplemented
+                             ? Verdict::kSkipped
+                             : Verdict::kError);
+    EXPECT_EQ(r.at_step, 0);
+    EXPECT_EQ(r.at_line, 1);
+    EXPECT_EQ(r.at_op, "");
+    EXPECT_EQ(r.steps_run, 0);
+  }
+}
+
 }  // namespace
 }  // namespace schedtrace
