@@ -30,6 +30,7 @@
 #include "harness/generator.h"
 #include "harness/interrupt.h"
 #include "harness/minimize.h"
+#include "harness/text_sanitize.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -280,7 +281,7 @@ int Diff(const CommandLine& cl) {
       [&](size_t, DiffRun& r) {
         if (r.cut_short) return false;
         progress.Clear();
-        std::cout << r.text << std::flush;
+        std::cout << SanitizeText(r.text) << std::flush;
         const bool bad =
             r.verdict == Verdict::kFailed || r.verdict == Verdict::kError;
         progress.Done(bad);

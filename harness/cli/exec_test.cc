@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/cli/cli_test_util.h"
+#include "harness/cli/report_test_util.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
@@ -172,8 +173,9 @@ TEST_F(ExecTest, CapabilitiesBecomeSkipsNotFailures) {
   // An op it does not declare: the trace is skipped.
   CliResult ops =
       RunSchedtrace("replay " + Serve("--ops=c_add_node,c_add_pod") + " " + t);
-  EXPECT_EQ(ops.status, 0) << ops.output;
-  EXPECT_THAT(ops.output, HasSubstr("SKIP " + t));
+  // Nothing ran: its own exit status, and the skip summarised by reason.
+  EXPECT_EQ(ops.status, 5) << ops.output;
+  EXPECT_THAT(ops.output, HasSubstr("SKIP 1 trace: exec:"));
   EXPECT_THAT(ops.output, HasSubstr("does not support op c_cleanup"));
   EXPECT_THAT(ops.output, HasSubstr("0 passed, 0 failed, 1 skipped"));
 }
@@ -219,11 +221,70 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
   EXPECT_THAT(m.str(), HasSubstr("| exec:" + sut + " | cache | 1 | 1 | 0 |"));
   EXPECT_THAT(m.str(), HasSubstr("expected: 300"));
   EXPECT_THAT(x.str(), HasSubstr("failures=\"1\""));
-  EXPECT_THAT(x.str(), HasSubstr("<failure message=\"diverged\">"));
+  EXPECT_THAT(x.str(),
+              HasSubstr("<failure message=\"step 2 (c_add_pod): "
+                        "state.cache.nodes[0].requested.cpu: expected 300, "
+                        "actual 250\" type=\"divergence\">"));
   nlohmann::json j = ReadJson(json);
   EXPECT_EQ(j["systems"][0]["sut"], "exec:" + sut);
   EXPECT_EQ(j["systems"][0]["passed"], 1);
   EXPECT_EQ(j["systems"][0]["failed"], 1);
+}
+
+// A child that answers with every byte 0 to 255 on stderr and then on
+// stdout instead of a reply (with ANSI escapes, BEL and a 64 KiB line on
+// stderr too), at the header or at the first step: the trace fails (exit 1,
+// not a crash) and every report is well-formed by real parsers
+// (report_test_util.h; report_test.cc feeds the writers directly).
+TEST_F(ExecTest, ReportsStayWellFormedWhateverAChildWrites) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  // stdout: one line holding every byte, the newline last.
+  std::string line = all.substr(11) + all.substr(0, 11);
+  const std::string out = Write("stdout.bin", line);
+  const std::string err =
+      Write("stderr.bin", all + "\n\x1b[31mred\x1b[0m\a\x1b]0;title\a\n" +
+                              std::string(64 * 1024, 'L') + "\n");
+  const std::string replies = "cat '" + err + "' >&2; cat '" + out + "'\n";
+  const std::string at_header =
+      Write("at-header.sh", "read -r header\n" + replies + "sleep 1\n");
+  const std::string at_step = Write("at-step.sh",
+                                    "read -r header\necho '{\"ok\":true}'\n"
+                                    "read -r step\n" +
+                                        replies + "sleep 1\n");
+  const std::string golden =
+      std::string(SCHEDTRACE_SOURCE_DIR) +
+      "/golden/upstream-v1.26.7/queue/add-reverse-order.jsonl";
+  struct Child {
+    std::string script;
+    int at_step;
+  };
+  for (const Child& child : {Child{at_header, 0}, Child{at_step, 1}}) {
+    for (const char* ext : {".md", ".xml", ".json"}) {
+      const std::string report = (dir_ / ("r" + std::string(ext))).string();
+      CliResult r =
+          RunSchedtrace("replay \"--sut=exec:/bin/sh " + child.script +
+                        "\" --report=" + report + " " + golden);
+      EXPECT_EQ(r.status, 1) << child.script << ext << "\n" << r.output;
+      EXPECT_EQ(CheckReport(report), "") << child.script << ext;
+      const std::string text = ReadFileBytes(report);
+      EXPECT_THAT(text, HasSubstr("\\x1b[31mred")) << child.script << ext;
+      EXPECT_THAT(text, Not(HasSubstr("\x1b"))) << child.script << ext;
+    }
+    nlohmann::json j = ReadJson((dir_ / "r.json").string());
+    const nlohmann::json& t = j["systems"][0]["traces"][0];
+    EXPECT_EQ(t["verdict"], "ERROR") << child.script;
+    EXPECT_EQ(t["display"], "add-reverse-order.jsonl");
+    EXPECT_EQ(t["at"]["step"], child.at_step) << child.script;
+    EXPECT_EQ(t["at"]["op"], child.at_step == 0 ? "" : "q_add") << child.script;
+    nlohmann::json x = XmlTestcases((dir_ / "r.xml").string());
+    const nlohmann::json& c = x["testsuites"][0]["testcases"][0];
+    EXPECT_EQ(c["name"], "add-reverse-order.jsonl") << x.dump();
+    EXPECT_EQ(c["outcome"]["tag"], "error") << x.dump();
+    EXPECT_EQ(c["outcome"]["attrib"]["type"],
+              child.at_step == 0 ? "configure" : "apply");
+    EXPECT_EQ(c["outcome"]["text"], t["message"]);
+  }
 }
 
 TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {

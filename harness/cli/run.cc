@@ -10,6 +10,7 @@
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
 #include "harness/interrupt.h"
+#include "harness/text_sanitize.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -71,8 +72,11 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
   return one;
 }
 
+// What a child wrote may be any bytes (its stderr tail, a bad reply): the
+// terminal gets them as visible, valid UTF-8 (harness/text_sanitize.h), so
+// no escape sequence or BEL acts on it.
 void PrintTrace(const TraceRun& tr, bool quiet, std::ostream& out) {
-  const std::string& path = tr.result.path;
+  const std::string path = SanitizeLine(tr.result.path);
   switch (tr.result.verdict) {
     case Verdict::kPassed:
       if (!quiet) out << "PASS " << path << "\n";
@@ -81,12 +85,14 @@ void PrintTrace(const TraceRun& tr, bool quiet, std::ostream& out) {
       break;
     case Verdict::kFailed:
       out << "FAIL " << path << "\n  "
-          << (tr.result.divergence ? tr.result.divergence->Format(path)
-                                   : tr.result.message)
+          << SanitizeText(tr.result.divergence
+                              ? tr.result.divergence->Format(tr.result.path)
+                              : tr.result.message)
           << "\n";
       break;
     case Verdict::kError:
-      out << "ERROR " << path << ": " << tr.result.message << "\n";
+      out << "ERROR " << path << ": " << SanitizeText(tr.result.message)
+          << "\n";
       break;
   }
 }

@@ -359,5 +359,52 @@ TEST_F(RunnerTest, ProgressLineOnATerminalOnly) {
   EXPECT_THAT(r.output, Not(HasSubstr("\r")));
 }
 
+// What a misbehaving child writes reaches the terminal as visible, valid
+// UTF-8: every byte 0-255 on its stderr and as its reply, and no raw ESC,
+// BEL, NUL or invalid UTF-8 in what the run prints.
+TEST_F(RunnerTest, AChildsBytesNeverReachTheTerminalRaw) {
+  Cache("c1", true);
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  all += "\xc3\x28\xf0\x9f";  // invalid UTF-8
+  const fs::path bytes = dir_ / "bytes";
+  std::ofstream(bytes, std::ios::binary) << all;
+  const std::string child =
+      absl::StrCat("read h; cat ", bytes.string(),
+                   " >&2; echo '{\"ok\":true}'; read l; cat ", bytes.string(),
+                   "; echo; cat > /dev/null");
+  for (const char* cmd : {"replay", "diff --a=model"}) {
+    CliResult r = RunIn(
+        dir_, absl::StrCat(cmd, cmd[0] == 'r' ? " " : " ",
+                           cmd[0] == 'r' ? "\"--sut=exec:" : "\"--b=exec:",
+                           child, "\" traces"));
+    EXPECT_EQ(r.status, 1) << cmd;
+    EXPECT_THAT(r.output, HasSubstr("\\x1b")) << cmd << ": ESC shown";
+    size_t i = 0;
+    for (unsigned char c : r.output) {
+      EXPECT_TRUE(c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f))
+          << cmd << ": raw byte " << int{c} << " at " << i;
+      ++i;
+      if (HasFailure()) break;
+    }
+    // Valid UTF-8: every lead byte has its continuation bytes.
+    for (size_t k = 0; k < r.output.size();) {
+      unsigned char c = r.output[k];
+      int len = c < 0x80         ? 1
+                : (c >> 5) == 6  ? 2
+                : (c >> 4) == 14 ? 3
+                : (c >> 3) == 30 ? 4
+                                 : 0;
+      ASSERT_GT(len, 0) << cmd << ": invalid UTF-8 at " << k;
+      for (int m = 1; m < len; ++m) {
+        ASSERT_LT(k + m, r.output.size());
+        ASSERT_EQ(static_cast<unsigned char>(r.output[k + m]) >> 6, 2)
+            << cmd << ": invalid UTF-8 at " << k;
+      }
+      k += len;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace schedtrace::cli

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {
@@ -63,7 +64,7 @@ std::string NameOf(const TraceRun& t) {
 }  // namespace
 
 std::string SkipReason(const TraceRun& trace) {
-  return Kind(WithoutStepPrefix(trace));
+  return SanitizeLine(Kind(WithoutStepPrefix(trace)));
 }
 
 std::string SkipSummary(const SystemRun& run) {
@@ -86,12 +87,12 @@ std::string SkipSummary(const SystemRun& run) {
 
 std::string FailureSignature(const TraceRun& trace) {
   const TraceResult& r = trace.result;
-  if (trace.bad_input) return "bad input: " + Kind(r.message);
+  if (trace.bad_input) return "bad input: " + SanitizeLine(Kind(r.message));
   if (r.divergence) {
-    return absl::StrCat(r.divergence->op, " ",
-                        WithoutIndices(r.divergence->path));
+    return SanitizeLine(absl::StrCat(r.divergence->op, " ",
+                                     WithoutIndices(r.divergence->path)));
   }
-  std::string kind = Kind(WithoutStepPrefix(trace));
+  std::string kind = SanitizeLine(Kind(WithoutStepPrefix(trace)));
   return r.at_op.empty() ? kind : absl::StrCat(r.at_op, " ", kind);
 }
 
@@ -129,8 +130,8 @@ std::string FailureGroups(const std::vector<SystemRun>& runs) {
       absl::StrCat("failures by signature (", sorted.size(),
                    sorted.size() == 1 ? " kind):\n" : " kinds):\n");
   for (const auto& [neg, first, sut, sig, example] : sorted) {
-    absl::StrAppendFormat(&out, "  %4d  %s  %s\n        e.g. %s\n", -neg, sut,
-                          sig, example);
+    absl::StrAppendFormat(&out, "  %4d  %s  %s\n        e.g. %s\n", -neg,
+                          SanitizeLine(sut), sig, SanitizeLine(example));
   }
   return out;
 }
