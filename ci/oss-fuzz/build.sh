@@ -34,7 +34,7 @@ mkdir -p "$build" "$OUT/lib"
 CXXFLAGS="${CXXFLAGS//-stdlib=libc++/}"
 
 cmake -S "$root" -B "$build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-DNDEBUG \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
@@ -46,6 +46,8 @@ cmake -S "$root" -B "$build" -G Ninja \
 # $ORIGIN to nothing); it is a DT_RPATH (--disable-new-dtags), not a
 # DT_RUNPATH, so that it also serves the abseil libraries' dependencies on
 # one another.
+# Release adds -DNDEBUG only (as ci/fuzz-build's RelWithDebInfo has it), no
+# -O level: the service's $CFLAGS choose it (-O1 to fuzz).
 # SCHEDTRACE_WERROR=OFF: the service's clang is newer than the clang-14 and
 # g++ that ci/test builds with -Werror; a warning new to it must not stop
 # the fuzzers.

@@ -10,7 +10,8 @@
 # every target, its seed corpus, options and dictionary, abseil found in
 # $OUT/lib, and each target replaying its seed corpus.
 # Usage: emulate.sh [SCRATCH_DIR]   (default: a fresh temporary directory)
-# CC/CXX default to clang-14 (the service's own clang is newer).
+# The compiler is clang-14, or $OSS_FUZZ_CC/$OSS_FUZZ_CXX (the service's own
+# clang is newer).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/ci/oss-fuzz"
@@ -65,7 +66,7 @@ cflags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSA
   cd "$src/schedtrace"
   env -u SCHEDTRACE_GOLDEN \
     SRC="$src" OUT="$out" WORK="$work" \
-    CC="${CC:-clang-14}" CXX="${CXX:-clang++-14}" \
+    CC="${OSS_FUZZ_CC:-clang-14}" CXX="${OSS_FUZZ_CXX:-clang++-14}" \
     CFLAGS="$cflags" CXXFLAGS="$cflags -stdlib=libc++" \
     LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address \
     FUZZING_ENGINE=libfuzzer ARCHITECTURE=x86_64 FUZZING_LANGUAGE=c++ \
