@@ -7,6 +7,7 @@
 #include <map>
 
 #include "harness/cli/command.h"
+#include "harness/cli/default_paths.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/report.h"
 #include "harness/cli/run.h"
@@ -33,11 +34,7 @@ int ReplayOrConformance(const CommandLine& cl) {
   } else {  // conformance
     if (suts.empty()) suts = {"model", "impl"};
     if (paths.empty()) {
-#ifdef SCHEDTRACE_GOLDEN_DIR
-      paths = {cl.Last("golden", SCHEDTRACE_GOLDEN_DIR)};
-#else
-      paths = {cl.Last("golden", "golden")};
-#endif
+      paths = {cl.Last("golden", DefaultGoldenDir())};
     }
   }
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
