@@ -16,6 +16,7 @@
 #ifndef SCHEDTRACE_HARNESS_REPLAY_H_
 #define SCHEDTRACE_HARNESS_REPLAY_H_
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -28,6 +29,17 @@
 
 namespace schedtrace {
 
+// One difference at a divergent step. Lists of pods are diffed by pod key:
+// `state.queue.backoff[d/p].backoffExpiresAt` changed, `state.queue.active`
+// missing d/q, extra d/r, d/s moved from #1 to #2.
+struct Difference {
+  std::string path;
+  std::string kind;      // "changed", "missing", "extra", "moved"
+  std::string expected;  // JSON, or "(absent)"
+  std::string actual;    // JSON as the system sent it, or "(absent)"
+  bool operator==(const Difference&) const = default;
+};
+
 struct Divergence {
   int step = 0;  // 1-based step number (the header is step 0)
   int line = 0;  // line in the trace file
@@ -35,6 +47,15 @@ struct Divergence {
   std::string path;      // where they differ, e.g. "state.queue.active[1]"
   std::string expected;  // JSON of the expected value at `path`
   std::string actual;    // JSON of the actual value at `path`
+  // The whole divergence (issue 15): every difference of out and state at
+  // this step (the first is path/expected/actual above), and the context a
+  // reader needs: the step's clock and arguments in one line, the trace's
+  // description, the few steps before it in one line each.
+  std::vector<Difference> differences;
+  int64_t t = 0;
+  std::string step_summary;
+  std::string description;
+  std::vector<std::string> before;
   std::string Format(const std::string& trace_path) const;
 };
 
