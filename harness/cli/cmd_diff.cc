@@ -31,6 +31,7 @@
 #include "harness/interrupt.h"
 #include "harness/minimize.h"
 #include "harness/text_sanitize.h"
+#include "harness/timeline.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -48,7 +49,8 @@ std::optional<std::string> DiffSignature(const DiffResult& r) {
 // The hook for delta debugging (`--minimize`): shrinks a trace on which
 // systems `a` and `b` disagree (harness/minimize.h) to a small one that
 // disagrees the same way, writes it next to `path` as *.min.jsonl with a's
-// expectations, and returns its path ("" when nothing was written).
+// expectations and, beside it, *.min.explain.txt (its timeline on b), and
+// returns its path ("" when nothing was written).
 std::string MinimizeDisagreement(const std::string& a, const std::string& b,
                                  const DiffOptions& options, const Trace& trace,
                                  const std::string& path) {
@@ -72,9 +74,26 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
   out += ".min.jsonl";
   std::ofstream file(out);
   file << EncodeTrace(small);
-  return file ? absl::StrCat(out, " (", small.steps.size(), " steps, ",
-                             m->signature, ")")
-              : "";
+  if (!file) return "";
+  // Beside it, its timeline on b (harness/timeline.h): a's expectations
+  // against what b does, readable without running anything.
+  small.path = out;
+  std::string explained;
+  if (absl::StatusOr<std::unique_ptr<System>> sb = MakeSystem(b); sb.ok()) {
+    ExplainOptions eo;
+    eo.sut = b;
+    eo.reports = ReportsOf(**sb);
+    absl::StatusOr<Timeline> timeline = ExplainTrace(**sb, small, eo);
+    const std::string explain_path = ExplanationPathFor(out);
+    std::ofstream text(explain_path);
+    text << (timeline.ok()
+                 ? FormatTimeline(*timeline)
+                 : absl::StrCat("cannot explain ", out, " on ", b, ": ",
+                                timeline.status().message(), "\n"));
+    if (text) explained = absl::StrCat(", explained in ", explain_path);
+  }
+  return absl::StrCat(out, " (", small.steps.size(), " steps, ", m->signature,
+                      ")", explained);
 }
 
 std::string FileNameFor(const Trace& trace) {

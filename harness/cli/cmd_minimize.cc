@@ -9,6 +9,10 @@
 // error) is shrunk on S alone; a divergence from the trace's recorded
 // expectations is shrunk against the model (expectations recorded for the
 // whole trace no longer hold once steps are gone).
+//
+// With --out=FILE.jsonl it also writes FILE.explain.txt: the minimized
+// trace's timeline on S (harness/timeline.h, `schedtrace explain`). On
+// stdout (no --out) only the trace is written.
 #include <fstream>
 #include <iostream>
 
@@ -19,6 +23,7 @@
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/minimize.h"
+#include "harness/timeline.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -61,6 +66,24 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   }
   DiffResult r = RunDifferential(**ref, **sut, trace, diff);
   return FailureSignature(r.verdict, r.divergence, r.message);
+}
+
+// Writes beside the minimized trace (at trace.path) its timeline on `sut`
+// (harness/timeline.h), so a CI artifact reads without running anything;
+// returns the file's path, "" when it could not be written.
+std::string WriteExplanation(const std::string& sut, const Trace& trace) {
+  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
+  if (!system.ok()) return "";
+  ExplainOptions options;
+  options.sut = sut;
+  options.reports = ReportsOf(**system);
+  absl::StatusOr<Timeline> timeline = ExplainTrace(**system, trace, options);
+  const std::string path = ExplanationPathFor(trace.path);
+  std::ofstream f(path);
+  f << (timeline.ok() ? FormatTimeline(*timeline)
+                      : absl::StrCat("cannot explain ", trace.path, " on ", sut,
+                                     ": ", timeline.status().message(), "\n"));
+  return f ? path : "";
 }
 
 int MinimizeCommand(const CommandLine& cl) {
@@ -137,20 +160,26 @@ int MinimizeCommand(const CommandLine& cl) {
       setup.against.empty() ? "" : absl::StrCat(" against ", setup.against),
       ": ", m->signature);
   std::string text = EncodeTrace(out);
+  std::string explanation;  // the .explain.txt written beside --out
   if (cl.Has("out")) {
-    std::ofstream f(cl.Last("out", ""));
+    const std::string path = cl.Last("out", "");
+    std::ofstream f(path);
     f << text;
     if (!f) {
-      std::cerr << "schedtrace minimize: cannot write " << cl.Last("out", "")
-                << "\n";
+      std::cerr << "schedtrace minimize: cannot write " << path << "\n";
       return 2;
     }
+    out.path = path;
+    explanation = WriteExplanation(setup.sut, out);
   } else {
     std::cout << text;
   }
   std::cerr << "minimized " << cl.paths[0] << " from " << trace->steps.size()
             << " to " << out.steps.size() << " steps in " << m->runs
             << " runs: " << m->signature << "\n";
+  if (!explanation.empty()) {
+    std::cerr << "explained in " << explanation << "\n";
+  }
   return 0;
 }
 

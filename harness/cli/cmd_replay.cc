@@ -24,7 +24,8 @@ bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 int ReplayOrConformance(const CommandLine& cl) {
   std::string report = cl.Last("report", "");
   if (cl.Has("report") && !KnownReportExtension(report)) {
-    return UsageError("--report takes FILE.md, FILE.xml or FILE.json");
+    return UsageError(
+        "--report takes FILE.md, FILE.xml, FILE.json or FILE.html");
   }
   std::vector<std::string> suts = cl.All("sut");
   std::vector<std::string> paths = cl.paths;
@@ -55,6 +56,7 @@ int ReplayOrConformance(const CommandLine& cl) {
   options.fail_fast = cl.Has("fail-fast");
   options.quiet = cl.Has("quiet");
   options.progress = isatty(STDERR_FILENO) != 0;
+  options.explain_failures = report.ends_with(".html");
   std::vector<SystemRun> runs;
   for (const std::string& sut : suts) {
     absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(sut));
@@ -103,8 +105,9 @@ int ReplayOrConformance(const CommandLine& cl) {
 
 const FlagSpec kReportFlag = {
     "report",
-    "also write a report: FILE.md (Markdown), FILE.xml (JUnit XML) or "
-    "FILE.json"};
+    "also write a report: FILE.md (Markdown), FILE.xml (JUnit XML), "
+    "FILE.json or FILE.html (one page for a browser, each failure's "
+    "timeline)"};
 const FlagSpec kNoPropertiesFlag = {
     .name = "no-properties",
     .help = "do not check the invariants after every step",

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/cli/html_report.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
@@ -539,7 +540,7 @@ std::string ConformanceTable(const std::vector<SystemRun>& runs) {
 
 bool KnownReportExtension(const std::string& path) {
   return path.ends_with(".md") || path.ends_with(".xml") ||
-         path.ends_with(".json");
+         path.ends_with(".json") || path.ends_with(".html");
 }
 
 absl::Status WriteReport(const std::string& path,
@@ -552,9 +553,11 @@ absl::Status WriteReport(const std::string& path,
       text = JUnitReport(runs);
     } else if (path.ends_with(".json")) {
       text = JsonReport(runs);
+    } else if (path.ends_with(".html")) {
+      text = HtmlReport(runs);
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat("--report=", path, ": use .md, .xml or .json"));
+          absl::StrCat("--report=", path, ": use .md, .xml, .json or .html"));
     }
   } catch (const std::exception& e) {
     return absl::InternalError(

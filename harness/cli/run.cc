@@ -64,6 +64,18 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
       };
     }
     tr.result = Replay(**system, *trace, replay_options);
+    // The failure's timeline, replayed on a fresh system (the HTML report).
+    if (options.explain_failures && Failed(tr) && !Interrupted()) {
+      absl::StatusOr<std::unique_ptr<System>> fresh = MakeSystem(sut);
+      if (fresh.ok()) {
+        ExplainOptions explain;
+        explain.sut = sut;
+        explain.reports = ReportsOf(**fresh);
+        absl::StatusOr<Timeline> timeline =
+            ExplainTrace(**fresh, *trace, explain);
+        if (timeline.ok()) tr.timeline = *std::move(timeline);
+      }
+    }
   }
   tr.seconds = SecondsSince(start);
   // A child killed by the interrupt fails its trace; that is no verdict.

@@ -3,12 +3,14 @@
 #define SCHEDTRACE_HARNESS_CLI_RUN_H_
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "harness/cli/select.h"
 #include "harness/replay.h"
+#include "harness/timeline.h"
 
 namespace schedtrace::cli {
 
@@ -19,6 +21,10 @@ struct TraceRun {
   // own name when PATH named the file): what reports use as its name.
   std::string display;
   double seconds = 0;  // wall time of this trace's replay
+  // Each pod's journey through a failed trace (a divergence or an error),
+  // replayed again on a fresh system: set only with
+  // RunOptions::explain_failures (the HTML report shows it).
+  std::optional<Timeline> timeline;
 };
 
 struct SystemRun {
@@ -41,6 +47,9 @@ struct RunOptions {
   bool fail_fast = false;  // stop after the first failure (-x)
   bool quiet = false;      // print failures only, not PASS lines (-q)
   bool progress = false;   // a progress line on stderr (a terminal)
+  // Replay each failed trace once more to record its timeline
+  // (TraceRun::timeline), for the HTML report.
+  bool explain_failures = false;
 };
 
 // Replays every file against a fresh system named `sut`, printing one line
