@@ -190,7 +190,7 @@ int Seed(const std::string& target, std::vector<std::string> args) {
     }
     absl::StatusOr<Trace> trace = ReadTraceFile(f);
     if (!trace.ok()) {
-      std::cerr << "skipping " << f << ": " << trace.status() << "\n";
+      std::cerr << "skipping " << f << ": " << trace.status().message() << "\n";
       continue;
     }
     if (target == "quantity") {
@@ -246,7 +246,7 @@ int Decode(const std::string& target, const std::vector<std::string>& args) {
   absl::StatusOr<Trace> trace = DecodeTrace(
       layer, mode, body, valid ? model.get() : nullptr, /*record=*/valid);
   if (!trace.ok()) {
-    std::cerr << "decode: " << trace.status() << "\n";
+    std::cerr << "decode: " << trace.status().message() << "\n";
     return 1;
   }
   trace->header.source = "regression";
