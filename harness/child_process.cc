@@ -383,6 +383,8 @@ absl::StatusOr<std::string> ChildProcess::Exchange(const std::string& line,
 absl::Status ChildProcess::Configure(const TraceHeader& header) {
   state_ = State{};
   out_as_sent_.reset();
+  state_reply_.reset();
+  state_as_sent_.reset();
   capabilities_ = Capabilities{};
   layer_ = header.layer;
   if (absl::Status s = Start(); !s.ok()) return s;
@@ -428,6 +430,8 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
 
 absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
   out_as_sent_.reset();
+  state_reply_.reset();
+  state_as_sent_.reset();
   const std::string what = absl::StrCat("the step at line ", step.line, " (",
                                         std::string(OpName(step.op)), ")");
   if (!configured_) {
@@ -480,7 +484,23 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
   // Kept as sent: decoding forgets what the StepOut cannot hold (an
   // `"error": false`, an unknown key), and the replayer must not.
   out_as_sent_ = j["out"].dump(-1, ' ', false, json::error_handler_t::replace);
+  // The state as sent is only read on a divergence: keep the line (moved,
+  // not copied) and extract the state from it then.
+  if (j.contains("state")) state_reply_ = *std::move(reply);
   return out;
+}
+
+std::optional<std::string_view> ChildProcess::StateAsSent() const {
+  if (!state_reply_) return std::nullopt;
+  if (!state_as_sent_) {
+    json j = json::parse(*state_reply_, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("state")) {
+      return std::nullopt;  // cannot happen: Apply parsed this line
+    }
+    state_as_sent_ =
+        j["state"].dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return *state_as_sent_;
 }
 
 }  // namespace schedtrace

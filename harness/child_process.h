@@ -91,6 +91,10 @@ class ChildProcess : public System {
     if (!out_as_sent_) return std::nullopt;
     return *out_as_sent_;
   }
+  // The last step reply's `state` as the child wrote it (compact JSON, read
+  // from the reply on first use); empty when that reply had no state, after
+  // Configure and after an Apply that failed.
+  std::optional<std::string_view> StateAsSent() const override;
 
   // What the child declared at the last Configure.
   const Capabilities& capabilities() const { return capabilities_; }
@@ -125,6 +129,10 @@ class ChildProcess : public System {
   bool configured_ = false;
   State state_;
   std::optional<std::string> out_as_sent_;
+  // The last step reply line, when it carried a state; StateAsSent's JSON,
+  // extracted from it when first asked for.
+  std::optional<std::string> state_reply_;
+  mutable std::optional<std::string> state_as_sent_;
 };
 
 }  // namespace schedtrace

@@ -484,5 +484,70 @@ TEST_F(ChildProcessTest, DifferentialComparesTheOutAsTheChildWroteIt) {
   EXPECT_EQ(RunDifferential(a2, b2, *trace, {}).verdict, Verdict::kPassed);
 }
 
+TEST_F(ChildProcessTest, StateAsSentIsTheLastRepliesState) {
+  ChildProcess child(
+      "read h; echo '" + std::string(kOk) +
+      "'; read l; echo "
+      "'{\"out\":{},\"state\":{\"cache\":{\"assumed\":[\"d/a\"]}"
+      ",\"waiting\":null}}'; read l; echo '{\"out\":{\"fatal\":true}}'; cat");
+  EXPECT_FALSE(child.StateAsSent().has_value());
+  ASSERT_TRUE(child.Configure(CacheHeader()).ok());
+  EXPECT_FALSE(child.StateAsSent().has_value());
+  ASSERT_TRUE(child.Apply(Cleanup(2)).ok());
+  ASSERT_TRUE(child.StateAsSent().has_value());
+  // As written (compact), with what decoding forgets: the part sent as null,
+  // the keys left out.
+  EXPECT_EQ(*child.StateAsSent(),
+            R"({"cache":{"assumed":["d/a"]},"waiting":null})");
+  EXPECT_EQ(child.Snapshot().cache->nodes.size(), 0u);
+  EXPECT_FALSE(child.Snapshot().waiting.has_value());
+  // A fatal reply without a state: none.
+  absl::StatusOr<StepOut> fatal = child.Apply(Cleanup(3));
+  ASSERT_TRUE(fatal.ok()) << fatal.status();
+  EXPECT_TRUE(fatal->fatal);
+  EXPECT_FALSE(child.StateAsSent().has_value());
+  ASSERT_TRUE(child.Configure(CacheHeader()).ok());
+  EXPECT_FALSE(child.StateAsSent().has_value());
+}
+
+// A child that leaves `gated` out of an unschedulable entry: the comparison
+// reads it as false, and where true was expected the divergence shows what
+// the child sent, (absent), not the default the harness filled in.
+TEST_F(ChildProcessTest, AnOmittedKeyShowsAbsentNotItsDefault) {
+  absl::StatusOr<Trace> trace = ParseTrace(
+      R"({"schedtrace":1,"name":"t","layer":"queue","description":"gates"}
+{"t":5,"op":"flush_backoff","expect":{"out":{},"state":{"queue":{"unschedulable":[{"pod":"d/u","attempts":1,"plugins":[],"gated":true}]}}}})",
+      "t.jsonl");
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  const std::string omitting =
+      R"({"out":{},"state":{"queue":{"active":[],"backoff":[],"unschedulable":[{"pod":"d/u","attempts":1,"plugins":[]}],"schedulingCycle":0,"moveRequestCycle":-1},"nominated":{}}})";
+  ChildProcess child(Child(kOk, omitting));
+  TraceResult r = Replay(child, *trace);
+  EXPECT_EQ(r.verdict, Verdict::kFailed) << r.message;
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->path, "state.queue.unschedulable[0].gated");
+  EXPECT_EQ(r.divergence->expected, "true");
+  EXPECT_EQ(r.divergence->actual, "(absent)");
+  EXPECT_EQ(r.divergence->differences,
+            (std::vector<Difference>{{"state.queue.unschedulable[d/u].gated",
+                                      "changed", "true", "(absent)"}}));
+  EXPECT_EQ(r.divergence->t, 5);
+  EXPECT_EQ(r.divergence->description, "gates");
+  const std::string text = r.divergence->Format("t.jsonl");
+  EXPECT_THAT(text, HasSubstr("\n    actual:   (absent)\n"));
+  EXPECT_THAT(text, Not(HasSubstr("false")));
+
+  // The differential shows b's state as b sent it, too.
+  const std::string sending = omitting.substr(0, omitting.find("[]}]")) +
+                              R"([],"gated":true}])" +
+                              omitting.substr(omitting.find("[]}]") + 4);
+  ChildProcess a(Child(kOk, sending)), b(Child(kOk, omitting));
+  DiffResult diff = RunDifferential(a, b, *trace, {});
+  EXPECT_EQ(diff.verdict, Verdict::kFailed) << diff.message;
+  ASSERT_TRUE(diff.divergence.has_value());
+  EXPECT_EQ(diff.divergence->actual, "(absent)");
+  EXPECT_EQ(diff.divergence->expected, "true");
+}
+
 }  // namespace
 }  // namespace schedtrace

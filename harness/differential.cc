@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/json_codec.h"
+#include "harness/step_summary.h"
 
 namespace schedtrace {
 namespace {
@@ -46,13 +47,8 @@ std::string DiffResult::Format(const std::string& a_name,
                                const std::string& b_name) const {
   if (divergence) {
     const Divergence& d = *divergence;
-    const size_t width = std::max(a_name.size(), b_name.size()) + 1;
-    auto label = [width](const std::string& n) {
-      return n + ":" + std::string(width - n.size(), ' ');
-    };
     return absl::StrCat(StepLocation(path, name, seed, d.line, d.step, d.op),
-                        ": ", d.path, "\n    ", label(a_name), d.expected,
-                        "\n    ", label(b_name), d.actual);
+                        " t=", d.t, ": ", d.path, d.FormatBody(a_name, b_name));
   }
   if (!side.empty()) {
     return absl::StrCat(side == "a" ? a_name : b_name, ": ", message);
@@ -77,6 +73,7 @@ std::optional<DiffResult> Differential::Configure(const TraceHeader& header,
   header_ = header;
   path_ = std::move(path);
   ended_ = false;
+  recent_count_ = 0;
   absl::Status sa = a_.Configure(header);
   absl::Status sb = b_.Configure(header);
   for (const auto& [s, side] : {std::pair{&sa, "a"}, std::pair{&sb, "b"}}) {
@@ -112,9 +109,13 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
     };
     // Its own path, so that shrinking keeps a refusal apart from an `out`
     // that differs.
-    result.divergence =
-        Divergence{step_no,         step.line,   std::string(OpName(step.op)),
-                   "out (refused)", show(out_a), show(out_b)};
+    Divergence d{step_no,         step.line,   std::string(OpName(step.op)),
+                 "out (refused)", show(out_a), show(out_b)};
+    d.differences.push_back({d.path, "changed", d.expected, d.actual});
+    d.t = step.t;
+    d.step_summary = StepSummary(step);
+    result.divergence = std::move(d);
+    AddContext(*result.divergence);
     return result;
   }
   State after_a = a_.Snapshot(), after_b = b_.Snapshot();
@@ -127,8 +128,10 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   const std::optional<std::string_view> sent_b =
       out_b.ok() ? b_.OutAsSent() : std::nullopt;
   if (auto d = CompareStep(WithExpectFrom(step, oa, after_a), step_no, ob,
-                           after_b, options_.reports, nullptr, sent_b)) {
+                           after_b, options_.reports, nullptr, sent_b,
+                           out_b.ok() ? b_.StateAsSent() : std::nullopt)) {
     result.divergence = std::move(d);
+    AddContext(*result.divergence);
     return result;
   }
   if (out_a.ok()) {
@@ -151,7 +154,23 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   }
   before_a_ = std::move(after_a);
   before_b_ = std::move(after_b);
+  // Summarised only on a divergence: assigning into the ring reuses its
+  // storage, where a summary per step would allocate (the fuzz targets).
+  Recent& r = recent_[static_cast<size_t>(recent_count_) % recent_.size()];
+  r.step = step;
+  r.step_no = step_no;
+  ++recent_count_;
   return std::nullopt;
+}
+
+void Differential::AddContext(Divergence& d) const {
+  d.description = header_.description;
+  d.before.clear();
+  const int n = std::min<int>(recent_count_, kStepsBefore);
+  for (int i = recent_count_ - n; i < recent_count_; ++i) {
+    const Recent& r = recent_[static_cast<size_t>(i) % recent_.size()];
+    d.before.push_back(StepLine(r.step, r.step_no));
+  }
 }
 
 DiffResult RunDifferential(System& a, System& b, const Trace& trace,

@@ -21,6 +21,7 @@
 #ifndef SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
 #define SCHEDTRACE_HARNESS_DIFFERENTIAL_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -62,12 +63,18 @@ struct DiffResult {
   std::string side;
   std::string message;
 
-  // A readable account naming the systems, e.g.
-  //   t.jsonl:7: step 7 (q_pop): out.attempts
-  //       model: 2
-  //       impl:  3
+  // A readable account naming the systems: the whole divergence as
+  // Divergence::Format shows it, a's values labelled with its name, b's with
+  // its, e.g.
+  //   t.jsonl:7: step 7 (q_pop) t=3000: out.attempts
+  //       model:  2
+  //       impl:   3
+  //       step:   q_pop
+  //       before: step 6 t=2000: q_add default/p
+  //       differences (1):
+  //         changed out.attempts: model 2, impl 3
   // A generated trace has no file and no lines: it is named with its seed,
-  // "generated/queue/seed-5 (seed 5): step 7 (q_pop): out.attempts".
+  // "generated/queue/seed-5 (seed 5): step 7 (q_pop) t=3000: out.attempts".
   std::string Format(const std::string& a_name,
                      const std::string& b_name) const;
 };
@@ -87,13 +94,16 @@ class Differential {
   std::optional<DiffResult> Configure(const TraceHeader& header,
                                       std::string path);
   // Applies `step` (number `step_no`, 1-based) to both; nullopt while they
-  // agree and every check holds, else the kFailed result.
+  // agree and every check holds, else the kFailed result (a divergence with
+  // the trace's description and the steps applied before it).
   std::optional<DiffResult> Apply(const Step& step, int step_no);
   // Whether both systems exited (a fatal step): the trace ends there.
   bool ended() const { return ended_; }
 
  private:
   DiffResult Base() const;
+  // The trace's description and the last steps applied, into `d`.
+  void AddContext(Divergence& d) const;
 
   System& a_;
   System& b_;
@@ -103,6 +113,14 @@ class Differential {
   StepCheck check_a_, check_b_;
   State before_a_, before_b_;
   bool ended_ = false;
+  // The last kStepsBefore steps both agreed on: a ring, recent_count_ steps
+  // written so far.
+  struct Recent {
+    Step step;
+    int step_no = 0;
+  };
+  std::array<Recent, kStepsBefore> recent_;
+  int recent_count_ = 0;
 };
 
 // Where a step is, for messages: "t.jsonl:7: step 6 (q_pop)" for a trace

@@ -102,11 +102,28 @@ TEST(DifferentialTest, FirstDisagreementIsReportedWithBothSides) {
   EXPECT_EQ(r.divergence->expected, "1");
   EXPECT_EQ(r.divergence->actual, "2");
   const std::string text = r.Format("model", "impl");
-  EXPECT_NE(text.find("toy.jsonl:5: step 4 (q_pop): out.attempts"),
+  EXPECT_NE(text.find("toy.jsonl:5: step 4 (q_pop) t=0: out.attempts"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("model: 1"), std::string::npos) << text;
-  EXPECT_NE(text.find("impl:  2"), std::string::npos) << text;
+  // Values are labelled with the systems' names, aligned with the context.
+  EXPECT_NE(text.find("\n    model:  1\n    impl:   2\n"), std::string::npos)
+      << text;
+  // The whole divergence: the step, the steps before it, every difference.
+  EXPECT_NE(text.find("\n    step:   q_pop\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    before: step 1 t=0: q_add default/a\n"
+                      "            step 2 t=0: q_add default/b\n"
+                      "            step 3 t=0: q_pop\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("changed out.attempts: model 1, impl 2"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(r.divergence->before,
+            (std::vector<std::string>{"step 1 t=0: q_add default/a",
+                                      "step 2 t=0: q_add default/b",
+                                      "step 3 t=0: q_pop"}));
+  EXPECT_EQ(r.divergence->differences,
+            (std::vector<Difference>{{"out.attempts", "changed", "1", "2"}}));
 }
 
 TEST(DifferentialTest, OneSystemRefusingAStepIsADisagreement) {
@@ -203,8 +220,9 @@ TEST(DifferentialTest, AGeneratedTraceCitesStepAndSeedNeverLineZero) {
   DiffResult r = RunDifferential(a, b, GeneratedAddPopTrace());
   ASSERT_EQ(r.verdict, Verdict::kFailed);
   const std::string text = r.Format("model", "impl");
-  EXPECT_EQ(text.substr(0, text.find('\n')),
-            "generated/queue/seed-7 (seed 7): step 4 (q_pop): out.attempts");
+  EXPECT_EQ(
+      text.substr(0, text.find('\n')),
+      "generated/queue/seed-7 (seed 7): step 4 (q_pop) t=0: out.attempts");
   EXPECT_EQ(text.find(":0:"), std::string::npos) << text;
 }
 
@@ -263,6 +281,72 @@ TEST(RecordTraceTest, ARefusedStepIsAnErrorNamingTheStep) {
   EXPECT_NE(recorded.status().message().find("toy.jsonl:4: step 3 (q_pop)"),
             std::string::npos)
       << recorded.status();
+}
+
+// The steps before a divergence are the last three both systems agreed on,
+// however many there were; the description is the header's.
+TEST(DifferentialTest, ADivergenceCarriesTheLastStepsAndTheDescription) {
+  Trace t;
+  t.path = "long.jsonl";
+  t.header.layer = Layer::kQueue;
+  t.header.description = "three adds, three pops";
+  for (int i = 0; i < 6; ++i) {
+    Step step;
+    step.line = i + 2;
+    step.t = 10 * (i + 1);
+    step.op = i < 3 ? Op::kQAdd : Op::kQPop;
+    if (i < 3) {
+      auto p = std::make_shared<Pod>();
+      p->namespace_ = "d";
+      p->name = std::string(1, static_cast<char>('a' + i));
+      p->priority = i;
+      step.pod = p;
+    }
+    t.steps.push_back(step);
+  }
+  ToySystem a, b;
+  b.skew = 1;
+  b.skew_from_step = 6;
+  DiffResult r = RunDifferential(a, b, t);
+  ASSERT_EQ(r.verdict, Verdict::kFailed);
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->step, 6);
+  EXPECT_EQ(r.divergence->t, 60);
+  EXPECT_EQ(r.divergence->step_summary, "q_pop");
+  EXPECT_EQ(r.divergence->description, "three adds, three pops");
+  EXPECT_EQ(
+      r.divergence->before,
+      (std::vector<std::string>{"step 3 t=30: q_add d/c(priority=2)",
+                                "step 4 t=40: q_pop", "step 5 t=50: q_pop"}));
+  // Run again on the same Differential's systems: nothing carried over.
+  Differential d(a, b);
+  ASSERT_FALSE(d.Configure(t.header, t.path).has_value());
+  std::optional<DiffResult> first;
+  for (int i = 0; i < 6 && !first; ++i) first = d.Apply(t.steps[i], i + 1);
+  ASSERT_TRUE(first.has_value());
+  ASSERT_FALSE(d.Configure(t.header, t.path).has_value());
+  b.skew_from_step = 4;  // ToySystem counts steps since Configure
+  std::optional<DiffResult> again;
+  for (int i = 0; i < 6 && !again; ++i) again = d.Apply(t.steps[i], i + 1);
+  ASSERT_TRUE(again.has_value());
+  ASSERT_TRUE(again->divergence.has_value());
+  EXPECT_EQ(again->divergence->step, 4);
+  EXPECT_EQ(again->divergence->before,
+            (std::vector<std::string>{"step 1 t=10: q_add d/a(priority=0)",
+                                      "step 2 t=20: q_add d/b(priority=1)",
+                                      "step 3 t=30: q_add d/c(priority=2)"}));
+}
+
+TEST(DifferentialTest, ARefusalIsADifferenceToo) {
+  ToySystem a, b;
+  b.refuse_op = Op::kQPop;
+  DiffResult r = RunDifferential(a, b, AddPopTrace());
+  ASSERT_TRUE(r.divergence.has_value());
+  ASSERT_EQ(r.divergence->differences.size(), 1u);
+  EXPECT_EQ(r.divergence->differences[0].path, "out (refused)");
+  EXPECT_EQ(r.divergence->differences[0].actual, r.divergence->actual);
+  EXPECT_EQ(r.divergence->before.size(), 2u);
+  EXPECT_EQ(r.divergence->step_summary, "q_pop");
 }
 
 }  // namespace

@@ -31,12 +31,12 @@ namespace schedtrace {
 
 // One difference at a divergent step. Lists of pods are diffed by pod key:
 // `state.queue.backoff[d/p].backoffExpiresAt` changed, `state.queue.active`
-// missing d/q, extra d/r, d/s moved from #1 to #2.
+// missing d/q, extra d/r, d/s moved from #1 to #2 (harness/state_diff.h).
 struct Difference {
   std::string path;
   std::string kind;      // "changed", "missing", "extra", "moved"
-  std::string expected;  // JSON, or "(absent)"
-  std::string actual;    // JSON as the system sent it, or "(absent)"
+  std::string expected;  // JSON, "(absent)", or "#N" (a 1-based position)
+  std::string actual;    // JSON as the system sent it, "(absent)", or "#N"
   bool operator==(const Difference&) const = default;
 };
 
@@ -44,19 +44,46 @@ struct Divergence {
   int step = 0;  // 1-based step number (the header is step 0)
   int line = 0;  // line in the trace file
   std::string op;
+  // The first difference, as a walk of both values in order finds it (lists
+  // by position; a list of another length whole): what failure signatures
+  // group by. `actual` is what the system sent there ("(absent)" for a key a
+  // child left out, not its default).
   std::string path;      // where they differ, e.g. "state.queue.active[1]"
   std::string expected;  // JSON of the expected value at `path`
   std::string actual;    // JSON of the actual value at `path`
   // The whole divergence (issue 15): every difference of out and state at
-  // this step (the first is path/expected/actual above), and the context a
-  // reader needs: the step's clock and arguments in one line, the trace's
-  // description, the few steps before it in one line each.
+  // this step, lists matched by pod key (harness/state_diff.h), and the
+  // context a reader needs: the step's clock and arguments in one line
+  // (harness/step_summary.h), the trace's description, the few steps before
+  // it in one line each ("step 5 t=3000: q_add default/p(priority=1)", oldest
+  // first). CompareStep fills differences, t and step_summary; Replay and the
+  // differential add description and before (AddTraceContext).
   std::vector<Difference> differences;
   int64_t t = 0;
   std::string step_summary;
   std::string description;
   std::vector<std::string> before;
+
+  // The whole divergence for a reader:
+  //   t.jsonl:7: step 6 (q_pop) t=3000: state.queue.active
+  //       expected: [{"attempts":0,"pod":"d/a"},{"attempts":0,"pod":"d/b"}]
+  //       actual:   [{"attempts":0,"pod":"d/b"},{"attempts":0,"pod":"d/a"}]
+  //       step:     q_pop
+  //       trace:    the description, on one line, cut at 200 characters
+  //       before:   step 4 t=1000: q_add d/a(priority=1)
+  //                 step 5 t=2000: q_add d/b(priority=5)
+  //       differences (1):
+  //         moved    state.queue.active[d/b]: expected #2, actual #1
+  // Differences are grouped by kind (missing, extra, moved, changed), in the
+  // order found within a kind; long values are cut (the JSON report keeps
+  // them whole), and at most kMaxFormattedDifferences are listed.
   std::string Format(const std::string& trace_path) const;
+  // Everything after the first line's `: PATH`, values labelled
+  // `expected_label` and `actual_label` (the differential names its two
+  // systems instead).
+  std::string FormatBody(const std::string& expected_label,
+                         const std::string& actual_label) const;
+  static constexpr size_t kMaxFormattedDifferences = 100;
 };
 
 enum class Verdict { kPassed, kFailed, kSkipped, kError };
@@ -109,10 +136,22 @@ TraceResult Replay(System& sut, const Trace& trace,
 // and is counted in `*skipped` (when not null). `out_sent` is the out as the
 // system wrote it (System::OutAsSent), when it crossed a wire: `expect.out`
 // is then compared with it, and it must be the canonical encoding of `out`.
+// `state_sent` is the state as the system wrote it (System::StateAsSent): it
+// is not compared (the canonical encoding of `state` is), but a divergence
+// shows its values as `actual`. A divergence carries every difference, the
+// step's t and summary (not the trace's context: AddTraceContext).
 std::optional<Divergence> CompareStep(
     const Step& step, int step_no, const StepOut& out, const State& state,
     const ReportsState& reports = nullptr, int* skipped = nullptr,
-    std::optional<std::string_view> out_sent = std::nullopt);
+    std::optional<std::string_view> out_sent = std::nullopt,
+    std::optional<std::string_view> state_sent = std::nullopt);
+
+// How many steps before the divergent one a divergence shows.
+inline constexpr int kStepsBefore = 3;
+
+// Adds the trace's description and the kStepsBefore steps before
+// `trace.steps[index]` (the divergent step) to `d`.
+void AddTraceContext(Divergence& d, const Trace& trace, size_t index);
 
 }  // namespace schedtrace
 

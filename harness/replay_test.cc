@@ -49,6 +49,10 @@ TEST(CompareStepTest, ReportsDeepestDifferingField) {
   EXPECT_EQ(d->actual, "2");
   std::string text = d->Format("t.jsonl");
   EXPECT_NE(text.find("t.jsonl:7: step 3 (q_pop)"), std::string::npos) << text;
+  // The whole divergence names the pod, not its position.
+  EXPECT_EQ(d->differences,
+            (std::vector<Difference>{{"state.queue.active[default/a].attempts",
+                                      "changed", "1", "2"}}));
 }
 
 TEST(CompareStepTest, OutIsComparedExactly) {
@@ -94,6 +98,170 @@ TEST(CompareStepTest, ListsOfDifferentLengthAreShownWhole) {
   EXPECT_EQ(d->path, "state.queue.active");
   EXPECT_NE(d->expected.find("default/b"), std::string::npos);
   EXPECT_EQ(d->actual.find("default/b"), std::string::npos);
+  // ... while the differences say which pod is missing.
+  EXPECT_EQ(d->differences,
+            (std::vector<Difference>{
+                {"state.queue.active[default/b]", "missing",
+                 R"({"attempts":0,"pod":"default/b"})", "(absent)"}}));
+}
+
+// Every difference of out and state, not only the first; the step's clock
+// and arguments in one line.
+TEST(CompareStepTest, ADivergenceHasEveryDifferenceOfOutAndState) {
+  State expected_state = QueueState2(1);
+  expected_state.queue->backoff = {{"default/c", 1, 3000}};
+  Step step = StepExpecting(json{{"popped", "default/a"}, {"attempts", 1}},
+                            StateToJson(expected_state));
+  step.t = 2500;
+  auto pod = std::make_shared<Pod>();
+  pod->namespace_ = "default";
+  pod->name = "x";
+  pod->priority = 4;
+  step.op = Op::kQAdd;
+  step.pod = pod;
+  StepOut out;
+  out.popped_present = true;
+  out.popped = "default/a";
+  out.attempts = 2;
+  State actual = QueueState2(1);
+  std::swap(actual.queue->active[0], actual.queue->active[1]);
+  actual.queue->backoff = {{"default/c", 1, 4000}};
+  actual.queue->scheduling_cycle = 3;
+  std::optional<Divergence> d = CompareStep(step, 5, out, actual);
+  ASSERT_TRUE(d.has_value());
+  // The first difference, as before.
+  EXPECT_EQ(d->path, "out.attempts");
+  EXPECT_EQ(d->expected, "1");
+  EXPECT_EQ(d->actual, "2");
+  EXPECT_EQ(d->differences,
+            (std::vector<Difference>{
+                {"out.attempts", "changed", "1", "2"},
+                {"state.queue.active[default/b]", "moved", "#2", "#1"},
+                {"state.queue.backoff[default/c].backoffExpiresAt", "changed",
+                 "3000", "4000"},
+                {"state.queue.schedulingCycle", "changed", "0", "3"},
+            }));
+  EXPECT_EQ(d->t, 2500);
+  EXPECT_EQ(d->step_summary, "q_add default/x(priority=4)");
+  // The trace's context is the replayer's to add.
+  EXPECT_EQ(d->description, "");
+  EXPECT_TRUE(d->before.empty());
+}
+
+// `actual` is what the system sent (System::StateAsSent): a key it left out
+// shows (absent), not the default its decoding reads.
+TEST(CompareStepTest, ActualIsTheStateAsSent) {
+  State expected = QueueState2(0);
+  expected.queue->unschedulable = {{"default/u", 1, 0, {"X"}, true}};
+  State decoded = expected;
+  decoded.queue->unschedulable[0].gated = false;  // omitted, read as false
+  Step step = StepExpecting(json::object(), StateToJson(expected));
+  json sent = StateToJson(decoded);
+  sent["queue"]["unschedulable"][0].erase("gated");
+  sent["queue"]["unknown"] = 1;  // not compared, not shown
+  const std::string sent_text = sent.dump();
+  std::optional<Divergence> d = CompareStep(
+      step, 1, StepOut{}, decoded, nullptr, nullptr, R"({})", sent_text);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "state.queue.unschedulable[0].gated");
+  EXPECT_EQ(d->expected, "true");
+  EXPECT_EQ(d->actual, "(absent)");
+  EXPECT_EQ(d->differences,
+            (std::vector<Difference>{{"state.queue.unschedulable[default/u]"
+                                      ".gated",
+                                      "changed", "true", "(absent)"}}));
+  // The comparison itself reads the decoded state: sent without `gated`
+  // where false is expected still matches.
+  Step matching = StepExpecting(json::object(), StateToJson(decoded));
+  EXPECT_FALSE(CompareStep(matching, 1, StepOut{}, decoded, nullptr, nullptr,
+                           R"({})", sent_text)
+                   .has_value());
+  // Without what was sent, the decoded value.
+  d = CompareStep(step, 1, StepOut{}, decoded);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->actual, "false");
+}
+
+TEST(CompareStepTest, ANonCanonicalOutIsEveryDifferenceFromTheCanonical) {
+  Step step = StepExpecting(json{{"error", false}, {"x", 1}}, std::nullopt);
+  std::optional<Divergence> d =
+      CompareStep(step, 1, StepOut{}, State{}, nullptr, nullptr,
+                  R"({"error":false,"x":1})");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "out.error");
+  EXPECT_NE(d->expected.find("not canonical"), std::string::npos);
+  EXPECT_EQ(d->differences, (std::vector<Difference>{
+                                {"out.error", "extra", "(absent)", "false"},
+                                {"out.x", "extra", "(absent)", "1"}}));
+}
+
+TEST(DivergenceTest, FormatShowsTheWholeDivergenceGroupedByKind) {
+  Divergence d;
+  d.step = 6;
+  d.line = 8;
+  d.op = "q_pop";
+  d.path = "state.queue.active";
+  d.expected = R"([{"attempts":0,"pod":"d/a"}])";
+  d.actual = "[]";
+  d.t = 3000;
+  d.step_summary = "q_pop";
+  d.description =
+      "A pod popped while in flight is moved back by the next event, and "
+      "this sentence goes on long enough to be wrapped over more than one "
+      "line of the report, even over three of them if it keeps going, which "
+      "it does here, past the third line.";
+  d.before = {"step 4 t=1000: q_add d/a", "step 5 t=2000: q_add d/b"};
+  d.differences = {
+      {"state.queue.active[d/b]", "moved", "#2", "#1"},
+      {"state.queue.backoff[d/a].backoffExpiresAt", "changed", "1", "2"},
+      {"state.queue.active[d/a]", "missing", R"({"pod":"d/a"})", "(absent)"},
+      {"state.queue.backoff[d/c]", "extra", "(absent)", R"({"pod":"d/c"})"},
+  };
+  EXPECT_EQ(
+      d.Format("t.jsonl"),
+      "t.jsonl:8: step 6 (q_pop) t=3000: state.queue.active\n"
+      "    expected: [{\"attempts\":0,\"pod\":\"d/a\"}]\n"
+      "    actual:   []\n"
+      "    step:     q_pop\n"
+      "    trace:    A pod popped while in flight is moved back by the next "
+      "event, and this\n"
+      "              sentence goes on long enough to be wrapped over more "
+      "than one line of\n"
+      "              the report, even over three of them if it keeps going, "
+      "which it does \xE2\x80\xA6\n"
+      "    before:   step 4 t=1000: q_add d/a\n"
+      "              step 5 t=2000: q_add d/b\n"
+      "    differences (4):\n"
+      "      missing state.queue.active[d/a]: expected {\"pod\":\"d/a\"}, "
+      "actual (absent)\n"
+      "      extra   state.queue.backoff[d/c]: expected (absent), actual "
+      "{\"pod\":\"d/c\"}\n"
+      "      moved   state.queue.active[d/b]: expected #2, actual #1\n"
+      "      changed state.queue.backoff[d/a].backoffExpiresAt: expected "
+      "1, actual 2");
+}
+
+TEST(DivergenceTest, FormatCutsLongValuesAndListsAtMostAHundred) {
+  Divergence d;
+  d.path = "out";
+  d.expected = std::string(1000, 'e');
+  d.actual = "line one\nline two";
+  for (int i = 0; i < 150; ++i) {
+    d.differences.push_back({"state.waiting[d/p" + std::to_string(i) + "]",
+                             "extra", "(absent)",
+                             "\"d/p" + std::to_string(i) + "\""});
+  }
+  const std::string text = d.Format("t.jsonl");
+  EXPECT_NE(text.find("    expected: " + std::string(300, 'e') +
+                      "\xE2\x80\xA6 (1000 bytes)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    actual:   line one line two\n"), std::string::npos);
+  EXPECT_NE(text.find("differences (150):"), std::string::npos);
+  EXPECT_NE(text.find("state.waiting[d/p99]"), std::string::npos);
+  EXPECT_EQ(text.find("state.waiting[d/p100]"), std::string::npos);
+  EXPECT_NE(text.find("and 50 more (the JSON report lists every one)"),
+            std::string::npos);
 }
 
 // A system that pops a fixed script and records what it was asked.
@@ -128,6 +296,47 @@ TEST(ReplayTest, StopsAtTheFirstDivergence) {
   EXPECT_EQ(sut.applied, 2);
   ASSERT_TRUE(r.divergence.has_value());
   EXPECT_EQ(r.divergence->step, 2);
+}
+
+// Replay adds the trace's context: its description and the steps before.
+TEST(ReplayTest, ADivergenceCarriesTheTracesContext) {
+  Trace trace;
+  trace.path = "x.jsonl";
+  trace.header.description = "what the trace pins";
+  for (int i = 0; i < 5; ++i) {
+    Step step = StepExpecting(json::object(), std::nullopt);
+    step.t = 100 * (i + 1);
+    step.line = i + 2;
+    trace.steps.push_back(step);
+  }
+  trace.steps[4].expect = StepExpecting(json{{"error", true}}, {}).expect;
+  ScriptedSystem sut;
+  TraceResult r = Replay(sut, trace);
+  ASSERT_TRUE(r.divergence.has_value());
+  EXPECT_EQ(r.divergence->step, 5);
+  EXPECT_EQ(r.divergence->t, 500);
+  EXPECT_EQ(r.divergence->step_summary, "q_pop");
+  EXPECT_EQ(r.divergence->description, "what the trace pins");
+  EXPECT_EQ(
+      r.divergence->before,
+      (std::vector<std::string>{"step 2 t=200: q_pop", "step 3 t=300: q_pop",
+                                "step 4 t=400: q_pop"}));
+  EXPECT_EQ(
+      r.divergence->differences,
+      (std::vector<Difference>{{"out.error", "missing", "true", "(absent)"}}));
+  const std::string text = r.divergence->Format(trace.path);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "x.jsonl:6: step 5 (q_pop) t=500: out.error");
+  EXPECT_NE(text.find("\n    trace:    what the trace pins\n"),
+            std::string::npos)
+      << text;
+  // At the first step there is nothing before.
+  Divergence first;
+  AddTraceContext(first, trace, 0);
+  EXPECT_TRUE(first.before.empty());
+  AddTraceContext(first, trace, 2);
+  EXPECT_EQ(first.before, (std::vector<std::string>{"step 1 t=100: q_pop",
+                                                    "step 2 t=200: q_pop"}));
 }
 
 TEST(ReplayTest, FatalEndsTheTrace) {

@@ -4,12 +4,88 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/resources.h"
 
 namespace schedtrace {
 namespace {
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// "cpu:250m,memory:1048576": cpu in millicores, the rest in units.
+std::string ShowResources(const Resources& r) {
+  std::vector<std::string> parts;
+  for (const auto& [name, amount] : r) {
+    parts.push_back(name == "cpu" ? absl::StrCat(name, ":", amount, "m")
+                                  : absl::StrCat(name, ":", amount));
+  }
+  return absl::StrJoin(parts, ",");
+}
+
+// `key(field field ...)`, or `key` alone when no field is set.
+std::string WithFields(const std::string& key,
+                       const std::vector<std::string>& fields) {
+  if (fields.empty()) return key;
+  return absl::StrCat(key, "(", absl::StrJoin(fields, " "), ")");
+}
+
+std::vector<std::string> PodFields(const Pod& p, bool update) {
+  std::vector<std::string> f;
+  if (!p.uid.empty()) f.push_back(absl::StrCat("uid=", p.uid));
+  if (update && !p.resource_version.empty()) {
+    f.push_back(absl::StrCat("rv=", p.resource_version));
+  }
+  if (p.priority) f.push_back(absl::StrCat("priority=", *p.priority));
+  if (!p.scheduler_name.empty() && p.scheduler_name != "default-scheduler") {
+    f.push_back(absl::StrCat("scheduler=", p.scheduler_name));
+  }
+  if (!p.node_name.empty()) f.push_back(absl::StrCat("nodeName=", p.node_name));
+  if (!p.nominated_node_name.empty()) {
+    f.push_back(absl::StrCat("nominated=", p.nominated_node_name));
+  }
+  if (!p.scheduling_gates.empty()) {
+    f.push_back(absl::StrCat("gates=", absl::StrJoin(p.scheduling_gates, ",")));
+  }
+  if (Resources r = PodRequests(p); !r.empty()) {
+    f.push_back(absl::StrCat("requests=", ShowResources(r)));
+  }
+  if (!p.node_selector.empty()) {
+    f.push_back(absl::StrCat(
+        "selector=",
+        absl::StrJoin(p.node_selector, ",", absl::PairFormatter("="))));
+  }
+  if (p.required_node_affinity) f.push_back("nodeAffinity");
+  if (!p.required_pod_affinity.empty()) f.push_back("podAffinity");
+  if (!p.tolerations.empty()) {
+    f.push_back(absl::StrCat("tolerations=", p.tolerations.size()));
+  }
+  if (p.deletion_timestamp) f.push_back("deleting");
+  return f;
+}
+
+std::vector<std::string> NodeFields(const Node& n, bool update) {
+  std::vector<std::string> f;
+  if (update && !n.resource_version.empty()) {
+    f.push_back(absl::StrCat("rv=", n.resource_version));
+  }
+  if (Resources r = NodeAllocatable(n); !r.empty()) {
+    f.push_back(absl::StrCat("allocatable=", ShowResources(r)));
+  }
+  if (n.unschedulable) f.push_back("unschedulable");
+  if (!n.taints.empty()) {
+    std::vector<std::string> taints;
+    for (const Taint& t : n.taints) {
+      taints.push_back(t.value.empty()
+                           ? absl::StrCat(t.key, ":", t.effect)
+                           : absl::StrCat(t.key, "=", t.value, ":", t.effect));
+    }
+    f.push_back(absl::StrCat("taints=", absl::StrJoin(taints, ",")));
+  }
+  if (auto it = n.labels.find("schedtrace.io/score"); it != n.labels.end()) {
+    f.push_back(absl::StrCat("score=", it->second));
+  }
+  return f;
 }
 
 }  // namespace
@@ -32,23 +108,85 @@ std::vector<std::string> StepPodKeys(const Step& step) {
 
 std::string StepSummary(const Step& step) {
   std::string s(OpName(step.op));
-  std::vector<std::string> pods = StepPodKeys(step);
-  if (!pods.empty()) absl::StrAppend(&s, " ", absl::StrJoin(pods, " "));
-  std::vector<std::string> nodes;
-  for (const NodePtr& n : {step.node, step.old_node, step.new_node}) {
-    if (n != nullptr && !Contains(nodes, n->name)) nodes.push_back(n->name);
+  if (step.pod != nullptr) {
+    absl::StrAppend(&s, " ",
+                    WithFields(step.pod->Key(), PodFields(*step.pod, false)));
   }
-  if (!nodes.empty()) absl::StrAppend(&s, " node ", absl::StrJoin(nodes, " "));
+  if (step.old_pod != nullptr || step.new_pod != nullptr) {
+    absl::StrAppend(
+        &s, " ",
+        step.old_pod == nullptr
+            ? "nil"
+            : WithFields(step.old_pod->Key(), PodFields(*step.old_pod, true)));
+    if (step.new_pod != nullptr) {
+      // The new object under the old one's key shows its fields only.
+      const std::string key = step.new_pod->Key();
+      const bool same = step.old_pod != nullptr && step.old_pod->Key() == key;
+      std::vector<std::string> f = PodFields(*step.new_pod, true);
+      absl::StrAppend(
+          &s, " -> ",
+          same && !f.empty() ? WithFields("", f) : WithFields(key, f));
+    }
+  }
+  std::vector<std::string> keys;  // keys given as keys, each once
+  auto add_key = [&](const std::string& k) {
+    if (!k.empty() && !Contains(keys, k)) keys.push_back(k);
+  };
+  add_key(step.pod_key);
+  for (const std::string& k : step.pod_keys) add_key(k);
+  if (step.pod_keys.empty()) {
+    for (const PodPtr& p : step.pods) {
+      if (p != nullptr) add_key(p->Key());
+    }
+  }
+  if (!keys.empty()) absl::StrAppend(&s, " ", absl::StrJoin(keys, " "));
+  if (step.node != nullptr) {
+    absl::StrAppend(&s, " node ",
+                    WithFields(step.node->name, NodeFields(*step.node, false)));
+  }
+  if (step.old_node != nullptr || step.new_node != nullptr) {
+    absl::StrAppend(&s, " node ",
+                    step.old_node == nullptr
+                        ? "nil"
+                        : WithFields(step.old_node->name,
+                                     NodeFields(*step.old_node, true)));
+    if (step.new_node != nullptr) {
+      const std::string& name = step.new_node->name;
+      const bool same = step.old_node != nullptr && step.old_node->name == name;
+      std::vector<std::string> f = NodeFields(*step.new_node, true);
+      absl::StrAppend(
+          &s, " -> ",
+          same && !f.empty() ? WithFields("", f) : WithFields(name, f));
+    }
+  }
   if (!step.plugins.empty()) {
     absl::StrAppend(&s, " [", absl::StrJoin(step.plugins, ", "), "]");
   }
+  if (step.cycle) absl::StrAppend(&s, " cycle=", *step.cycle);
   if (!step.event.resource.empty()) {
     absl::StrAppend(&s, " ", step.event.resource, "/", step.event.action);
   }
-  if (!step.nominated_node.empty()) {
+  if (step.precheck) {
+    absl::StrAppend(&s, " precheck=[", absl::StrJoin(*step.precheck, ","), "]");
+  }
+  if (step.op == Op::kQNominate) {
+    absl::StrAppend(&s, " on ",
+                    step.nominated_node.empty() ? "\"\"" : step.nominated_node);
+  } else if (!step.nominated_node.empty()) {
     absl::StrAppend(&s, " on ", step.nominated_node);
   }
+  if (step.tombstone) s += " tombstone";
+  if (step.wait_for_first_consumer) s += " waitForFirstConsumer";
+  if (step.reserve == ReserveOutcome::kError) s += " reserve=error";
+  if (step.permit == PermitOutcome::kWait) s += " permit=wait";
+  if (step.permit == PermitOutcome::kReject) s += " permit=reject";
+  if (!step.prebind_ok) s += " prebind=fail";
+  if (!step.bind_ok) s += " bind=fail";
   return s;
+}
+
+std::string StepLine(const Step& step, int step_no) {
+  return absl::StrCat("step ", step_no, " t=", step.t, ": ", StepSummary(step));
 }
 
 }  // namespace schedtrace

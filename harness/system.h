@@ -51,6 +51,17 @@ class System {
   virtual std::optional<std::string_view> OutAsSent() const {
     return std::nullopt;
   }
+  // The `state` of the last successful Apply as the system itself wrote it
+  // (compact JSON), for a system whose state crosses a wire and is decoded
+  // into the State Snapshot returns (harness/child_process.h). Not compared
+  // (the replayer compares the canonical encoding of Snapshot(), where a key
+  // the child left out reads as its default), but shown as the `actual` of a
+  // divergence: an omitted `gated` shows `(absent)`, not `false`. Empty (the
+  // default) for systems whose state is the State (model, impl), and after a
+  // reply without a state.
+  virtual std::optional<std::string_view> StateAsSent() const {
+    return std::nullopt;
+  }
 };
 
 // A System whose snapshot is written in place (model's and impl's layers):
