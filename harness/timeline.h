@@ -3,17 +3,22 @@
 // showed) and on the actual side (what the system under test showed), so a
 // reader can see which step put a pod where, and what upstream did instead.
 // `schedtrace explain` prints it; the HTML report shows it for each failure;
-// `minimize` writes it beside each minimized trace.
+// `minimize` and `diff --minimize` write it beside each minimized trace.
 //
 //   absl::StatusOr<Timeline> t = ExplainTrace(*system, trace, {});
 //   std::cout << FormatTimeline(*t);
 //
 // Places read only a State (and the steps' outs): they work for any system,
-// model, impl or exec:.
+// model, impl or exec:. A pod is shown in every place it is in
+// ("activeQ #1 + unschedulable [NodeResourcesFit]"); a side that shows only
+// some state (an expectation that leaves keys out, a child that reports only
+// some parts) places pods only by what it shows, and the two sides are
+// compared (`≠`) only on what both show, as the replayer compares them.
 #ifndef SCHEDTRACE_HARNESS_TIMELINE_H_
 #define SCHEDTRACE_HARNESS_TIMELINE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,16 +34,32 @@ namespace schedtrace {
 
 // Where one pod is after a step, as one side showed it.
 struct PodPlace {
-  // "activeQ #1" (position in pop order, from 1), "backoffQ until 3500",
-  // "unschedulable [NodeResourcesFit]", "unschedulable (gated)",
-  // "in flight" (popped, in no queue, not assumed), "assumed on n1",
-  // "waiting on Permit (n1)", "parked before bind (n1)", "bound on n1",
-  // "gone" (deleted, or in no part of the state), "not added yet" (in no
-  // part of the state and never seen before), "?" (the side shows no state
-  // at this step).
+  // Every place the pod is in, joined by " + " (`places`), or what the side
+  // shows instead of a place:
+  //   "activeQ #1" (position in pop order, from 1), "backoffQ until 3500",
+  //   "unschedulable [NodeResourcesFit]", "unschedulable (gated)",
+  //   "waiting on Permit (n1)" (assumed on n1), "parked before bind (n1)",
+  //   "assumed on n1", "assumed on n1 (binding finished)", "bound on n1",
+  //   "bound on n1 (node deleted)";
+  //   "in flight" (queue layer: popped, in no queue since), "in no queue"
+  //   (scheduler layer: popped by a cycle that queued it nowhere),
+  //   "deleted" (a delete step named it last), "not added yet" (no step
+  //   named it yet), "gone" (was somewhere, is nowhere now), "not in the
+  //   state" (named, never anywhere), "not in activeQ (backoffQ not shown)"
+  //   (nowhere in what this side shows), "?" (the side shows no state).
   std::string where;
   std::optional<int> attempts;  // when a queue shows it
   std::string nominated;        // the nominated node, "" when none
+  // Added for issue 15 points 2 and 4:
+  std::vector<std::string> places;  // each place; empty when in none
+  // What the trace says about the pod beyond the state: "popped at step 2",
+  // "deleted at step 5" (also while a system still holds it).
+  std::string note;
+  // What this step's out says about the pod: "popped", "cycle: scheduled on
+  // n1", "cycle: unschedulable [NodeResourcesFit]", "bound to n1",
+  // "status Unschedulable", "event FailedScheduling", "error", "fatal"; ""
+  // when nothing (or the side has no out for the step).
+  std::string out;
   bool operator==(const PodPlace&) const = default;
 };
 
@@ -52,6 +73,17 @@ struct TimelineRow {
   std::map<std::string, PodPlace> expected, actual;
   bool has_expected = false;  // the step carries expect.state
   bool divergent = false;     // the first divergent step
+  // Added for issue 15 points 2 and 4:
+  bool has_actual = true;  // false on the step the system failed to apply
+  // The pods whose places (or outs) differ on what both sides show, as the
+  // replayer compares them: the `≠` of the text.
+  std::vector<std::string> differing;
+  // The step's out as JSON: the trace's expect.out ("" when it has none)
+  // and the system's ("" when it failed to apply the step).
+  std::string expected_out, actual_out;
+  bool out_differs = false;  // both present and not equal as JSON values
+  std::string violation;     // the property first violated at this step
+  std::string error;         // the system could not apply this step
 };
 
 struct Timeline {
@@ -67,38 +99,73 @@ struct Timeline {
   std::vector<TimelineRow> rows;         // the steps shown (from..to)
   std::optional<Divergence> divergence;  // the first, when the trace fails
   std::string error;  // the system failed (an error verdict): what happened
+  // Added for issue 15 points 2 and 4:
+  int from = 0, to = 0;  // ExplainOptions::from/to: the range asked for
+  // The first failure when it is a property violation (no divergence came
+  // before it): the step and what fired.
+  int violation_step = 0;
+  std::string violation;
+  int error_step = 0;  // the step the system failed to apply, 0: none
+  Layer layer = Layer::kQueue;
 };
 
 struct ExplainOptions {
-  std::vector<std::string> pods;  // none: those of the first divergence
+  std::vector<std::string> pods;  // none: those of the first failure
   int from = 0;                   // first step shown (1-based); 0: the first
   int to = 0;                     // last step shown; 0: the last run
   std::string sut;                // the system's name, for the text
   // What the system reports (an exec: child's declaration, cli ReportsOf);
   // null: everything. Read after Configure, as ReplayOptions::reports.
   ReportsState reports;
+  // Makes a fresh check (the properties, properties/checker.h AsStepCheck)
+  // for one run of the trace; optional. Until the first failure it runs
+  // after every step, as the replayer's ReplayOptions::check does, so a
+  // trace `replay` fails on a property fails here at the same step.
+  std::function<StepCheck(const TraceHeader&)> make_check;
 };
 
-// At most this many pods are followed when neither the options nor a
-// divergence name any.
+// At most this many pods are followed when the options name none.
 inline constexpr int kMaxPodsFollowed = 8;
 
-// Where each of `pods` is in `state` (keys `ns/name`): a queue (activeQ with
-// its position, backoffQ with its expiry, unschedulable with its plugins or
-// gated), waiting on Permit, parked before bind, assumed or bound on a cache
-// node; its attempts (from a queue entry) and nominated node. A pod in none
-// of these is "in flight" when in `in_flight` (popped, its cycle not over),
-// "gone" otherwise; "?" for every pod when the state has no part at all.
+// Where each of `pods` is in `state` (keys `ns/name`): every queue entry
+// (activeQ with its position, backoffQ with its expiry, unschedulable with
+// its plugins or gated), waiting on Permit, parked before bind, assumed or
+// bound on each cache node holding it; its attempts (from its queue entries)
+// and nominated node. A pod in none of these is "in flight" when in
+// `in_flight` (popped, its cycle not over), "gone" otherwise; "?" for every
+// pod when the state has no part at all.
 std::map<std::string, PodPlace> PlacesOf(
     const State& state, const std::vector<std::string>& pods,
     const std::set<std::string>& in_flight);
 
-// A place in one line: "backoffQ until 3500 (attempts 1, nominated n1)".
+// The same for a side that does not show every part: `unshown` lists the
+// keys it leaves out ("queue.backoff", "cache.nodes", "waiting",
+// "nominated", ...; see PlaceKeys). A pod is placed only by what is shown,
+// and one found nowhere while something is unshown reads "not in activeQ,
+// ... (backoffQ not shown)" rather than "gone".
+std::map<std::string, PodPlace> PlacesOf(
+    const State& state, const std::vector<std::string>& pods,
+    const std::set<std::string>& in_flight,
+    const std::vector<std::string>& unshown);
+
+// The state keys that place a pod in `layer`: "queue.active",
+// "queue.backoff", "queue.unschedulable", "nominated", "cache.nodes",
+// "cache.assumed", "cache.bindingFinished", "waiting", "parked" (those of
+// the layer's parts).
+std::vector<std::string> PlaceKeys(Layer layer);
+
+// A place in one line: "backoffQ until 3500 (attempts 1, nominated n1)",
+// then "; out: ..." when the step's out says something about the pod.
 std::string FormatPlace(const PodPlace& place);
 
 // Replays `trace` on `sut` (configured afresh) and records each pod's place
 // after every step on both sides. Fails only when the trace cannot run at
-// all; a divergence or an error of the system is part of the timeline.
+// all (the system refuses its header); a divergence, a property violation
+// or an error of the system is part of the timeline. The replay goes on
+// past the first divergence or violation, to the trace's end (or a fatal
+// out, or an error of the system), so the journey after it shows too.
+// Without ExplainOptions::pods it replays twice: once to find the first
+// failure and the pods it involves, once to follow them.
 absl::StatusOr<Timeline> ExplainTrace(System& sut, const Trace& trace,
                                       const ExplainOptions& options);
 
@@ -107,10 +174,28 @@ absl::StatusOr<Timeline> ExplainTrace(System& sut, const Trace& trace,
 // that does not end in ".jsonl").
 std::string ExplanationPathFor(const std::string& trace_path);
 
-// The timeline as text: the trace, the divergence, then one block per step
-// with each pod's expected and actual place side by side, the divergent
-// step marked.
-std::string FormatTimeline(const Timeline& timeline);
+struct TimelineFormat {
+  // Every step of the timeline. Otherwise, unless the timeline was made
+  // for a range (ExplainOptions::from/to), the text shows the steps up to
+  // the first failure and kStepsAfter after it (a passing trace: to its
+  // end), and when more than kHeadSteps + kTailSteps steps before that
+  // change a followed pod, only the first kHeadSteps and the last
+  // kTailSteps of them; a line says which steps are left out and how to
+  // see them (--from/--to, --all).
+  bool all = false;
+};
+inline constexpr int kStepsAfter = 3;
+inline constexpr int kHeadSteps = 6;
+inline constexpr int kTailSteps = 18;
+
+// The timeline as text: the verdict, the description, the divergence
+// (Divergence::Format), the pods followed, then one block per step that
+// changed a followed pod, each pod's place in one line where the two sides
+// agree, an "expected:" line and a "≠ actual:" line where they differ; the
+// failing step marked ">>> ... <<<"; runs of steps that change nothing for
+// these pods collapsed into one line.
+std::string FormatTimeline(const Timeline& timeline,
+                           const TimelineFormat& format = {});
 
 }  // namespace schedtrace
 

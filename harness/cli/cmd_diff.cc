@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/cli/command.h"
+#include "harness/cli/explanation.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/ordered_pool.h"
 #include "harness/cli/progress.h"
@@ -75,22 +76,16 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
   std::ofstream file(out);
   file << EncodeTrace(small);
   if (!file) return "";
-  // Beside it, its timeline on b (harness/timeline.h): a's expectations
-  // against what b does, readable without running anything.
+  // Beside it, its timeline (harness/timeline.h): a's expectations against
+  // what b does, readable without running anything; on a itself when the
+  // failure is a's (a property a violates).
   small.path = out;
+  const bool a_failed = m->signature.rfind("a ", 0) == 0;
   std::string explained;
-  if (absl::StatusOr<std::unique_ptr<System>> sb = MakeSystem(b); sb.ok()) {
-    ExplainOptions eo;
-    eo.sut = b;
-    eo.reports = ReportsOf(**sb);
-    absl::StatusOr<Timeline> timeline = ExplainTrace(**sb, small, eo);
-    const std::string explain_path = ExplanationPathFor(out);
-    std::ofstream text(explain_path);
-    text << (timeline.ok()
-                 ? FormatTimeline(*timeline)
-                 : absl::StrCat("cannot explain ", out, " on ", b, ": ",
-                                timeline.status().message(), "\n"));
-    if (text) explained = absl::StrCat(", explained in ", explain_path);
+  const std::string path_explained =
+      WriteExplanation(a_failed ? a : b, small, options.make_check != nullptr);
+  if (!path_explained.empty()) {
+    explained = absl::StrCat(", explained in ", path_explained);
   }
   return absl::StrCat(out, " (", small.steps.size(), " steps, ", m->signature,
                       ")", explained);
@@ -376,7 +371,9 @@ const CommandRegistrar kDiff({
          {.name = "minimize",
           .help =
               "shrink each disagreeing trace (harness/minimize.h) and write "
-              "it next to the trace as *.min.jsonl",
+              "it next to the trace as *.min.jsonl, with a's expectations, "
+              "and beside it *.min.explain.txt, its explanation on b (what "
+              "explain --all prints)",
           .boolean = true},
          {"gen-sut", "the system that drives generation (default model)"},
          {"out-dir",

@@ -1,21 +1,28 @@
 // schedtrace explain: a per-pod timeline of one trace on one system
 // (harness/timeline.h): after every step, where each pod of interest is on
 // the expected side (the trace's expect.state) and on the actual side (the
-// system's snapshot), the first divergence marked.
+// system's snapshot), the first failure marked.
 //
 //   schedtrace explain --sut=impl --pod=default/p --from=3 --to=9 TRACE
 //
-// Without --pod it follows the pods of the first divergence (every pod the
-// trace mentions, up to 8, on a passing trace). Exits 0 when it explained,
-// pass or fail; 1 when the system refused the trace's header; 2 on bad input.
+// Without --pod it follows the pods of the first failure (a divergence, a
+// property violation, the step the system failed on); on a passing trace
+// every pod the trace mentions, up to 8. By default the text shows the steps
+// up to the failure and a few after it (the middle of a long run before it
+// left out, with a line saying how to see it); --from/--to show a range,
+// --all every step. Exits 0 when it explained, pass or fail; 1 when the
+// system refused the trace's header; 2 on bad input or a bad command line.
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/cli/command.h"
+#include "harness/cli/explanation.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
+#include "harness/text_sanitize.h"
 #include "harness/timeline.h"
 
 namespace schedtrace::cli {
@@ -34,13 +41,17 @@ absl::StatusOr<int> StepFlag(const CommandLine& cl, const std::string& name) {
 }
 
 int Explain(const CommandLine& cl) {
-  if (cl.paths.size() != 1) return UsageError("explain takes one TRACE");
+  if (cl.paths.size() != 1) {
+    return UsageError(
+        cl.paths.empty()
+            ? "explain takes one TRACE"
+            : absl::StrCat("explain takes one TRACE, not ", cl.paths.size()));
+  }
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
-  ExplainOptions options;
-  options.sut = cl.Last("sut", "model");
-  absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(options.sut);
+  const std::string sut_name = cl.Last("sut", "model");
+  absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(sut_name);
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
   absl::StatusOr<int> from = StepFlag(cl, "from");
   if (!from.ok()) return UsageError(std::string(from.status().message()));
@@ -49,43 +60,72 @@ int Explain(const CommandLine& cl) {
   if (*from != 0 && *to != 0 && *from > *to) {
     return UsageError(absl::StrCat("--from=", *from, " is after --to=", *to));
   }
+  if (cl.Has("all") && (*from != 0 || *to != 0)) {
+    return UsageError("--all shows every step: give it without --from/--to");
+  }
+  ExplainOptions options =
+      ExplainOptionsFor(**sut, sut_name, !cl.Has("no-properties"));
   options.from = *from;
   options.to = *to;
   for (const std::string& pod : cl.All("pod")) {
-    if (pod.find('/') == std::string::npos) {
+    const size_t slash = pod.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == pod.size()) {
       return UsageError(absl::StrCat(
           "--pod takes a pod key namespace/name, not '", pod, "'"));
     }
-    options.pods.push_back(pod);
+    if (std::find(options.pods.begin(), options.pods.end(), pod) ==
+        options.pods.end()) {
+      options.pods.push_back(pod);
+    }
   }
   absl::StatusOr<Trace> trace = ReadTraceFile(cl.paths[0]);
   if (!trace.ok()) {
-    std::cerr << "schedtrace explain: " << trace.status().message() << "\n";
+    std::cerr << "schedtrace explain: "
+              << SanitizeText(std::string(trace.status().message())) << "\n";
     return 2;
   }
-  options.reports = ReportsOf(**sut);
+  if (*from > static_cast<int>(trace->steps.size())) {
+    return UsageError(absl::StrCat("--from=", *from, ": ", cl.paths[0], " has ",
+                                   trace->steps.size(), " steps"));
+  }
   absl::StatusOr<Timeline> timeline = ExplainTrace(**sut, *trace, options);
   if (!timeline.ok()) {
-    std::cerr << "schedtrace explain: " << options.sut << ": "
-              << timeline.status().message() << "\n";
+    std::cerr << "schedtrace explain: " << sut_name << ": "
+              << SanitizeText(std::string(timeline.status().message())) << "\n";
     return 1;
   }
-  std::cout << FormatTimeline(*timeline);
+  std::cout << SanitizeText(FormatTimeline(*timeline, {.all = cl.Has("all")}));
   return 0;
 }
 
 const CommandRegistrar kExplain({
     .name = "explain",
     .order = 48,
-    .synopsis = "[--sut=S] [--pod=NS/NAME]... [--from=N] [--to=M] TRACE",
-    .summary = "show, step by step, where each pod is on the expected and "
-               "the actual side, the first divergence marked",
-    .flags = {{"sut", "the system to replay on (default model)"},
+    .synopsis = "[--sut=S] [--pod=NS/NAME]... [--from=N] [--to=M] [--all] "
+                "[--no-properties] TRACE",
+    .summary =
+        "why a trace fails (or how upstream treats it): step by step, where "
+        "each pod is on the expected side (the trace) and on the actual side "
+        "(the system), every place a pod is in, the steps' outs for it, the "
+        "first divergence marked ≠; exits 0 once explained, pass or fail",
+    .flags = {{"sut",
+               "the system to replay on: model, impl or exec:CMD (default "
+               "model)"},
               {"pod",
-               "follow this pod (repeatable; default: the pods of the first "
-               "divergence, or every pod of a passing trace, up to 8)"},
-              {"from", "the first step shown (default 1)"},
-              {"to", "the last step shown (default the last run)"},
+               "follow this pod (repeatable; default: the pods the first "
+               "failure names, or on a passing trace every pod, up to 8)"},
+              {"from", "the first step shown (default: see --all)"},
+              {"to", "the last step shown (default: see --all)"},
+              {.name = "all",
+               .help = "show every step; by default the steps up to the first "
+                       "failure and 3 after it are shown, a long run before "
+                       "it cut to its first and last steps, with a line "
+                       "saying how to see the rest",
+               .boolean = true},
+              {.name = "no-properties",
+               .help = "do not check the invariants (checked as replay does, "
+                       "so a property violation is a failure)",
+               .boolean = true},
               kTimeoutFlag},
     .run = &Explain,
 });

@@ -10,14 +10,16 @@
 // expectations is shrunk against the model (expectations recorded for the
 // whole trace no longer hold once steps are gone).
 //
-// With --out=FILE.jsonl it also writes FILE.explain.txt: the minimized
-// trace's timeline on S (harness/timeline.h, `schedtrace explain`). On
-// stdout (no --out) only the trace is written.
+// With --out=FILE.jsonl it also writes FILE.explain.txt beside it: the
+// minimized trace's timeline on S, every step (harness/timeline.h, what
+// `schedtrace explain --all` prints), so a CI artifact reads without
+// running anything. On stdout (no --out) only the trace is written.
 #include <fstream>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
 #include "harness/cli/command.h"
+#include "harness/cli/explanation.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/suts.h"
 #include "harness/codec.h"
@@ -66,24 +68,6 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   }
   DiffResult r = RunDifferential(**ref, **sut, trace, diff);
   return FailureSignature(r.verdict, r.divergence, r.message);
-}
-
-// Writes beside the minimized trace (at trace.path) its timeline on `sut`
-// (harness/timeline.h), so a CI artifact reads without running anything;
-// returns the file's path, "" when it could not be written.
-std::string WriteExplanation(const std::string& sut, const Trace& trace) {
-  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
-  if (!system.ok()) return "";
-  ExplainOptions options;
-  options.sut = sut;
-  options.reports = ReportsOf(**system);
-  absl::StatusOr<Timeline> timeline = ExplainTrace(**system, trace, options);
-  const std::string path = ExplanationPathFor(trace.path);
-  std::ofstream f(path);
-  f << (timeline.ok() ? FormatTimeline(*timeline)
-                      : absl::StrCat("cannot explain ", trace.path, " on ", sut,
-                                     ": ", timeline.status().message(), "\n"));
-  return f ? path : "";
 }
 
 int MinimizeCommand(const CommandLine& cl) {
@@ -170,7 +154,12 @@ int MinimizeCommand(const CommandLine& cl) {
       return 2;
     }
     out.path = path;
-    explanation = WriteExplanation(setup.sut, out);
+    std::string why;
+    explanation = WriteExplanation(setup.sut, out, setup.properties, &why);
+    if (explanation.empty()) {
+      std::cerr << "schedtrace minimize: no explanation written: " << why
+                << "\n";
+    }
   } else {
     std::cout << text;
   }
@@ -196,7 +185,10 @@ const CommandRegistrar kMinimize({
                "the reference to compare with while shrinking (default: S "
                "alone, or model for a divergence from recorded "
                "expectations); its expectations are written"},
-              {"out", "write the small trace there instead of stdout"},
+              {"out",
+               "write the small trace there instead of stdout, and beside it "
+               "its explanation (FILE.jsonl -> FILE.explain.txt, what "
+               "explain --all prints)"},
               {.name = "no-properties",
                .help = "do not check the invariants",
                .boolean = true},

@@ -1,0 +1,53 @@
+#include "harness/cli/explanation.h"
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "harness/cli/suts.h"
+#include "harness/text_sanitize.h"
+#include "properties/checker.h"
+
+namespace schedtrace::cli {
+
+ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
+                                 bool properties) {
+  ExplainOptions options;
+  options.sut = name;
+  options.reports = ReportsOf(system);
+  if (properties) {
+    System* s = &system;
+    options.make_check = [s](const TraceHeader& header) -> StepCheck {
+      StepCheck check = properties::AsStepCheck(header, nullptr);
+      return [s, check](const State& before, const Step& step,
+                        const StepOut& out, const State& after) {
+        return ReportsAllState(*s) ? check(before, step, out, after) : "";
+      };
+    };
+  }
+  return options;
+}
+
+std::string WriteExplanation(const std::string& sut, const Trace& trace,
+                             bool properties, std::string* error) {
+  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
+  if (!system.ok()) {
+    if (error != nullptr) *error = std::string(system.status().message());
+    return "";
+  }
+  absl::StatusOr<Timeline> timeline = ExplainTrace(
+      **system, trace, ExplainOptionsFor(**system, sut, properties));
+  const std::string path = ExplanationPathFor(trace.path);
+  std::ofstream f(path);
+  f << SanitizeText(
+      timeline.ok() ? FormatTimeline(*timeline, {.all = true})
+                    : absl::StrCat("cannot explain ", trace.path, " on ", sut,
+                                   ": ", timeline.status().message(), "\n"));
+  f.close();
+  if (!f) {
+    if (error != nullptr) *error = absl::StrCat("cannot write ", path);
+    return "";
+  }
+  return path;
+}
+
+}  // namespace schedtrace::cli
