@@ -120,6 +120,58 @@ struct BadInput {
   const char* expect;  // in the message, after "file:line: "
 };
 
+// The whole divergence through the binary, from a child that is not ours:
+// every difference (a pod missing from activeQ by key, a field it left out
+// shown as (absent), not as the default the harness reads), the step, the
+// trace's description and the steps before, on the terminal and in the JSON
+// report.
+TEST_F(CliTest, ReplayPrintsTheWholeDivergenceAsTheChildSentIt) {
+  const std::string t = Write(
+      "q.jsonl",
+      R"({"schedtrace":1,"name":"q","layer":"queue","description":"a gated pod stays gated"}
+{"t":100,"op":"q_add","pod":{"metadata":{"namespace":"d","name":"a","uid":"u-a"},"spec":{"priority":3}},"expect":{"out":{}}}
+{"t":200,"op":"flush_backoff","expect":{"out":{},"state":{"queue":{"active":[{"pod":"d/a","attempts":0},{"pod":"d/b","attempts":0}],"unschedulable":[{"pod":"d/u","attempts":1,"plugins":[],"gated":true}]}}}}
+)");
+  const std::string child = Write(
+      "child.sh",
+      "read h; echo '{\"ok\":true}'; read l; echo '{\"out\":{},\"state\":{}}';"
+      " read l; echo '{\"out\":{},\"state\":{\"queue\":{\"active\":[{\"pod\":"
+      "\"d/b\",\"attempts\":0}],\"unschedulable\":[{\"pod\":\"d/u\","
+      "\"attempts\":1}]},\"nominated\":{}}}'; cat >/dev/null\n");
+  const std::string report = (dir_ / "r.json").string();
+  CliResult r = RunSchedtrace("replay '--sut=exec:sh " + child +
+                              "' --report=" + report + " " + t);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(":3: step 2 (flush_backoff) t=200: "
+                                  "state.queue.active\n"));
+  EXPECT_THAT(r.output, HasSubstr("\n    trace:    a gated pod stays gated\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("\n    before:   step 1 t=100: q_add d/a(uid=u-a "
+                        "priority=3)\n"));
+  EXPECT_THAT(r.output, HasSubstr("\n    differences (2):\n"
+                                  "      missing state.queue.active[d/a]: "
+                                  "expected {\"attempts\":0,\"pod\":\"d/a\"}, "
+                                  "actual (absent)\n"
+                                  "      changed state.queue.unschedulable[d/u]"
+                                  ".gated: expected true, actual (absent)\n"));
+  EXPECT_THAT(r.output, Not(HasSubstr("actual false")));
+  std::ifstream f(report);
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const nlohmann::json& d = j["systems"][0]["traces"][0]["divergence"];
+  EXPECT_EQ(d["t"], 200);
+  EXPECT_EQ(d["summary"], "flush_backoff");
+  EXPECT_EQ(d["description"], "a gated pod stays gated");
+  EXPECT_EQ(d["before"],
+            nlohmann::json({"step 1 t=100: q_add d/a(uid=u-a priority=3)"}));
+  ASSERT_EQ(d["differences"].size(), 2u) << d.dump();
+  EXPECT_EQ(d["differences"][1],
+            (nlohmann::json{{"path", "state.queue.unschedulable[d/u].gated"},
+                            {"kind", "changed"},
+                            {"expected", true},
+                            {"actual", "(absent)"}}));
+}
+
 TEST_F(CliTest, EveryKindOfBadInputExitsTwoNamingFileLineField) {
   const std::string h = kHeader;
   const BadInput cases[] = {

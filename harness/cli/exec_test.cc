@@ -212,8 +212,16 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
     EXPECT_EQ(r.status, 1) << r.output;
     // The table row names the system and its layer.
     EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " cache"));
-    EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod): "
+    EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod) t=200: "
                                     "state.cache.nodes[0].requested.cpu"));
+    // The whole divergence: the node by name, the step's pod with its
+    // requests, the step before.
+    EXPECT_THAT(r.output,
+                HasSubstr("changed state.cache.nodes[n1].requested.cpu: "
+                          "expected 300, actual 250"));
+    EXPECT_THAT(r.output, HasSubstr("step:     c_add_pod default/a(uid=u-a "
+                                    "nodeName=n1 requests=cpu:250m)"));
+    EXPECT_THAT(r.output, HasSubstr("before:   step 1 t=100: c_add_node"));
   }
   std::stringstream m, x;
   m << std::ifstream(md).rdbuf();

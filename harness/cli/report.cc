@@ -161,10 +161,14 @@ std::string Clip(std::string s, size_t max) {
 // path (the testcase names it).
 std::string Summary(const TraceRun& tr) {
   if (const auto& d = tr.result.divergence) {
+    std::string more;
+    if (d->differences.size() > 1) {
+      more = absl::StrCat(" (", d->differences.size(), " differences)");
+    }
     return Clip(SanitizeLine(absl::StrCat(
                     "step ", d->step, " (", d->op, "): ", d->path,
                     ": expected ", Clip(SanitizeLine(d->expected), 80),
-                    ", actual ", Clip(SanitizeLine(d->actual), 80))),
+                    ", actual ", Clip(SanitizeLine(d->actual), 80), more)),
                 300);
   }
   std::string_view m = tr.result.message;
@@ -488,12 +492,27 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
         t["comparisonsSkipped"] = r.comparisons_skipped;
       }
       if (const auto& d = r.divergence) {
+        json before = json::array();
+        for (const std::string& b : d->before)
+          before.push_back(SanitizeLine(b));
+        json differences = json::array();
+        for (const Difference& x : d->differences) {
+          differences.push_back({{"path", SanitizeLine(x.path)},
+                                 {"kind", SanitizeLine(x.kind)},
+                                 {"expected", JsonValueOf(x.expected)},
+                                 {"actual", JsonValueOf(x.actual)}});
+        }
         t["divergence"] = {{"step", d->step},
                            {"line", d->line},
                            {"op", SanitizeLine(d->op)},
+                           {"t", d->t},
+                           {"summary", SanitizeLine(d->step_summary)},
+                           {"description", SanitizeText(d->description)},
+                           {"before", std::move(before)},
                            {"path", SanitizeLine(d->path)},
                            {"expected", JsonValueOf(d->expected)},
-                           {"actual", JsonValueOf(d->actual)}};
+                           {"actual", JsonValueOf(d->actual)},
+                           {"differences", std::move(differences)}};
       }
       s["traces"].push_back(std::move(t));
     }

@@ -32,10 +32,20 @@
 //    "traces": [{"path", "display", "name", "layer", "verdict", "badInput",
 //    "seconds", "stepsRun", "message"?, "at"?: {step, line, op} (every
 //    verdict but PASS; null for bad input), "comparisonsSkipped"?,
-//    "divergence"?: {step, line, op, path, expected, actual}}]}]}
+//    "divergence"?: {step, line, op, t, summary, description, before,
+//    path, expected, actual, differences: [{path, kind, expected,
+//    actual}]}}]}]}
 //   `failed` counts errors too (as the closing line does); expected and
 //   actual are JSON values, or a string when the text is not JSON
-//   ("(absent)", a child's raw bytes).
+//   ("(absent)", "#2", a child's raw bytes). In a divergence, path /
+//   expected / actual are the first difference (lists by position: what
+//   failure signatures group by), `differences` every difference of out and
+//   state at that step with lists matched by pod key, kind "missing",
+//   "extra", "moved" (expected and actual are 1-based positions "#N") or
+//   "changed" (harness/state_diff.h); t is the step's clock, summary the step
+//   in one line with its arguments, description the trace header's, before
+//   the steps before it in one line each ("step 5 t=3000: q_add ...", oldest
+//   first). Markdown and JUnit show the same as Divergence::Format.
 #ifndef SCHEDTRACE_HARNESS_CLI_REPORT_H_
 #define SCHEDTRACE_HARNESS_CLI_REPORT_H_
 

@@ -79,6 +79,16 @@ std::vector<SystemRun> HostileRuns() {
       Traced("queue/diverges.jsonl", Verdict::kFailed, 1.5, 2, 3, "q_pop");
   diverges.result.divergence = Divergence{
       2, 3, "q_pop", "out.result", R"({"pod":"default/a"})", AllBytes()};
+  // Every field of the whole divergence carries hostile bytes too.
+  Divergence& d = *diverges.result.divergence;
+  d.t = 1500;
+  d.step_summary = "q_pop \x1b[31m" + AllBytes();
+  d.description = "pins ``` ]]> </failure> & \xff\n" + AllBytes();
+  d.before = {"step 1 t=0: q_add d/\x1b[2J", "step 2 t=1: " + AllBytes()};
+  d.differences = {
+      {"out.result", "changed", R"({"pod":"default/a"})", AllBytes()},
+      {"state.queue.active[d/\xff<x>]", "missing", R"({"pod":"d/\u00ff"})",
+       "(absent)"}};
   run.traces.push_back(diverges);
 
   TraceRun property =
@@ -234,6 +244,9 @@ TEST_F(ReportTest, JUnitGivesCiSystemsTotalsTimesAndTheWholeText) {
   EXPECT_THAT(cases[1]["outcome"]["attrib"]["message"].get<std::string>(),
               StartsWith("step 2 (q_pop): out.result: expected "
                          "{\"pod\":\"default/a\"}, actual \\x00\\x01"));
+  // ... and says there is more than one difference.
+  EXPECT_THAT(cases[1]["outcome"]["attrib"]["message"].get<std::string>(),
+              HasSubstr(" (2 differences)"));
   // The trace's own path is left out: the testcase names it.
   EXPECT_EQ(cases[2]["outcome"]["attrib"]["message"],
             "step 3 (q_add): property broken");
@@ -271,6 +284,24 @@ TEST_F(ReportTest, JsonHasASchemaTimingsValuesAndPlaces) {
   EXPECT_EQ(t[1]["divergence"]["expected"], (json{{"pod", "default/a"}}));
   EXPECT_EQ(t[1]["divergence"]["actual"], SanitizeText(AllBytes()));
   EXPECT_EQ(t[1]["divergence"]["path"], "out.result");
+  // The whole divergence, sanitized: JSON values where they parse.
+  EXPECT_EQ(t[1]["divergence"]["t"], 1500);
+  EXPECT_EQ(t[1]["divergence"]["summary"],
+            SanitizeLine("q_pop \x1b[31m" + AllBytes()));
+  EXPECT_EQ(t[1]["divergence"]["description"],
+            SanitizeText("pins ``` ]]> </failure> & \xff\n" + AllBytes()));
+  EXPECT_EQ(t[1]["divergence"]["before"],
+            (json{SanitizeLine("step 1 t=0: q_add d/\x1b[2J"),
+                  SanitizeLine("step 2 t=1: " + AllBytes())}));
+  EXPECT_EQ(t[1]["divergence"]["differences"],
+            (json{{{"path", "out.result"},
+                   {"kind", "changed"},
+                   {"expected", {{"pod", "default/a"}}},
+                   {"actual", SanitizeText(AllBytes())}},
+                  {{"path", SanitizeLine("state.queue.active[d/\xff<x>]")},
+                   {"kind", "missing"},
+                   {"expected", {{"pod", "d/\u00ff"}}},
+                   {"actual", "(absent)"}}}));
   // Where each verdict was decided, failures, errors and skips alike.
   EXPECT_EQ(t[1]["at"], (json{{"step", 2}, {"line", 3}, {"op", "q_pop"}}));
   EXPECT_EQ(t[2]["at"], (json{{"step", 3}, {"line", 4}, {"op", "q_add"}}));
@@ -300,6 +331,76 @@ TEST_F(ReportTest, JsonKeepsValuesThatAreJson) {
   EXPECT_EQ(j["systems"][0]["traces"][0]["divergence"]["expected"],
             json::parse(R"([{"key":"a"}])"));
   EXPECT_EQ(j["systems"][0]["traces"][0]["divergence"]["actual"], "(absent)");
+}
+
+// A divergence with two differences, as the replayer builds it: every report
+// shows both, with the step, its clock, the description and the steps
+// before; the JSON report's values parse (nlohmann and Python agree).
+TEST_F(ReportTest, EveryReportShowsTheWholeDivergence) {
+  SystemRun run;
+  run.sut = "impl";
+  TraceRun tr = Traced("queue/two.jsonl", Verdict::kFailed, 0.1, 6, 8, "q_pop");
+  Divergence d{6,          8,         "q_pop", "state.queue.active[0].pod",
+               R"("d/a")", R"("d/b")"};
+  d.t = 3000;
+  d.step_summary = "q_pop";
+  d.description = "the pod with the higher priority pops first";
+  d.before = {"step 4 t=1000: q_add d/a(priority=1)",
+              "step 5 t=2000: q_add d/b(priority=5)"};
+  d.differences = {
+      {"state.queue.active[d/b]", "moved", "#2", "#1"},
+      {"state.queue.backoff[d/c].backoffExpiresAt", "changed", "7000", "6000"}};
+  tr.result.divergence = d;
+  run.traces.push_back(tr);
+  const std::vector<std::string> lines = {
+      "t=3000: state.queue.active[0].pod",
+      "    trace:    the pod with the higher priority pops first",
+      "    before:   step 4 t=1000: q_add d/a(priority=1)",
+      "              step 5 t=2000: q_add d/b(priority=5)",
+      "      moved   state.queue.active[d/b]: expected #2, actual #1",
+      "      changed state.queue.backoff[d/c].backoffExpiresAt: expected 7000, "
+      "actual 6000"};
+  for (const char* name : {"r.md", "r.xml"}) {
+    const std::string path = Write(name, {run});
+    ASSERT_EQ(CheckReport(path), "") << name;
+    const std::string text = ReadFileBytes(path);
+    for (const std::string& line : lines) {
+      EXPECT_THAT(text, HasSubstr(line)) << name;
+    }
+  }
+  const std::string path = Write("r.json", {run});
+  ASSERT_EQ(CheckJson(path), "");
+  json j = json::parse(ReadFileBytes(path));
+  const json& div = j["systems"][0]["traces"][0]["divergence"];
+  EXPECT_EQ(div["t"], 3000);
+  EXPECT_EQ(div["summary"], "q_pop");
+  EXPECT_EQ(div["description"], "the pod with the higher priority pops first");
+  EXPECT_EQ(div["before"], (json{"step 4 t=1000: q_add d/a(priority=1)",
+                                 "step 5 t=2000: q_add d/b(priority=5)"}));
+  EXPECT_EQ(div["path"], "state.queue.active[0].pod");
+  EXPECT_EQ(div["expected"], "d/a");  // a JSON string, parsed
+  EXPECT_EQ(div["differences"],
+            (json{{{"path", "state.queue.active[d/b]"},
+                   {"kind", "moved"},
+                   {"expected", "#2"},
+                   {"actual", "#1"}},
+                  {{"path", "state.queue.backoff[d/c].backoffExpiresAt"},
+                   {"kind", "changed"},
+                   {"expected", 7000},
+                   {"actual", 6000}}}));
+  // What a Python tool reads.
+  CommandResult py = RunPython(
+      "import json, sys\n"
+      "d = json.load(open(sys.argv[1]))['systems'][0]['traces'][0]"
+      "['divergence']\n"
+      "for x in d['differences']:\n"
+      "    print(x['kind'], x['path'], json.dumps(x['expected']), "
+      "json.dumps(x['actual']))\n",
+      path);
+  EXPECT_EQ(py.status, 0) << py.output;
+  EXPECT_EQ(py.output,
+            "moved state.queue.active[d/b] \"#2\" \"#1\"\n"
+            "changed state.queue.backoff[d/c].backoffExpiresAt 7000 6000\n");
 }
 
 TEST_F(ReportTest, MarkdownFencesHoldTheWholeText) {
