@@ -1,6 +1,7 @@
 #include "harness/step_summary.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -28,6 +29,29 @@ std::string WithFields(const std::string& key,
                        const std::vector<std::string>& fields) {
   if (fields.empty()) return key;
   return absl::StrCat(key, "(", absl::StrJoin(fields, " "), ")");
+}
+
+// A field's name: "priority" of "priority=3", "deleting" of "deleting".
+std::string_view FieldName(std::string_view field) {
+  return field.substr(0, field.find('='));
+}
+
+// The new side of an update of the same object: the fields that differ from
+// the old side's, `-name` for one the new side no longer has, "(same)" when
+// nothing differs (a resync).
+std::string Changes(const std::vector<std::string>& old_fields,
+                    const std::vector<std::string>& new_fields) {
+  std::vector<std::string> changes;
+  for (const std::string& f : new_fields) {
+    if (!Contains(old_fields, f)) changes.push_back(f);
+  }
+  for (const std::string& f : old_fields) {
+    const bool kept = std::any_of(
+        new_fields.begin(), new_fields.end(),
+        [&f](const std::string& n) { return FieldName(n) == FieldName(f); });
+    if (!kept) changes.push_back("-" + std::string(FieldName(f)));
+  }
+  return changes.empty() ? "(same)" : WithFields("", changes);
 }
 
 std::vector<std::string> PodFields(const Pod& p, bool update) {
@@ -119,13 +143,12 @@ std::string StepSummary(const Step& step) {
             ? "nil"
             : WithFields(step.old_pod->Key(), PodFields(*step.old_pod, true)));
     if (step.new_pod != nullptr) {
-      // The new object under the old one's key shows its fields only.
       const std::string key = step.new_pod->Key();
-      const bool same = step.old_pod != nullptr && step.old_pod->Key() == key;
       std::vector<std::string> f = PodFields(*step.new_pod, true);
-      absl::StrAppend(
-          &s, " -> ",
-          same && !f.empty() ? WithFields("", f) : WithFields(key, f));
+      absl::StrAppend(&s, " -> ",
+                      step.old_pod != nullptr && step.old_pod->Key() == key
+                          ? Changes(PodFields(*step.old_pod, true), f)
+                          : WithFields(key, f));
     }
   }
   std::vector<std::string> keys;  // keys given as keys, each once
@@ -152,11 +175,11 @@ std::string StepSummary(const Step& step) {
                                      NodeFields(*step.old_node, true)));
     if (step.new_node != nullptr) {
       const std::string& name = step.new_node->name;
-      const bool same = step.old_node != nullptr && step.old_node->name == name;
       std::vector<std::string> f = NodeFields(*step.new_node, true);
-      absl::StrAppend(
-          &s, " -> ",
-          same && !f.empty() ? WithFields("", f) : WithFields(name, f));
+      absl::StrAppend(&s, " -> ",
+                      step.old_node != nullptr && step.old_node->name == name
+                          ? Changes(NodeFields(*step.old_node, true), f)
+                          : WithFields(name, f));
     }
   }
   if (!step.plugins.empty()) {

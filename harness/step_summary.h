@@ -5,7 +5,7 @@
 //
 //   StepSummary(step)
 //   // "c_add_pod default/p(uid=u1 priority=10 nodeName=n1 requests=cpu:250m)"
-//   // "pod_update default/p(rv=1) -> (rv=2 gates=g1)"
+//   // "pod_update default/p(uid=u1 rv=1) -> (rv=2 gates=g1)"
 //   // "q_move_all Node/Add precheck=[default/p]"
 //   // "schedule_one permit=wait"
 //   StepLine(step, 7)  // "step 7 t=3000: q_pop"
@@ -17,7 +17,9 @@
 // nodeSelector, nodeAffinity/podAffinity when it has required terms, how many
 // tolerations, and `deleting` for a deletionTimestamp. A node shows
 // resourceVersion (updates only), allocatable, unschedulable, taints and its
-// score label. Keys of other arguments (q_activate's pods, a pod key) are
+// score label. An update of one object shows the old side whole and, after
+// `->`, what changed: the fields that differ, `-name` for one dropped, "(same)"
+// for a resync. Keys of other arguments (q_activate's pods, a pod key) are
 // shown as written. Deterministic: argument order, then the fixed field order
 // above; maps in key order.
 #ifndef SCHEDTRACE_HARNESS_STEP_SUMMARY_H_

@@ -41,11 +41,17 @@ TEST(StepSummaryTest, AnUpdateShowsBothSides) {
 {"t":1,"op":"q_update","old":{"metadata":{"namespace":"d","name":"p","resourceVersion":"1"}},"new":{"metadata":{"namespace":"d","name":"p","resourceVersion":"2"},"spec":{"schedulingGates":[{"name":"g"}]}}}
 {"t":2,"op":"q_update","new":{"metadata":{"namespace":"d","name":"p"}}}
 {"t":3,"op":"q_update","old":{"metadata":{"namespace":"d","name":"p","resourceVersion":"3"}},"new":{"metadata":{"namespace":"d","name":"p"}}}
+{"t":4,"op":"q_update","old":{"metadata":{"namespace":"d","name":"p","uid":"u"},"spec":{"priority":2,"schedulingGates":[{"name":"g"}]}},"new":{"metadata":{"namespace":"d","name":"p","uid":"u","resourceVersion":"5"},"spec":{"priority":3}}}
+{"t":5,"op":"q_update","old":{"metadata":{"namespace":"d","name":"p","uid":"u","resourceVersion":"5"}},"new":{"metadata":{"namespace":"d","name":"p","uid":"u","resourceVersion":"5"}}}
 )");
-  ASSERT_EQ(s.size(), 3);
+  ASSERT_EQ(s.size(), 5);
   EXPECT_EQ(StepSummary(s[0]), "q_update d/p(rv=1) -> (rv=2 gates=g)");
   EXPECT_EQ(StepSummary(s[1]), "q_update nil -> d/p");
-  EXPECT_EQ(StepSummary(s[2]), "q_update d/p(rv=3) -> d/p");
+  EXPECT_EQ(StepSummary(s[2]), "q_update d/p(rv=3) -> (-rv)");
+  EXPECT_EQ(
+      StepSummary(s[3]),
+      "q_update d/p(uid=u priority=2 gates=g) -> (rv=5 priority=3 -gates)");
+  EXPECT_EQ(StepSummary(s[4]), "q_update d/p(uid=u rv=5) -> (same)");
 }
 
 TEST(StepSummaryTest, NodesAndTheOtherArguments) {
