@@ -237,6 +237,32 @@ std::vector<std::string> Union(std::vector<std::string> a,
   return a;
 }
 
+// Whether two places are the same place (their outs aside).
+bool SamePlace(const PodPlace& a, const PodPlace& b) {
+  return a.where == b.where && a.attempts == b.attempts &&
+         a.nominated == b.nominated && a.note == b.note;
+}
+
+// Since which step each pod has been where it is on one side.
+class Since {
+ public:
+  std::map<std::string, int> After(
+      int step_no, const std::map<std::string, PodPlace>& places) {
+    std::map<std::string, int> since;
+    for (const auto& [pod, place] : places) {
+      auto it = last_.find(pod);
+      if (it == last_.end() || !SamePlace(it->second.first, place)) {
+        last_[pod] = {place, step_no};
+      }
+      since[pod] = last_[pod].second;
+    }
+    return since;
+  }
+
+ private:
+  std::map<std::string, std::pair<PodPlace, int>> last_;
+};
+
 // One side's places across steps: what persists between snapshots (a pod
 // popped in the queue layer stays in flight until it shows up again or is
 // deleted; a pod no step named yet is "not added yet" rather than "gone"; a
@@ -551,6 +577,7 @@ absl::StatusOr<Timeline> Walk(System& sut, const Trace& trace,
   // Displayed sides, and the sides compared (on what both show).
   Side expected_shown(tl.pods, queue_layer), actual_shown(tl.pods, queue_layer);
   Side expected_cmp(tl.pods, queue_layer), actual_cmp(tl.pods, queue_layer);
+  Since expected_since, actual_since;
   StepCheck check =
       options.make_check ? options.make_check(trace.header) : StepCheck();
   State before;
@@ -608,6 +635,7 @@ absl::StatusOr<Timeline> Walk(System& sut, const Trace& trace,
         for (auto& [pod, place] : row.expected) {
           if (has_out) place.out = OutFacts(*expect->out, pod, own);
         }
+        row.expected_since = expected_since.After(step_no, row.expected);
         tl.rows.push_back(std::move(row));
       }
       break;
@@ -679,6 +707,10 @@ absl::StatusOr<Timeline> Walk(System& sut, const Trace& trace,
         }
         if (differs) row.differing.push_back(pod);
       }
+      if (has_state) {
+        row.expected_since = expected_since.After(step_no, row.expected);
+      }
+      row.actual_since = actual_since.After(step_no, row.actual);
       if (in_range) tl.rows.push_back(std::move(row));
     }
     if (out->fatal) break;  // upstream exited: the trace ends here
@@ -689,7 +721,8 @@ absl::StatusOr<Timeline> Walk(System& sut, const Trace& trace,
 // The pods the first failure involves, in the trace's order: those its
 // differences name (paths and values), those the step's outs name on either
 // side, the step's own pod arguments; for a violation, those its message
-// names; for an error, the step's own.
+// names (else the step's own); for an error, the step's own and those its
+// expected out names.
 std::vector<std::string> PodsOfFailure(const Timeline& first,
                                        const Trace& trace,
                                        const std::vector<std::string>& all) {
@@ -719,7 +752,14 @@ std::vector<std::string> PodsOfFailure(const Timeline& first,
       if (!actual.is_discarded()) PodsOfOut(actual, named);
     }
   }
-  if (!first.violation.empty()) texts.push_back(first.violation);
+  if (!first.violation.empty()) {
+    // The pods the property names, else the step's own.
+    std::vector<std::string> keys;
+    for (const std::string& key : all) {
+      if (NamesKey(first.violation, key)) keys.push_back(key);
+    }
+    if (!keys.empty()) return keys;
+  }
   if (!first.error.empty()) {
     texts.push_back(first.error);
     // What upstream did at the step the system failed on.
@@ -795,12 +835,6 @@ std::string ExplanationPathFor(const std::string& trace_path) {
 
 namespace {
 
-// Whether two places are the same place (their outs aside).
-bool SamePlace(const PodPlace& a, const PodPlace& b) {
-  return a.where == b.where && a.attempts == b.attempts &&
-         a.nominated == b.nominated && a.note == b.note;
-}
-
 const PodPlace* Find(const std::map<std::string, PodPlace>& places,
                      const std::string& pod) {
   auto it = places.find(pod);
@@ -824,28 +858,6 @@ class Formatter {
     for (const std::string& p : tl.pods) width = std::max(width, p.size());
     width_ = width;
     for (const TimelineRow& row : tl.rows) any_expected_ |= row.has_expected;
-    // Since which step each pod has been where it is, per side.
-    since_expected_.resize(tl.rows.size());
-    since_actual_.resize(tl.rows.size());
-    std::map<std::string, std::pair<PodPlace, int>> e_last, a_last;
-    for (size_t r = 0; r < tl.rows.size(); ++r) {
-      const TimelineRow& row = tl.rows[r];
-      for (const std::string& pod : tl.pods) {
-        auto track = [&](const std::map<std::string, PodPlace>& places,
-                         std::map<std::string, std::pair<PodPlace, int>>& last,
-                         std::map<std::string, int>& since) {
-          const PodPlace* now = Find(places, pod);
-          if (now == nullptr) return;
-          auto it = last.find(pod);
-          if (it == last.end() || !SamePlace(it->second.first, *now)) {
-            last[pod] = {*now, row.step};
-          }
-          since[pod] = last[pod].second;
-        };
-        if (row.has_expected) track(row.expected, e_last, since_expected_[r]);
-        if (row.has_actual) track(row.actual, a_last, since_actual_[r]);
-      }
-    }
   }
 
   // The lines of row `r`: the pods it changed, differing or with an out;
@@ -887,9 +899,7 @@ class Formatter {
       if (!show) continue;
       out_shown = out_shown ||
                   (differs && e != nullptr && a != nullptr && e->out != a->out);
-      const bool stayed = (full || Fails(row)) &&
-                          !changed(e, prev_expected, true) &&
-                          !changed(a, prev, false);
+      const bool stayed = full || Fails(row);
       auto text = [&](const PodPlace& p,
                       const std::map<std::string, int>& since) {
         std::string s = FormatPlace(p);
@@ -902,8 +912,8 @@ class Formatter {
       std::string key = pod;
       key.resize(width_, ' ');
       if (e != nullptr && a != nullptr) {
-        const std::string et = text(*e, since_expected_[r]);
-        const std::string at = text(*a, since_actual_[r]);
+        const std::string et = text(*e, row.expected_since);
+        const std::string at = text(*a, row.actual_since);
         if (et == at && !differs) {
           lines.push_back(absl::StrCat("  ", key, "  ", at));
         } else {
@@ -914,10 +924,10 @@ class Formatter {
         }
       } else if (a != nullptr) {
         lines.push_back(
-            absl::StrCat("  ", key, "  ", text(*a, since_actual_[r])));
+            absl::StrCat("  ", key, "  ", text(*a, row.actual_since)));
       } else if (e != nullptr) {
         lines.push_back(absl::StrCat(
-            "  ", key, "  expected: ", text(*e, since_expected_[r])));
+            "  ", key, "  expected: ", text(*e, row.expected_since)));
       }
     }
     if (row.out_differs && !out_shown) {
@@ -954,7 +964,6 @@ class Formatter {
   const Timeline& tl_;
   size_t width_ = 0;
   bool any_expected_ = false;  // some step carries expect.state
-  std::vector<std::map<std::string, int>> since_expected_, since_actual_;
 };
 
 std::string StepRange(int a, int b) {

@@ -84,6 +84,9 @@ struct TimelineRow {
   bool out_differs = false;  // both present and not equal as JSON values
   std::string violation;     // the property first violated at this step
   std::string error;         // the system could not apply this step
+  // pod -> the step since which it has been where it is (its place, outs
+  // aside), on each side; counted over every step, shown or not.
+  std::map<std::string, int> expected_since, actual_since;
 };
 
 struct Timeline {

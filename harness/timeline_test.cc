@@ -488,6 +488,18 @@ TEST(ExplainTraceTest, FromToKeepsTheRangeAndShowsEveryPodAtItsStart) {
   EXPECT_EQ(tl->rows.back().step, 11);
   EXPECT_EQ(tl->steps_run, 13);
   EXPECT_THAT(tl->pods, ElementsAre("default/c"));
+  // Since when, counted over the steps before the range too.
+  EXPECT_EQ(Row(*tl, 9).actual_since.at("default/c"), 9);
+  EXPECT_EQ(Row(*tl, 10).expected_since.at("default/c"), 10);
+  tl = ExplainTrace(sut, trace, {.pods = {"default/a"}, .from = 10, .to = 11});
+  ASSERT_TRUE(tl.ok()) << tl.status();
+  EXPECT_EQ(Row(*tl, 10).actual_since.at("default/a"), 8);  // parked
+  EXPECT_THAT(FormatTimeline(*tl),
+              HasSubstr("step 10  t=2400  flush_backoff\n"
+                        "  default/a  parked before bind (n1)  [since step "
+                        "8]\n"));
+  tl = ExplainTrace(sut, trace, {.pods = {"default/c"}, .from = 9, .to = 11});
+  ASSERT_TRUE(tl.ok()) << tl.status();
   const std::string text = FormatTimeline(*tl);
   EXPECT_THAT(text, HasSubstr("step 9  t=900"));
   EXPECT_THAT(text, HasSubstr("step 11  t=2500"));

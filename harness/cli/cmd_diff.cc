@@ -75,15 +75,15 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
   out += ".min.jsonl";
   std::ofstream file(out);
   file << EncodeTrace(small);
+  file.close();
   if (!file) return "";
   // Beside it, its timeline (harness/timeline.h): a's expectations against
   // what b does, readable without running anything; on a itself when the
   // failure is a's (a property a violates).
-  small.path = out;
   const bool a_failed = m->signature.rfind("a ", 0) == 0;
   std::string explained;
   const std::string path_explained =
-      WriteExplanation(a_failed ? a : b, small, options.make_check != nullptr);
+      WriteExplanation(a_failed ? a : b, out, options.make_check != nullptr);
   if (!path_explained.empty()) {
     explained = absl::StrCat(", explained in ", path_explained);
   }

@@ -149,13 +149,13 @@ int MinimizeCommand(const CommandLine& cl) {
     const std::string path = cl.Last("out", "");
     std::ofstream f(path);
     f << text;
+    f.close();
     if (!f) {
       std::cerr << "schedtrace minimize: cannot write " << path << "\n";
       return 2;
     }
-    out.path = path;
     std::string why;
-    explanation = WriteExplanation(setup.sut, out, setup.properties, &why);
+    explanation = WriteExplanation(setup.sut, path, setup.properties, &why);
     if (explanation.empty()) {
       std::cerr << "schedtrace minimize: no explanation written: " << why
                 << "\n";

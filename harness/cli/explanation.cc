@@ -1,9 +1,11 @@
 #include "harness/cli/explanation.h"
 
 #include <fstream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "harness/cli/suts.h"
+#include "harness/codec.h"
 #include "harness/text_sanitize.h"
 #include "properties/checker.h"
 
@@ -27,26 +29,27 @@ ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
   return options;
 }
 
-std::string WriteExplanation(const std::string& sut, const Trace& trace,
-                             bool properties, std::string* error) {
+std::string WriteExplanation(const std::string& sut,
+                             const std::string& trace_path, bool properties,
+                             std::string* error) {
+  auto fail = [error](std::string why) {
+    if (error != nullptr) *error = std::move(why);
+    return std::string();
+  };
+  absl::StatusOr<Trace> trace = ReadTraceFile(trace_path);
+  if (!trace.ok()) return fail(std::string(trace.status().message()));
   absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
-  if (!system.ok()) {
-    if (error != nullptr) *error = std::string(system.status().message());
-    return "";
-  }
+  if (!system.ok()) return fail(std::string(system.status().message()));
   absl::StatusOr<Timeline> timeline = ExplainTrace(
-      **system, trace, ExplainOptionsFor(**system, sut, properties));
-  const std::string path = ExplanationPathFor(trace.path);
+      **system, *trace, ExplainOptionsFor(**system, sut, properties));
+  const std::string path = ExplanationPathFor(trace_path);
   std::ofstream f(path);
   f << SanitizeText(
       timeline.ok() ? FormatTimeline(*timeline, {.all = true})
-                    : absl::StrCat("cannot explain ", trace.path, " on ", sut,
+                    : absl::StrCat("cannot explain ", trace_path, " on ", sut,
                                    ": ", timeline.status().message(), "\n"));
   f.close();
-  if (!f) {
-    if (error != nullptr) *error = absl::StrCat("cannot write ", path);
-    return "";
-  }
+  if (!f) return fail(absl::StrCat("cannot write ", path));
   return path;
 }
 

@@ -7,7 +7,7 @@
 //   ExplainOptions o = ExplainOptionsFor(*sut, "impl", /*properties=*/true);
 //   absl::StatusOr<Timeline> t = ExplainTrace(*sut, trace, o);
 //
-//   std::string path = WriteExplanation("impl", minimized, true);
+//   std::string path = WriteExplanation("impl", "x.min.jsonl", true);
 #ifndef SCHEDTRACE_HARNESS_CLI_EXPLANATION_H_
 #define SCHEDTRACE_HARNESS_CLI_EXPLANATION_H_
 
@@ -26,12 +26,15 @@ namespace schedtrace::cli {
 ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
                                  bool properties);
 
-// Explains `trace` (read from trace.path) on a fresh system `sut`, with the
-// whole journey (TimelineFormat::all), and writes the text to
-// ExplanationPathFor(trace.path). Returns that path; "" when the system
-// cannot be made or the file cannot be written (`*error` says why).
-std::string WriteExplanation(const std::string& sut, const Trace& trace,
-                             bool properties, std::string* error = nullptr);
+// Explains the trace file at `trace_path` (as written: its line numbers are
+// the file's) on a fresh system `sut`, with the whole journey
+// (TimelineFormat::all), and writes the text to
+// ExplanationPathFor(trace_path). Returns that path; "" when the file does
+// not decode, the system cannot be made, or the text cannot be written
+// (`*error` says why).
+std::string WriteExplanation(const std::string& sut,
+                             const std::string& trace_path, bool properties,
+                             std::string* error = nullptr);
 
 }  // namespace schedtrace::cli
 
