@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/json_codec.h"
 #include "harness/step_summary.h"
 
@@ -351,7 +352,10 @@ class Side {
 // already names them is left alone).
 std::string WithScriptedAnswers(const Step& step, std::string summary) {
   auto add = [&summary](const std::string& word) {
-    if (summary.find(word.substr(0, word.find('='))) == std::string::npos) {
+    const std::string key = absl::StrCat(" ", word.substr(0, word.find('=')));
+    if (summary.find(key + "=") == std::string::npos &&
+        !summary.ends_with(key) &&
+        summary.find(key + " ") == std::string::npos) {
       absl::StrAppend(&summary, " ", word);
     }
   };
@@ -653,8 +657,9 @@ absl::StatusOr<Timeline> Walk(System& sut, const Trace& trace,
     if (!failed) {
       std::optional<Divergence> d =
           CompareStep(step, step_no, *out, state, options.reports, nullptr,
-                      sut.OutAsSent());
+                      sut.OutAsSent(), sut.StateAsSent());
       if (d) {
+        AddTraceContext(*d, trace, i);
         tl.divergence = std::move(d);
         row.divergent = true;
         failed = true;
@@ -930,6 +935,15 @@ class Formatter {
             "  ", key, "  expected: ", text(*e, row.expected_since)));
       }
     }
+    if (row.divergent && row.differing.empty() && !row.out_differs &&
+        tl_.divergence) {
+      lines.push_back(absl::StrCat(
+          "  (no followed pod's place differs here: the divergence is in ",
+          tl_.divergence->differences.empty()
+              ? tl_.divergence->path
+              : tl_.divergence->differences.front().path,
+          ", above)"));
+    }
     if (row.out_differs && !out_shown) {
       std::string key = "out";
       key.resize(width_, ' ');
@@ -966,6 +980,22 @@ class Formatter {
   bool any_expected_ = false;  // some step carries expect.state
 };
 
+// `text` in lines of at most `width` characters (a longer word alone on
+// its line), each after `indent`.
+std::string Wrapped(const std::string& text, const std::string& indent,
+                    size_t width) {
+  std::string out, line;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      absl::StrAppend(&out, indent, line, "\n");
+      line.clear();
+    }
+    absl::StrAppend(&line, line.empty() ? "" : " ", std::string(word));
+  }
+  if (!line.empty()) absl::StrAppend(&out, indent, line, "\n");
+  return out;
+}
+
 std::string StepRange(int a, int b) {
   return a == b ? absl::StrCat("step ", a) : absl::StrCat("steps ", a, "-", b);
 }
@@ -997,8 +1027,9 @@ std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
     absl::StrAppend(&s, "PASS", on, ": ", tl.trace, " (", tl.steps_run,
                     " steps)\n");
   }
-  if (!tl.description.empty()) {
-    absl::StrAppend(&s, "  ", tl.description, "\n");
+  // A divergence shows the description itself.
+  if (!tl.description.empty() && !tl.divergence) {
+    absl::StrAppend(&s, Wrapped(tl.description, "  ", 80));
   }
   if (tl.divergence) {
     std::string d = tl.divergence->Format(tl.trace);
@@ -1018,11 +1049,12 @@ std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
       &s, "pods followed (", tl.pods_chosen,
       "): ", tl.pods.empty() ? "none" : absl::StrJoin(tl.pods, ", "), "\n");
   if (tl.rows.empty()) return s;
-  absl::StrAppend(&s,
-                  "Each step lists the pods it moved or named: one line where "
+  absl::StrAppend(
+      &s, Wrapped("Each step lists the pods it moved or named: one line where "
                   "the trace (expected) and the system (actual) agree, "
-                  "expected:/actual: lines where not, ≠ where the replay "
-                  "sees them differ.\n");
+                  "expected:/actual: lines where not, ≠ where the replay sees "
+                  "them differ.",
+                  "", 80));
 
   Formatter f(tl);
   if (std::none_of(tl.rows.begin(), tl.rows.end(),
