@@ -103,24 +103,26 @@ const CommandRegistrar kExplain({
     .order = 48,
     .synopsis = "[--sut=S] [--pod=NS/NAME]... [--from=N] [--to=M] [--all] "
                 "[--no-properties] TRACE",
-    .summary =
-        "why a trace fails (or how upstream treats it): step by step, where "
-        "each pod is on the expected side (the trace) and on the actual side "
-        "(the system), every place a pod is in, the steps' outs for it, the "
-        "first divergence marked ≠; exits 0 once explained, pass or fail",
+    .summary = "why a trace fails, or how upstream treats it: step by step, "
+               "where each pod is on the expected side (the trace) and the "
+               "actual side (S), every place it is in, differences marked ≠",
     .flags = {{"sut",
                "the system to replay on: model, impl or exec:CMD (default "
                "model)"},
               {"pod",
                "follow this pod (repeatable; default: the pods the first "
                "failure names, or on a passing trace every pod, up to 8)"},
-              {"from", "the first step shown (default: see --all)"},
-              {"to", "the last step shown (default: see --all)"},
+              {"from",
+               "the first step shown; with --from and/or --to exactly that "
+               "range is shown, each followed pod's place on its first step"},
+              {"to", "the last step shown"},
               {.name = "all",
-               .help = "show every step; by default the steps up to the first "
-                       "failure and 3 after it are shown, a long run before "
-                       "it cut to its first and last steps, with a line "
-                       "saying how to see the rest",
+               .help = "show every step (runs of steps that move no followed "
+                       "pod still collapse into one line); by default the "
+                       "steps up to the first failure and 3 after it, a long "
+                       "run before it cut to the first 6 and the last 18 "
+                       "steps that move these pods, with a line saying how "
+                       "to see the rest",
                .boolean = true},
               {.name = "no-properties",
                .help = "do not check the invariants (checked as replay does, "

@@ -191,8 +191,8 @@ TEST_F(ExplainCliTest, PodsAndRanges) {
   EXPECT_THAT(cut.output, HasSubstr("not shown (")) << cut.output;
   EXPECT_THAT(cut.output, HasSubstr("shows them, --all every step\n"));
   EXPECT_THAT(all.output, Not(HasSubstr("not shown")));
-  EXPECT_LT(CountLines(cut.output), 70);
   EXPECT_GT(CountLines(all.output), 200);
+  EXPECT_LT(CountLines(cut.output) * 3, CountLines(all.output));
 }
 
 TEST_F(ExplainCliTest, BadCommandLinesAreOneLineUsageErrors) {
