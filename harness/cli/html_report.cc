@@ -72,6 +72,16 @@ std::string Cut(std::string s, size_t max) {
   return s;
 }
 
+// Sanitized `s` cut to at most `max` bytes at a character boundary, an
+// ellipsis in place of the rest: for a one-line summary.
+std::string Clip(std::string s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  s.resize(end);
+  return s + "\xE2\x80\xA6";
+}
+
 // Text from a run, as HTML: sanitized (harness/text_sanitize.h), cut,
 // escaped. Text keeps its newlines (shown by `white-space: pre-wrap`); Line
 // is one line.
@@ -173,9 +183,10 @@ std::string WhereOf(const TraceRun& tr) {
 // What went wrong in one line, sanitized, for the summary of a trace.
 std::string WhatOf(const TraceRun& tr) {
   if (const auto& d = tr.result.divergence) {
-    std::string s = absl::StrCat(SanitizeLine(d->path), ": expected ",
-                                 Cut(SanitizeLine(d->expected), 60),
-                                 ", actual ", Cut(SanitizeLine(d->actual), 60));
+    std::string s =
+        absl::StrCat(Clip(SanitizeLine(d->path), 120), ": expected ",
+                     Clip(SanitizeLine(d->expected), 60), ", actual ",
+                     Clip(SanitizeLine(d->actual), 60));
     if (d->differences.size() > 1) {
       absl::StrAppend(&s, " (", d->differences.size(), " differences)");
     }
@@ -183,7 +194,7 @@ std::string WhatOf(const TraceRun& tr) {
   }
   std::string_view m = tr.result.message;
   m = m.substr(0, m.find('\n'));
-  return Cut(SanitizeLine(m), 160);
+  return Clip(SanitizeLine(m), 160);
 }
 
 std::string_view UpstreamOf(const std::string& id) {
@@ -353,35 +364,55 @@ Shown RowsShown(const Timeline& tl, const Grid& grid) {
   return s;
 }
 
-// One side's place in a cell.
+// One side's place in a cell; `since` > 0: the step since which the pod
+// has been there.
 std::string PlaceDiv(std::string_view cls, std::string_view label,
-                     const PodPlace& p) {
+                     const PodPlace& p, int since) {
   std::string s = absl::StrCat("<div class=\"", std::string(cls), "\">");
   if (!label.empty()) {
     absl::StrAppend(&s, "<span class=\"lbl\">", std::string(label), "</span>");
   }
-  absl::StrAppend(&s, Line(FormatPlace(p)), "</div>");
+  absl::StrAppend(&s, Line(FormatPlace(p)));
+  if (since > 0) {
+    absl::StrAppend(&s, " <span class=\"since\">since step ", since, "</span>");
+  }
+  absl::StrAppend(&s, "</div>");
   return s;
 }
 
-std::string CellHtml(const Cell& c) {
+// The step since which `pod` has been where it is on one side, when that is
+// before `row` (0: it moved at this step, or nothing says).
+int SinceOf(const std::map<std::string, int>& since, const std::string& pod,
+            const TimelineRow& row) {
+  auto it = since.find(pod);
+  return it != since.end() && it->second < row.step ? it->second : 0;
+}
+
+// `with_since`: say since when an unmoved pod has been where it is (on the
+// failing step, and on the first step shown after steps left out).
+std::string CellHtml(const Cell& c, const TimelineRow& row,
+                     const std::string& pod, bool with_since) {
   std::string cls = c.changed || c.out ? "chg" : "same";
+  const bool since = with_since && !c.changed;
+  const int e_since = since ? SinceOf(row.expected_since, pod, row) : 0;
+  const int a_since = since ? SinceOf(row.actual_since, pod, row) : 0;
   std::string body;
   if (c.expected != nullptr && c.actual != nullptr) {
-    if (!c.differs && FormatPlace(*c.expected) == FormatPlace(*c.actual)) {
-      body = PlaceDiv("both", "", *c.actual);
+    if (!c.differs && FormatPlace(*c.expected) == FormatPlace(*c.actual) &&
+        e_since == a_since) {
+      body = PlaceDiv("both", "", *c.actual, a_since);
       if (NotYet(c.actual)) cls = "na";
     } else {
-      body = PlaceDiv("exp", "expected", *c.expected) +
+      body = PlaceDiv("exp", "expected", *c.expected, e_since) +
              PlaceDiv("act", c.differs ? "\xE2\x89\xA0 actual" : "actual",
-                      *c.actual);
+                      *c.actual, a_since);
       cls = c.differs ? "ne" : "chg two";
     }
   } else if (c.actual != nullptr) {
-    body = PlaceDiv("both", "", *c.actual);
+    body = PlaceDiv("both", "", *c.actual, a_since);
     if (NotYet(c.actual)) cls = "na";
   } else if (c.expected != nullptr) {
-    body = PlaceDiv("exp", "expected", *c.expected) +
+    body = PlaceDiv("exp", "expected", *c.expected, e_since) +
            "<div class=\"act\"><span class=\"lbl\">actual</span>"
            "(none)</div>";
     cls = c.differs ? "ne" : "chg two";
@@ -484,8 +515,10 @@ void AppendTimeline(std::string& out, const Timeline& tl,
           &out, "<div class=\"tag\">no expected state: actual only</div>");
     }
     absl::StrAppend(&out, "</td>");
+    const bool with_since = fails || (r > 0 && !shown.rows[r - 1]);
     for (size_t p = 0; p < tl.pods.size(); ++p) {
-      absl::StrAppend(&out, CellHtml(grid.At(r, p)));
+      absl::StrAppend(&out,
+                      CellHtml(grid.At(r, p), row, tl.pods[p], with_since));
     }
     if (out_column) {
       if (row.out_differs) {
@@ -683,6 +716,8 @@ pre.msg{white-space:pre-wrap;overflow-wrap:anywhere;background:#fbfbfc;border:1p
 table.kv th{width:7em;background:#f4f5f8}
 table.kv,table.diffs{margin:4px 0 10px}
 ol.before{margin:0;padding:0;list-style:none}
+table.diffs td:nth-child(2){min-width:16em}
+table.diffs td.exp,table.diffs td.act{min-width:12em}
 .diffs td.exp{background:var(--exp-bg);color:var(--exp)}
 .diffs td.act{background:var(--act-bg);color:var(--act)}
 .kind{display:inline-block;white-space:nowrap;font-size:11px;font-weight:700;padding:0 5px;border-radius:3px;background:#e4e7ec;color:#344054}
@@ -691,8 +726,8 @@ ol.before{margin:0;padding:0;list-style:none}
 .tlwrap{overflow-x:auto;max-width:100%}
 table.tl{font-size:12.5px}
 table.tl td{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",monospace;font-size:12px}
-table.tl td.op{min-width:14em;max-width:34em}
-table.tl th.pod{min-width:13em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
+table.tl td.op{min-width:26em;max-width:40em}
+table.tl th.pod{min-width:12em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 table.tl td.n{text-align:right;color:var(--muted);white-space:nowrap}
 table.tl td.same,table.tl td.na{color:#9aa1ad}
 table.tl td.chg{background:#fff}
@@ -710,6 +745,7 @@ table.tl tr.hit>td.n:first-child{box-shadow:inset 5px 0 0 #e8a100}
 table.tl tr:target>td{outline:2px solid #1d4ed8}
 .flag{display:table;margin-top:4px;font-family:system-ui,sans-serif;font-size:11px;font-weight:700;color:#fff;background:var(--fail);border-radius:3px;padding:0 6px}
 .tag{font-family:system-ui,sans-serif;font-size:11px;color:var(--muted)}
+.since{font-family:system-ui,sans-serif;font-size:11px;color:var(--muted);font-weight:400;white-space:nowrap}
 tr.gap>td{background:#f3f4f7;color:var(--muted);font-style:italic;font-family:system-ui,sans-serif}
 ul.names{columns:22em;margin:6px 0;padding-left:1.2em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 details.list{margin:6px 0}

@@ -446,6 +446,25 @@ TEST_F(HtmlReportTest, WithoutTheWholeDivergenceShowsTheFirstDifference) {
   EXPECT_THAT(page, HasSubstr("No timeline"));
 }
 
+// On the failing step, a pod that did not move says since when it has been
+// where it is.
+TEST_F(HtmlReportTest, TheFailingStepSaysSinceWhenAPodStayed) {
+  std::vector<SystemRun> runs = CleanRuns();
+  Timeline& tl = *runs[0].traces[1].timeline;
+  tl.pods.push_back("default/c");
+  for (TimelineRow& row : tl.rows) {
+    row.expected["default/c"] = row.actual["default/c"] =
+        Place("unschedulable [NodeResourcesFit]");
+    row.expected_since["default/c"] = row.actual_since["default/c"] = 1;
+  }
+  const std::string page = HtmlReport(runs);
+  EXPECT_EQ(CountOf(page, "<span class=\"since\">since step 1</span>"), 1);
+  EXPECT_THAT(page,
+              HasSubstr("<td class=\"same\"><div class=\"both\">"
+                        "unschedulable [NodeResourcesFit] <span "
+                        "class=\"since\">since step 1</span></div></td>"));
+}
+
 TEST_F(HtmlReportTest, SameRunsSameBytes) {
   EXPECT_EQ(HtmlReport(HostileRuns()), HtmlReport(HostileRuns()));
   EXPECT_THAT(HtmlReport({}), HasSubstr("Failures and errors (0)"));
