@@ -192,8 +192,22 @@ std::string WhatOf(const TraceRun& tr) {
     }
     return s;
   }
+  // The message's first line without what the summary line already says:
+  // the trace's path and line, the step and op.
   std::string_view m = tr.result.message;
   m = m.substr(0, m.find('\n'));
+  const std::string& path = tr.result.path;
+  if (!path.empty() && m.starts_with(path) &&
+      m.substr(path.size()).starts_with(":")) {
+    m.remove_prefix(path.size() + 1);
+    size_t digits = 0;
+    while (digits < m.size() && m[digits] >= '0' && m[digits] <= '9') ++digits;
+    if (m.substr(digits).starts_with(": ")) m.remove_prefix(digits + 2);
+  }
+  const std::string step =
+      absl::StrCat("step ", tr.result.at_step, " (", tr.result.at_op, "): ");
+  if (tr.result.at_step > 0 && m.starts_with(step))
+    m.remove_prefix(step.size());
   return Clip(SanitizeLine(m), 160);
 }
 
@@ -503,11 +517,15 @@ void AppendTimeline(std::string& out, const Timeline& tl,
       absl::StrAppend(&out, "<div class=\"flag\">first divergence</div>");
     }
     if (!row.violation.empty()) {
-      absl::StrAppend(&out, "<div class=\"flag\">property violated: ",
+      absl::StrAppend(&out,
+                      "<div class=\"flag\">property violated</div><div "
+                      "class=\"flagtext\">",
                       Line(row.violation), "</div>");
     }
     if (!row.error.empty()) {
-      absl::StrAppend(&out, "<div class=\"flag\">the system failed: ",
+      absl::StrAppend(&out,
+                      "<div class=\"flag\">the system failed</div><div "
+                      "class=\"flagtext\">",
                       Line(row.error), "</div>");
     }
     if (!row.has_expected && row.has_actual) {
@@ -744,6 +762,7 @@ table.tl tr.hit>td.n,table.tl tr.hit>td.op{background:var(--hit);color:var(--ink
 table.tl tr.hit>td.n:first-child{box-shadow:inset 5px 0 0 #e8a100}
 table.tl tr:target>td{outline:2px solid #1d4ed8}
 .flag{display:table;margin-top:4px;font-family:system-ui,sans-serif;font-size:11px;font-weight:700;color:#fff;background:var(--fail);border-radius:3px;padding:0 6px}
+.flagtext{font-family:system-ui,sans-serif;font-size:11.5px;font-weight:400;color:var(--act);margin-top:2px}
 .tag{font-family:system-ui,sans-serif;font-size:11px;color:var(--muted)}
 .since{font-family:system-ui,sans-serif;font-size:11px;color:var(--muted);font-weight:400;white-space:nowrap}
 tr.gap>td{background:#f3f4f7;color:var(--muted);font-style:italic;font-family:system-ui,sans-serif}
