@@ -788,8 +788,8 @@ document.getElementById('xa').addEventListener('click',function(){
 ts.forEach(function(d){if(!d.hidden)d.open=true;});});
 document.getElementById('ca').addEventListener('click',function(){
 ts.forEach(function(d){d.open=false;});});
-function reveal(){var id=decodeURIComponent(location.hash.slice(1));
-var e=id&&document.getElementById(id);if(!e)return;
+function reveal(){var id;try{id=decodeURIComponent(location.hash.slice(1));}
+catch(x){return;}var e=id&&document.getElementById(id);if(!e)return;
 for(var p=e;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
 e.scrollIntoView();}
 window.addEventListener('hashchange',reveal);reveal();
