@@ -56,23 +56,25 @@ bool NamesKey(const std::string& text, const std::string& key) {
   return false;
 }
 
+// The string at `o[key]`, "" when `o` is no object or holds none there.
+std::string StringAt(const json& o, const char* key) {
+  if (!o.is_object()) return "";
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // The pods an out names: popped, the cycle's pod, bindings, status updates,
 // events.
 void PodsOfOut(const json& out, std::vector<std::string>& keys) {
   if (!out.is_object()) return;
-  auto str = [](const json& o, const char* k) -> std::string {
-    if (!o.is_object()) return "";
-    auto it = o.find(k);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : "";
-  };
-  AddOnce(keys, str(out, "popped"));
+  AddOnce(keys, StringAt(out, "popped"));
   if (auto it = out.find("result"); it != out.end()) {
-    AddOnce(keys, str(*it, "pod"));
+    AddOnce(keys, StringAt(*it, "pod"));
   }
   for (const char* list : {"bindings", "statusUpdates", "events"}) {
     auto it = out.find(list);
     if (it == out.end() || !it->is_array()) continue;
-    for (const json& e : *it) AddOnce(keys, str(e, "pod"));
+    for (const json& e : *it) AddOnce(keys, StringAt(e, "pod"));
   }
 }
 
@@ -83,17 +85,12 @@ std::string OutFacts(const json& out, const std::string& pod,
                      const std::vector<std::string>& own) {
   if (!out.is_object()) return "";
   std::vector<std::string> facts;
-  auto str = [](const json& o, const char* k) -> std::string {
-    if (!o.is_object()) return "";
-    auto it = o.find(k);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : "";
-  };
   const auto result = out.find("result");
-  const bool cycle = result != out.end() && str(*result, "pod") == pod;
-  if (str(out, "popped") == pod && !cycle) facts.push_back("popped");
+  const bool cycle = result != out.end() && StringAt(*result, "pod") == pod;
+  if (StringAt(out, "popped") == pod && !cycle) facts.push_back("popped");
   if (cycle) {
-    std::string s = absl::StrCat("cycle: ", str(*result, "outcome"));
-    if (std::string node = str(*result, "node"); !node.empty()) {
+    std::string s = absl::StrCat("cycle: ", StringAt(*result, "outcome"));
+    if (std::string node = StringAt(*result, "node"); !node.empty()) {
       absl::StrAppend(&s, " on ", node);
     }
     if (auto p = result->find("plugins"); p != result->end() && p->is_array()) {
@@ -109,21 +106,22 @@ std::string OutFacts(const json& out, const std::string& pod,
     auto it = out.find(list);
     if (it == out.end() || !it->is_array()) return;
     for (const json& e : *it) {
-      if (str(e, "pod") == pod) facts.push_back(fact(e));
+      if (StringAt(e, "pod") == pod) facts.push_back(fact(e));
     }
   };
   each("bindings", [&](const json& e) {
-    return absl::StrCat("bound to ", str(e, "node"));
+    return absl::StrCat("bound to ", StringAt(e, "node"));
   });
   each("statusUpdates", [&](const json& e) {
-    std::string s = absl::StrCat("status ", str(e, "reason"));
-    if (std::string n = str(e, "nominatedNodeName"); !n.empty()) {
+    std::string s = absl::StrCat("status ", StringAt(e, "reason"));
+    if (std::string n = StringAt(e, "nominatedNodeName"); !n.empty()) {
       absl::StrAppend(&s, " (nominated ", n, ")");
     }
     return s;
   });
-  each("events",
-       [&](const json& e) { return absl::StrCat("event ", str(e, "reason")); });
+  each("events", [&](const json& e) {
+    return absl::StrCat("event ", StringAt(e, "reason"));
+  });
   if (Contains(own, pod)) {
     for (const char* flag : {"error", "fatal"}) {
       auto it = out.find(flag);
@@ -133,16 +131,13 @@ std::string OutFacts(const json& out, const std::string& pod,
   return absl::StrJoin(facts, ", ");
 }
 
+// The pod a step's out popped (`popped`, else `result.pod`), "" for none.
 std::string PoppedBy(const json& out) {
-  if (!out.is_object()) return "";
-  auto it = out.find("popped");
-  if (it != out.end() && it->is_string()) return it->get<std::string>();
-  it = out.find("result");
-  if (it != out.end() && it->is_object()) {
-    auto pod = it->find("pod");
-    if (pod != it->end() && pod->is_string()) return pod->get<std::string>();
+  std::string popped = StringAt(out, "popped");
+  if (popped.empty() && out.is_object() && out.contains("result")) {
+    popped = StringAt(out["result"], "pod");
   }
-  return "";
+  return popped;
 }
 
 // `attempts` of an out as written.
@@ -190,8 +185,9 @@ std::string KeyName(const std::string& key) {
 // The keys that hold a pod somewhere (nominations and bindingFinished only
 // qualify a place).
 constexpr const char* kHoldingKeys[] = {
-    "queue.active",        "queue.backoff", "cache.nodes", "cache.assumed",
-    "queue.unschedulable", "waiting",       "parked"};
+    "queue.active", "queue.backoff", "queue.unschedulable",
+    "cache.nodes",  "cache.assumed", "waiting",
+    "parked"};
 
 bool PartOf(const State& state, const std::string& key) {
   if (key.rfind("queue.", 0) == 0) return state.queue.has_value();

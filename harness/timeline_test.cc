@@ -224,7 +224,7 @@ TEST(PlacesOfTest, OnlyWhatASideShows) {
                                             "parked", "cache.assumed"};
   auto p = PlacesOf(s, {"d/b", "d/w"}, {}, unshown);
   EXPECT_EQ(p["d/b"].where,
-            "not in activeQ, cache nodes, unschedulablePods (backoffQ, "
+            "not in activeQ, unschedulablePods, cache nodes (backoffQ, "
             "assumed pods, waiting, parked not shown)");
   // Seen on a node, not knowing whether it is assumed: "on", not "bound".
   EXPECT_EQ(p["d/w"].where, "on n1");
