@@ -7,7 +7,8 @@
 // One line per trace, then `N passed, M failed[, K skipped]`. A disagreement
 // prints the first divergent step with both sides and writes the trace to
 // --out-dir (default diff-failures/); with --minimize, MinimizeDisagreement
-// shrinks it too. Known upstream violations are counted on stderr.
+// shrinks it too and explains the small trace beside it. Known upstream
+// violations are counted on stderr.
 #include <unistd.h>
 
 #include <csignal>
@@ -50,8 +51,9 @@ std::optional<std::string> DiffSignature(const DiffResult& r) {
 // The hook for delta debugging (`--minimize`): shrinks a trace on which
 // systems `a` and `b` disagree (harness/minimize.h) to a small one that
 // disagrees the same way, writes it next to `path` as *.min.jsonl with a's
-// expectations and, beside it, *.min.explain.txt (its timeline on b), and
-// returns its path ("" when nothing was written).
+// expectations and, beside it, *.min.explain.txt (cli/explanation.h: the
+// small trace explained on b, or on a when a broke a property), and returns
+// its path ("" when nothing was written).
 std::string MinimizeDisagreement(const std::string& a, const std::string& b,
                                  const DiffOptions& options, const Trace& trace,
                                  const std::string& path) {
