@@ -8,8 +8,8 @@
 //   - the failures grouped by signature (summary.h), each linking to its
 //     first trace;
 //   - each failure and error in run order, a <details> (the first three
-//     open) whose summary line names the system, the trace,
-//     the verdict and where; inside, the description, the divergent step
+//     open) whose summary line names the system, the trace, the verdict and
+//     where; inside, the description, the divergent step
 //     (t, summary, the steps before), every Difference (or the first one,
 //     path / expected / actual, when the list is empty), the message, and
 //     the timeline (TraceRun::timeline, harness/timeline.h) as a table: a row

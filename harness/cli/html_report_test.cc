@@ -159,8 +159,10 @@ std::vector<SystemRun> HostileRuns() {
   SystemRun run;
   run.sut = kHostileSut;
   run.seconds = 1.25;
+  run.interrupted = true;
   run.known_violations["in-flight-update-requeues"] = 2;
   run.traces.push_back(Simple("queue/ok.jsonl", Verdict::kPassed));
+  run.traces.back().result.comparisons_skipped = 4;
   run.traces.push_back(PopOrderFailure(
       "queue/pop-<img src=x onerror=alert(3)>.jsonl", kHostile));
   TraceRun error = Simple("queue/apply.jsonl", Verdict::kError);
@@ -191,6 +193,7 @@ std::vector<SystemRun> CleanRuns() {
   run.sut = "model";
   run.seconds = 0.5;
   run.traces.push_back(Simple("queue/ok.jsonl", Verdict::kPassed));
+  run.traces.back().result.comparisons_skipped = 4;
   run.traces.push_back(PopOrderFailure("queue/pop-order.jsonl"));
   return {run};
 }
@@ -352,6 +355,10 @@ TEST_F(HtmlReportTest, NothingPointsOutsideTheFile) {
   EXPECT_FALSE(s["hrefs"].empty());  // the links there are, are anchors
 }
 
+std::string text_of(const json& structure) {
+  return structure.value("text", std::string());
+}
+
 TEST_F(HtmlReportTest, CountsSummaryAndEachFailureWithItsTimeline) {
   std::vector<SystemRun> runs = HostileRuns();
   SystemRun model;
@@ -379,6 +386,9 @@ TEST_F(HtmlReportTest, CountsSummaryAndEachFailureWithItsTimeline) {
   EXPECT_THAT(page, HasSubstr("<tr><td>model</td><td>queue</td><td class=\"num "
                               "zero\">0</td><td class=\"num bad\">1</td>"));
   EXPECT_THAT(page, HasSubstr("(bad input)"));
+  EXPECT_THAT(text_of(s), HasSubstr("Interrupted: the run was stopped"));
+  EXPECT_THAT(text_of(s), HasSubstr("State comparisons skipped on exec:./x"));
+  EXPECT_THAT(text_of(s), HasSubstr(": 4 (parts the system does not report)"));
   EXPECT_THAT(page, HasSubstr("in-flight-update-requeues"));  // known ones
 
   // Each failure and error, in run order, a <details> of its own; the first
