@@ -46,6 +46,13 @@
 //   in one line with its arguments, description the trace header's, before
 //   the steps before it in one line each ("step 5 t=3000: q_add ...", oldest
 //   first). Markdown and JUnit show the same as Divergence::Format.
+// HTML (harness/cli/html_report.h): one self-contained page (inline CSS and
+// script, no URL, a Content-Security-Policy forbidding every request):
+// counts, the table per system and layer, known violations, failures by
+// signature, then each failure and error as a collapsible <details> with its
+// divergence (every difference), message and timeline table
+// (TraceRun::timeline), the failing step highlighted and anchored; passing
+// and skipped traces as lists of names.
 #ifndef SCHEDTRACE_HARNESS_CLI_REPORT_H_
 #define SCHEDTRACE_HARNESS_CLI_REPORT_H_
 
@@ -66,8 +73,8 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs);
 std::string JUnitReport(const std::vector<SystemRun>& runs);
 std::string JsonReport(const std::vector<SystemRun>& runs);
 
-// Writes the report `path`'s extension asks for (.md, .xml, .json). Never
-// throws: a failure to build or write it is the returned status.
+// Writes the report `path`'s extension asks for (.md, .xml, .json, .html).
+// Never throws: a failure to build or write it is the returned status.
 absl::Status WriteReport(const std::string& path,
                          const std::vector<SystemRun>& runs);
 // Whether `path` has an extension WriteReport knows.

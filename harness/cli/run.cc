@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "harness/cli/explanation.h"
 #include "harness/cli/ordered_pool.h"
 #include "harness/cli/progress.h"
 #include "harness/cli/summary.h"
@@ -68,9 +69,9 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
     if (options.explain_failures && Failed(tr) && !Interrupted()) {
       absl::StatusOr<std::unique_ptr<System>> fresh = MakeSystem(sut);
       if (fresh.ok()) {
-        ExplainOptions explain;
-        explain.sut = sut;
-        explain.reports = ReportsOf(**fresh);
+        // Checked as this replay was, so a property failure shows as one.
+        ExplainOptions explain =
+            ExplainOptionsFor(**fresh, sut, options.properties);
         absl::StatusOr<Timeline> timeline =
             ExplainTrace(**fresh, *trace, explain);
         if (timeline.ok()) tr.timeline = *std::move(timeline);
