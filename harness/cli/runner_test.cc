@@ -227,7 +227,11 @@ TEST_F(RunnerTest, SkipsAreOneLinePerReasonAndFailuresPrintedOnce) {
 }
 
 // Processes whose command line holds `marker`.
-int CountProcesses(const std::string& marker) {
+// Live processes of session `sid` whose command line holds `marker`. The
+// session (Spawn's setsid) keeps this test's count apart from other tests
+// running at the same time with the same marker; process groups, which a run
+// makes one per child, stay inside it.
+int CountProcesses(const std::string& marker, pid_t sid) {
   int n = 0;
   for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
     const std::string pid = e.path().filename().string();
@@ -238,12 +242,15 @@ int CountProcesses(const std::string& marker) {
     std::ifstream stat(e.path() / "stat");
     std::string st;
     std::getline(stat, st);
-    // A zombie (state Z) is dead already; it only waits to be reaped.
+    // After "pid (comm) ": state ppid pgrp session ...
     const size_t close = st.rfind(')');
-    if (close != std::string::npos && close + 2 < st.size() &&
-        st[close + 2] == 'Z') {
-      continue;
-    }
+    if (close == std::string::npos) continue;
+    std::istringstream fields(st.substr(close + 2));
+    char state = 0;
+    long ppid = 0, pgrp = 0, session = 0;
+    if (!(fields >> state >> ppid >> pgrp >> session)) continue;
+    // A zombie (state Z) is dead already; it only waits to be reaped.
+    if (state == 'Z' || session != sid) continue;
     if (cmd.find(marker) != std::string::npos) ++n;
   }
   return n;
@@ -253,6 +260,7 @@ int CountProcesses(const std::string& marker) {
 pid_t Spawn(const fs::path& dir, const std::string& args, const fs::path& log) {
   pid_t pid = fork();
   if (pid == 0) {
+    setsid();  // its own session: CountProcesses counts only this run's
     if (chdir(dir.c_str()) != 0) _exit(126);
     const std::string cmd = absl::StrCat("exec ", SCHEDTRACE_BIN, " ", args,
                                          " >", log.string(), " 2>&1");
@@ -276,10 +284,10 @@ void InterruptHangingRun(const fs::path& dir, int sig, int expected_exit) {
       log);
   ASSERT_GT(pid, 0);
   // Wait until the children hang.
-  for (int i = 0; i < 200 && CountProcesses("--fault=hang") < 3; ++i) {
+  for (int i = 0; i < 800 && CountProcesses("--fault=hang", pid) < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
-  ASSERT_GE(CountProcesses("--fault=hang"), 3);
+  ASSERT_GE(CountProcesses("--fault=hang", pid), 3);
   kill(pid, sig);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
@@ -290,7 +298,7 @@ void InterruptHangingRun(const fs::path& dir, int sig, int expected_exit) {
   EXPECT_EQ(WEXITSTATUS(status), expected_exit) << output;
   EXPECT_THAT(output, HasSubstr("interrupted by"));
   EXPECT_THAT(output, HasSubstr("passed, "));
-  EXPECT_EQ(CountProcesses("--fault=hang"), 0) << "a child survived";
+  EXPECT_EQ(CountProcesses("--fault=hang", pid), 0) << "a child survived";
   EXPECT_TRUE(fs::exists(report)) << "no report written on interrupt";
   std::ifstream r(report);
   std::string text((std::istreambuf_iterator<char>(r)),
