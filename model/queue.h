@@ -12,8 +12,8 @@
 //   q.AddUnschedulableIfNotPresent(p, q.SchedulingCycle());
 //
 // Time: the trace clock in ms; durations are Go time.Durations (int64 ns,
-// wrapping as Go's do: notes item 29). Panics are returned as FatalError
-// (model/fatal.h).
+// wrapping as Go's do: docs/UPSTREAM.md item 29). Panics are returned as
+// FatalError (model/fatal.h).
 #ifndef SCHEDTRACE_MODEL_QUEUE_H_
 #define SCHEDTRACE_MODEL_QUEUE_H_
 

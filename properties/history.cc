@@ -121,8 +121,8 @@ void History::FollowQueueObjects(const State& before, const Step& step,
         set(e.unschedulable, pod);  // and it may move
         e.active = e.backoff = e.unschedulable;
       } else {
-        // A fresh entry (notes items 3 and 4): a backoffQ copy and the
-        // popped entry keep their objects. PreEnqueue parks a gated one in
+        // A fresh entry (docs/UPSTREAM.md items 3 and 4): a backoffQ copy and
+        // the popped entry keep their objects. PreEnqueue parks a gated one in
         // unschedulablePods and leaves an activeQ copy as it is.
         Cell cell = fresh(pod);
         bool gated = after != nullptr && in(after, kUnsched, key) &&

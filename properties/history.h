@@ -72,8 +72,8 @@ class History {
   }
   // Scheduler layer: whether the cache's object for `key` and the
   // informer's are different pods (uids): a pod deleted while its old
-  // incarnation stays assumed (notes item 20) and created again. State is
-  // keyed by name, so properties about "the same pod" skip such keys.
+  // incarnation stays assumed (docs/UPSTREAM.md item 20) and created again.
+  // State is keyed by name, so properties about "the same pod" skip such keys.
   bool DifferentPodsUnderKey(const std::string& key) const;
   // Queue layer: popped and not yet given back (q_add_unschedulable) or
   // deleted.
@@ -87,7 +87,7 @@ class History {
   bool UidChanged(const std::string& key) const {
     return uid_changed_.contains(key);
   }
-  // Keys updated to a new uid while nominated (notes item 27): the
+  // Keys updated to a new uid while nominated (docs/UPSTREAM.md item 27): the
   // nominator's entry is the PodInfo the update mutated, and stays.
   // Keys that, after a uid change, carried a pod of a scheduler the trace's
   // profiles do not serve (a name re-used by another scheduler's pod).
@@ -103,14 +103,15 @@ class History {
   }
   // Scheduler layer: keys deleted while waiting on Permit under a uid other
   // than the one last assumed under that key: the waiting pod is an older
-  // incarnation the informer saw replaced by one update (notes item 28), so
-  // the delete's RejectWaitingPod(uid) misses it.
+  // incarnation the informer saw replaced by one update (docs/UPSTREAM.md item
+  // 28), so the delete's RejectWaitingPod(uid) misses it.
   bool DeletedOtherUidWhileWaiting(const std::string& key) const {
     return deleted_other_uid_while_waiting_.contains(key);
   }
   // Keys whose cached requests the cache computed from an object the caller
   // passed rather than the one it holds (UpdatePod's old object, ForgetPod's
-  // object: notes item 13): its accounting may drift, as upstream's does.
+  // object: docs/UPSTREAM.md item 13): its accounting may drift, as upstream's
+  // does.
   bool AccountingDrifted(const std::string& key) const {
     return drifted_.contains(key);
   }

@@ -40,8 +40,8 @@ bool RecreatedUid(const Observation& o, const Violation& v) {
          });
 }
 
-// notes item 27, PR #141255 class: an update that changes a queued pod's uid
-// makes PodInfo.Update mutate the PodInfo the nominator holds before
+// docs/UPSTREAM.md item 27, PR #141255 class: an update that changes a queued
+// pod's uid makes PodInfo.Update mutate the PodInfo the nominator holds before
 // nominator.delete(oldPod) looks for the old uid, so the entry stays in
 // nominatedPods for good, after the pod is bound or deleted.
 bool RecreatedUidPhantomNomination(const Observation& o, const Violation& v) {
@@ -50,11 +50,11 @@ bool RecreatedUidPhantomNomination(const Observation& o, const Violation& v) {
          });
 }
 
-// notes item 28, PR #141255 class: a pod waiting on Permit whose deletion
-// and re-creation arrived as one update with a new uid is never rejected:
-// the later delete carries the new uid and RejectWaitingPod(uid) misses the
-// old one, which keeps waiting (and may bind). Only the incarnation last
-// assumed under the key counts: a waiting pod deleted under its own uid is
+// docs/UPSTREAM.md item 28, PR #141255 class: a pod waiting on Permit whose
+// deletion and re-creation arrived as one update with a new uid is never
+// rejected: the later delete carries the new uid and RejectWaitingPod(uid)
+// misses the old one, which keeps waiting (and may bind). Only the incarnation
+// last assumed under the key counts: a waiting pod deleted under its own uid is
 // a failure.
 bool RecreatedUidWaitingPod(const Observation& o, const Violation& v) {
   return v.property == 4 && o.history.layer() == Layer::kScheduler &&
@@ -76,8 +76,8 @@ bool RecreatedForOtherScheduler(const Observation& o, const Violation& v) {
          });
 }
 
-// notes item 13: UpdatePod subtracts the caller's old object and ForgetPod
-// the caller's object, not the cached one: a stale argument makes a
+// docs/UPSTREAM.md item 13: UpdatePod subtracts the caller's old object and
+// ForgetPod the caller's object, not the cached one: a stale argument makes a
 // NodeInfo's requested drift from the sum over its pods.
 bool CallerObjectAccounting(const Observation& o, const Violation& v) {
   return v.property == 6 && (o.history.NodeAccountingDrifted(v.node) ||
@@ -121,7 +121,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "key to the queue: it is queued while the old uid waits or binds",
        &RecreatedUid},
       {"recreated-uid-phantom-nomination", 9,
-       "kubernetes/kubernetes#141255 class (notes item 27)",
+       "kubernetes/kubernetes#141255 class (docs/UPSTREAM.md item 27)",
        "golden/regression/upstream/scheduler/"
        "pr141255-recreated-uid-while-nominated.jsonl",
        "an update giving a nominated pod in unschedulablePods a new uid "
@@ -129,7 +129,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "binding and deletion and keeps reserving the node",
        &RecreatedUidPhantomNomination},
       {"recreated-uid-waiting-pod-survives", 4,
-       "kubernetes/kubernetes#141255 class (notes item 28)",
+       "kubernetes/kubernetes#141255 class (docs/UPSTREAM.md item 28)",
        "golden/regression/upstream/scheduler/"
        "pr141255-recreated-uid-while-waiting.jsonl",
        "a pod waiting on Permit whose re-creation arrives as one update "

@@ -162,8 +162,8 @@ TEST(DeletedWaitingPodsAreRejectedTest, FiresWhileStillWaitingAndOnLaterBind) {
       1u);
 }
 
-// notes item 28: the delete of a new uid misses the old uid waiting on
-// Permit. The registry names it; a waiting pod deleted under its own uid is
+// docs/UPSTREAM.md item 28: the delete of a new uid misses the old uid waiting
+// on Permit. The registry names it; a waiting pod deleted under its own uid is
 // a failure.
 TEST(DeletedWaitingPodsAreRejectedTest, RecreatedUidIsKnownOwnUidIsNot) {
   for (bool recreated : {true, false}) {
@@ -374,8 +374,8 @@ TEST(OrderAndBackoffTest, OrderReadsTheObjectTheQueueHolds) {
                   .empty());
 }
 
-// notes item 3: Update(nil, p) of a pod in backoffQ adds a fresh activeQ
-// entry; the backoff flush overwrites it with the backoffQ entry, whose
+// docs/UPSTREAM.md item 3: Update(nil, p) of a pod in backoffQ adds a fresh
+// activeQ entry; the backoff flush overwrites it with the backoffQ entry, whose
 // object is the old one.
 TEST(OrderAndBackoffTest, BackoffFlushBringsBackTheStaleObject) {
   Harness h(Layer::kQueue);
