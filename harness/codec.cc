@@ -468,6 +468,7 @@ absl::StatusOr<Trace> ParseTrace(std::string_view text, std::string path) {
       absl::StatusOr<TraceHeader> header = decoder.DecodeHeader(line, line_no);
       if (!header.ok()) return header.status();
       trace.header = *std::move(header);
+      trace.header_line = line_no;
       have_header = true;
       continue;
     }

@@ -414,10 +414,10 @@ TraceResult Replay(System& sut, const Trace& trace,
                          ? Verdict::kSkipped
                          : Verdict::kError;
     result.message = std::string(s.message());
-    // The header: step 0, no op. TraceHeader keeps no line; it is the first
-    // line of every trace but one that opens with comments or blank lines.
+    // The header: step 0, no op, its line in the file (1 for a trace built
+    // in code).
     result.at_step = 0;
-    result.at_line = 1;
+    result.at_line = trace.header_line > 0 ? trace.header_line : 1;
     return result;
   }
   State before;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/codec.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace {
@@ -480,6 +481,21 @@ TEST(ReplayTest, SaysWhereEachVerdictWasDecided) {
     EXPECT_EQ(r.at_line, 1);
     EXPECT_EQ(r.at_op, "");
     EXPECT_EQ(r.steps_run, 0);
+  }
+  {  // a header refused after comments and a blank line: its own line
+    absl::StatusOr<Trace> trace = ParseTrace(
+        "# a comment\n\n# another\n"
+        R"({"schedtrace": 1, "name": "c", "layer": "queue"})"
+        "\n",
+        "c.jsonl");
+    ASSERT_TRUE(trace.ok()) << trace.status();
+    EXPECT_EQ(trace->header_line, 4);
+    RefusingSystem sut;
+    sut.configure = absl::FailedPreconditionError("bad config");
+    TraceResult r = Replay(sut, *trace);
+    EXPECT_EQ(r.verdict, Verdict::kError);
+    EXPECT_EQ(r.at_step, 0);
+    EXPECT_EQ(r.at_line, 4);
   }
 }
 

@@ -187,6 +187,9 @@ absl::Status CheckUpdateNamesOneObject(const Step& step);
 struct Trace {
   std::string path;  // where it was read from ("" when built in code)
   TraceHeader header;
+  // 1-based line of the header in the file: 1 unless comments or blank
+  // lines open it (0 when built in code).
+  int header_line = 0;
   std::vector<Step> steps;
 };
 
