@@ -220,11 +220,15 @@ TEST_F(CliTest, ReportsAreWellFormed) {
   std::string md = (dir_ / "r.md").string();
   std::string xml = (dir_ / "r.xml").string();
   std::string json = (dir_ / "r.json").string();
-  for (const std::string& report : {md, xml, json}) {
-    CliResult r =
-        RunSchedtrace("replay --sut=model --report=" + report + " " + ok);
-    EXPECT_EQ(r.status, 0) << r.output;
-  }
+  std::string html = (dir_ / "r.html").string();
+  // --report is repeatable: one run writes every report named.
+  CliResult r =
+      RunSchedtrace("replay --sut=model --report=" + md + " --report=" + xml +
+                    " --report=" + json + " --report=" + html + " " + ok);
+  EXPECT_EQ(r.status, 0) << r.output;
+  std::stringstream h;
+  h << std::ifstream(html).rdbuf();
+  EXPECT_THAT(h.str(), HasSubstr("<!DOCTYPE html>"));
   std::ifstream jf(json);
   nlohmann::json j = nlohmann::json::parse(jf);
   EXPECT_EQ(j["systems"][0]["sut"], "model");

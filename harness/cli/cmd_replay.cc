@@ -22,10 +22,16 @@ namespace {
 bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
 int ReplayOrConformance(const CommandLine& cl) {
-  std::string report = cl.Last("report", "");
-  if (cl.Has("report") && !KnownReportExtension(report)) {
-    return UsageError(
-        "--report takes FILE.md, FILE.xml, FILE.json or FILE.html");
+  // --report is repeatable: one run, several reports (JUnit for the CI
+  // system and HTML for a person, say).
+  const std::vector<std::string> reports = cl.All("report");
+  bool html = false;
+  for (const std::string& report : reports) {
+    if (!KnownReportExtension(report)) {
+      return UsageError(
+          "--report takes FILE.md, FILE.xml, FILE.json or FILE.html");
+    }
+    html = html || report.ends_with(".html");
   }
   std::vector<std::string> suts = cl.All("sut");
   std::vector<std::string> paths = cl.paths;
@@ -56,7 +62,7 @@ int ReplayOrConformance(const CommandLine& cl) {
   options.fail_fast = cl.Has("fail-fast");
   options.quiet = cl.Has("quiet");
   options.progress = isatty(STDERR_FILENO) != 0;
-  options.explain_failures = report.ends_with(".html");
+  options.explain_failures = html;
   std::vector<SystemRun> runs;
   for (const std::string& sut : suts) {
     absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(sut));
@@ -87,9 +93,12 @@ int ReplayOrConformance(const CommandLine& cl) {
       !s.ok()) {
     std::cerr << "schedtrace: " << s.message() << "\n";
   }
-  absl::Status written =
-      report.empty() ? absl::OkStatus() : WriteReport(report, runs);
-  if (!written.ok()) std::cerr << "schedtrace: " << written.message() << "\n";
+  absl::Status written = absl::OkStatus();
+  for (const std::string& report : reports) {
+    absl::Status s = WriteReport(report, runs);
+    if (!s.ok()) std::cerr << "schedtrace: " << s.message() << "\n";
+    if (written.ok()) written = s;
+  }
   if (Interrupted()) {
     size_t done = 0;
     for (const SystemRun& run : runs) done += run.traces.size();
@@ -107,7 +116,7 @@ const FlagSpec kReportFlag = {
     "report",
     "also write a report: FILE.md (Markdown), FILE.xml (JUnit XML), "
     "FILE.json or FILE.html (one page for a browser, each failure's "
-    "timeline)"};
+    "timeline); repeatable"};
 const FlagSpec kNoPropertiesFlag = {
     .name = "no-properties",
     .help = "do not check the invariants after every step",
@@ -116,7 +125,7 @@ const FlagSpec kNoPropertiesFlag = {
 const CommandRegistrar kConformance({
     .name = "conformance",
     .order = 10,
-    .synopsis = "[--sut=S]... [--report=F] [--filter=GLOB]... [--layer=L] "
+    .synopsis = "[--sut=S]... [--report=F]... [--filter=GLOB]... [--layer=L] "
                 "[-x] [--last-failed] [--list] [-j N] [-q] [PATH...]",
     .summary = "the main job: replay PATH (default golden/) against each "
                "system, print the conformance table",
@@ -142,7 +151,7 @@ const CommandRegistrar kConformance({
 const CommandRegistrar kReplay({
     .name = "replay",
     .order = 20,
-    .synopsis = "--sut=S [--report=F] [--no-properties] [--filter=GLOB]... "
+    .synopsis = "--sut=S [--report=F]... [--no-properties] [--filter=GLOB]... "
                 "[--layer=L] [-x] [--last-failed] [--list] [-j N] [-q] "
                 "PATH...",
     .summary = "replay traces against one system",
