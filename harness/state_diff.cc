@@ -44,22 +44,8 @@ const json* SentIndex(const json* sent, size_t i) {
 // How the elements of the list at `path` are matched.
 enum class KeyBy { kPosition, kPod, kName, kSelf };
 
-std::string WithoutBrackets(const std::string& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '[') {
-      size_t close = path.find(']', i);
-      if (close == std::string::npos) break;
-      i = close;
-      continue;
-    }
-    out += path[i];
-  }
-  return out;
-}
-
 KeyBy KeyOf(const std::string& path) {
-  const std::string p = WithoutBrackets(path);
+  const std::string p = PathWithoutKeys(path);
   for (const char* pods : {"state.queue.active", "state.queue.backoff",
                            "state.queue.unschedulable", "out.bindings",
                            "out.statusUpdates", "out.events"}) {
@@ -320,6 +306,20 @@ void DiffState(const json& expected, const json& actual, const json* sent,
       }
     }
   }
+}
+
+std::string PathWithoutKeys(const std::string& path) {
+  std::string out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '[') {
+      size_t close = path.find(']', i);
+      if (close == std::string::npos) break;
+      i = close;
+      continue;
+    }
+    out += path[i];
+  }
+  return out;
 }
 
 }  // namespace schedtrace

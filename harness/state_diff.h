@@ -58,6 +58,10 @@ void DiffState(const nlohmann::json& expected, const nlohmann::json& actual,
                const nlohmann::json* sent, const ReportsState& reports,
                std::vector<Difference>& out);
 
+// `path` without its list keys and indices: "state.queue.backoff[d/p].attempts"
+// -> "state.queue.backoff.attempts" (what a failure signature groups by).
+std::string PathWithoutKeys(const std::string& path);
+
 }  // namespace schedtrace
 
 #endif  // SCHEDTRACE_HARNESS_STATE_DIFF_H_

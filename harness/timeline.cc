@@ -848,10 +848,6 @@ bool NotYet(const PodPlace* expected, const PodPlace* actual) {
          (actual == nullptr || actual->where == kNotYet);
 }
 
-bool Fails(const TimelineRow& row) {
-  return row.divergent || !row.violation.empty() || !row.error.empty();
-}
-
 class Formatter {
  public:
   explicit Formatter(const Timeline& tl) : tl_(tl) {
@@ -900,7 +896,7 @@ class Formatter {
       if (!show) continue;
       out_shown = out_shown ||
                   (differs && e != nullptr && a != nullptr && e->out != a->out);
-      const bool stayed = full || Fails(row);
+      const bool stayed = full || RowFails(row);
       auto text = [&](const PodPlace& p,
                       const std::map<std::string, int>& since) {
         std::string s = FormatPlace(p);
@@ -952,7 +948,7 @@ class Formatter {
   }
 
   std::string Header(const TimelineRow& row) const {
-    std::string s = absl::StrCat(Fails(row) ? ">>> " : "", "step ", row.step,
+    std::string s = absl::StrCat(RowFails(row) ? ">>> " : "", "step ", row.step,
                                  "  t=", row.t, "  ", row.summary);
     if (row.divergent) absl::StrAppend(&s, "   <<< first divergence");
     if (!row.violation.empty()) {
@@ -992,11 +988,43 @@ std::string Wrapped(const std::string& text, const std::string& indent,
   return out;
 }
 
+}  // namespace
+
+bool RowFails(const TimelineRow& row) {
+  return row.divergent || !row.violation.empty() || !row.error.empty();
+}
+
+RowWindow DefaultRowWindow(const Timeline& tl,
+                           const std::function<bool(size_t)>& eventful) {
+  const size_t n = tl.rows.size();
+  RowWindow w{std::vector<bool>(n, true), n};
+  if (n == 0 || tl.from != 0 || tl.to != 0) return w;
+  size_t focus = n - 1;
+  bool failing = false;
+  for (size_t r = 0; r < n; ++r) {
+    if (RowFails(tl.rows[r])) {
+      focus = r;
+      failing = true;
+      break;
+    }
+  }
+  w.end = std::min(n, focus + 1 + (failing ? kStepsAfter : 0));
+  std::vector<size_t> moving;  // rows before the focus that move a pod
+  for (size_t r = 0; r < focus; ++r) {
+    if (eventful(r)) moving.push_back(r);
+  }
+  if (moving.size() > static_cast<size_t>(kHeadSteps + kTailSteps)) {
+    const size_t first_cut = moving[kHeadSteps - 1] + 1;
+    const size_t last_cut = moving[moving.size() - kTailSteps] - 1;
+    for (size_t r = first_cut; r <= last_cut; ++r) w.shown[r] = false;
+  }
+  for (size_t r = w.end; r < n; ++r) w.shown[r] = false;
+  return w;
+}
+
 std::string StepRange(int a, int b) {
   return a == b ? absl::StrCat("step ", a) : absl::StrCat("steps ", a, "-", b);
 }
-
-}  // namespace
 
 std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
   std::string s;
@@ -1062,30 +1090,13 @@ std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
   const size_t n = tl.rows.size();
   // Which rows are shown: all, or up to the failure and a few after it,
   // the middle of a long run before it left out.
-  std::vector<bool> shown(n, true);
-  size_t end = n;  // rows from `end` on are left out
-  if (!format.all && tl.from == 0 && tl.to == 0) {
-    size_t focus = n - 1;
-    bool failing = false;
-    for (size_t r = 0; r < n; ++r) {
-      if (Fails(tl.rows[r])) {
-        focus = r;
-        failing = true;
-        break;
-      }
-    }
-    end = std::min(n, focus + 1 + (failing ? kStepsAfter : 0));
-    std::vector<size_t> eventful;  // before the focus
-    for (size_t r = 0; r < focus; ++r) {
-      if (!f.Lines(r, r == 0).empty()) eventful.push_back(r);
-    }
-    if (eventful.size() > static_cast<size_t>(kHeadSteps + kTailSteps)) {
-      const size_t first_cut = eventful[kHeadSteps - 1] + 1;
-      const size_t last_cut = eventful[eventful.size() - kTailSteps] - 1;
-      for (size_t r = first_cut; r <= last_cut; ++r) shown[r] = false;
-    }
-    for (size_t r = end; r < n; ++r) shown[r] = false;
+  RowWindow window{std::vector<bool>(n, true), n};
+  if (!format.all) {
+    window = DefaultRowWindow(
+        tl, [&f](size_t r) { return !f.Lines(r, r == 0).empty(); });
   }
+  const std::vector<bool>& shown = window.shown;
+  const size_t end = window.end;
 
   s += "\n";
   for (size_t r = 0; r < n;) {
@@ -1110,10 +1121,10 @@ std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
       continue;
     }
     const bool full = r == 0 || !shown[r - 1];
-    std::vector<std::string> lines = f.Lines(r, full || Fails(tl.rows[r]));
-    if (lines.empty() && !Fails(tl.rows[r])) {
+    std::vector<std::string> lines = f.Lines(r, full || RowFails(tl.rows[r]));
+    if (lines.empty() && !RowFails(tl.rows[r])) {
       size_t last = r;
-      while (last + 1 < n && shown[last + 1] && !Fails(tl.rows[last + 1]) &&
+      while (last + 1 < n && shown[last + 1] && !RowFails(tl.rows[last + 1]) &&
              f.Lines(last + 1, false).empty()) {
         ++last;
       }

@@ -191,6 +191,26 @@ inline constexpr int kStepsAfter = 3;
 inline constexpr int kHeadSteps = 6;
 inline constexpr int kTailSteps = 18;
 
+// Whether the trace failed at this row: the first divergence, a property
+// violated, or the system failed.
+bool RowFails(const TimelineRow& row);
+
+// The rows the default view shows (TimelineFormat, not `all`): `shown[r]`
+// for each row, and `end`, the first row left out after the failure (the
+// rows from there on are hidden; rows.size() when none). `eventful(r)`:
+// whether row r (before the failure) changes a followed pod, as the view
+// counts it. A timeline made for a range shows every row. Shared by the
+// text (FormatTimeline) and the HTML report, so both cut the same steps.
+struct RowWindow {
+  std::vector<bool> shown;
+  size_t end = 0;
+};
+RowWindow DefaultRowWindow(const Timeline& timeline,
+                           const std::function<bool(size_t)>& eventful);
+
+// "step 4" or "steps 4–9".
+std::string StepRange(int first, int last);
+
 // The timeline as text: the verdict, the description, the divergence
 // (Divergence::Format), the pods followed, then one block per step that
 // changed a followed pod, each pod's place in one line where the two sides

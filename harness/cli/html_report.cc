@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/cli/run_tally.h"
 #include "harness/cli/summary.h"
 #include "harness/text_sanitize.h"
 #include "harness/timeline.h"
@@ -101,64 +102,6 @@ std::string AsciiLower(std::string s) {
 
 // --- Counting ---
 
-struct Tally {
-  int passed = 0, failed = 0, errors = 0, skipped = 0;
-  void Add(const TraceRun& tr) {
-    switch (tr.result.verdict) {
-      case Verdict::kPassed:
-        ++passed;
-        break;
-      case Verdict::kFailed:
-        ++failed;
-        break;
-      case Verdict::kSkipped:
-        ++skipped;
-        break;
-      case Verdict::kError:
-        ++errors;
-        break;
-    }
-  }
-  int Total() const { return passed + failed + errors + skipped; }
-};
-
-Tally TallyOf(const std::vector<SystemRun>& runs) {
-  Tally t;
-  for (const SystemRun& run : runs) {
-    for (const TraceRun& tr : run.traces) t.Add(tr);
-  }
-  return t;
-}
-
-double Clean(double seconds) {
-  return std::isfinite(seconds) && seconds > 0 ? seconds : 0;
-}
-
-double SecondsOf(const std::vector<SystemRun>& runs) {
-  double s = 0;
-  for (const SystemRun& run : runs) {
-    double own = Clean(run.seconds);
-    if (own == 0) {
-      for (const TraceRun& tr : run.traces) own += Clean(tr.seconds);
-    }
-    s += own;
-  }
-  return s;
-}
-
-bool IsFailure(const TraceRun& tr) {
-  return tr.result.verdict == Verdict::kFailed ||
-         tr.result.verdict == Verdict::kError;
-}
-
-const std::string& DisplayOf(const TraceRun& tr) {
-  return tr.display.empty() ? tr.result.path : tr.display;
-}
-
-std::string LayerOf(const TraceRun& tr) {
-  return tr.bad_input ? "(bad input)" : std::string(LayerName(tr.result.layer));
-}
-
 // What kind of failure: "divergence", "property", "bad input", "configure",
 // "apply".
 std::string KindOf(const TraceRun& tr) {
@@ -211,13 +154,6 @@ std::string WhatOf(const TraceRun& tr) {
   return Clip(SanitizeLine(m), 160);
 }
 
-std::string_view UpstreamOf(const std::string& id) {
-  for (const auto& k : properties::KnownViolations()) {
-    if (k.id == id) return k.upstream;
-  }
-  return "";
-}
-
 // --- Timeline ---
 
 bool SamePlace(const PodPlace& a, const PodPlace& b) {
@@ -233,10 +169,6 @@ const PodPlace* Find(const std::map<std::string, PodPlace>& places,
 
 bool NotYet(const PodPlace* p) {
   return p == nullptr || p->where == "not added yet";
-}
-
-bool Fails(const TimelineRow& row) {
-  return row.divergent || !row.violation.empty() || !row.error.empty();
 }
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
@@ -265,7 +197,7 @@ class Grid {
     const TimelineRow* prev = nullptr;
     for (size_t r = 0; r < n; ++r) {
       const TimelineRow& row = tl.rows[r];
-      bool eventful = Fails(row) || row.out_differs;
+      bool eventful = RowFails(row) || row.out_differs;
       for (const std::string& pod : tl.pods) {
         Cell c;
         c.expected = row.has_expected ? Find(row.expected, pod) : nullptr;
@@ -333,49 +265,15 @@ std::string Explain(const std::string& sut, const std::string& path,
                            ShellWord(path)));
 }
 
-std::string StepRange(int a, int b) {
-  return a == b ? absl::StrCat("step ", a)
-                : absl::StrCat("steps ", a, "\xE2\x80\x93", b);
-}
-
 // The anchor of a timeline row: "t3-s6" (trace 3, step 6).
 std::string RowId(const std::string& trace_id, int step) {
   return absl::StrCat(trace_id, "-s", step);
 }
 
-// Which rows the table shows: every row up to the first failure and
-// kStepsAfter after it (as `schedtrace explain` does), the middle of a long
-// run of eventful steps before it left out.
-struct Shown {
-  std::vector<bool> rows;
-  size_t end = 0;  // rows from `end` on are left out (after the failure)
-};
-
-Shown RowsShown(const Timeline& tl, const Grid& grid) {
-  const size_t n = tl.rows.size();
-  Shown s{std::vector<bool>(n, true), n};
-  if (n == 0 || tl.from != 0 || tl.to != 0) return s;
-  size_t focus = n - 1;
-  bool failing = false;
-  for (size_t r = 0; r < n; ++r) {
-    if (Fails(tl.rows[r])) {
-      focus = r;
-      failing = true;
-      break;
-    }
-  }
-  s.end = std::min(n, focus + 1 + (failing ? kStepsAfter : 0));
-  std::vector<size_t> eventful;
-  for (size_t r = 0; r < focus; ++r) {
-    if (grid.Eventful(r)) eventful.push_back(r);
-  }
-  if (eventful.size() > static_cast<size_t>(kHeadSteps + kTailSteps)) {
-    const size_t first_cut = eventful[kHeadSteps - 1] + 1;
-    const size_t last_cut = eventful[eventful.size() - kTailSteps] - 1;
-    for (size_t r = first_cut; r <= last_cut; ++r) s.rows[r] = false;
-  }
-  for (size_t r = s.end; r < n; ++r) s.rows[r] = false;
-  return s;
+// Which rows the table shows: those `schedtrace explain` shows
+// (DefaultRowWindow), a row counting as eventful when it moves a pod.
+RowWindow RowsShown(const Timeline& tl, const Grid& grid) {
+  return DefaultRowWindow(tl, [&grid](size_t r) { return grid.Eventful(r); });
 }
 
 // One side's place in a cell; `since` > 0: the step since which the pod
@@ -456,11 +354,11 @@ void AppendTimeline(std::string& out, const Timeline& tl,
     return;
   }
   const Grid grid(tl);
-  const Shown shown = RowsShown(tl, grid);
+  const RowWindow shown = RowsShown(tl, grid);
   const size_t n = tl.rows.size();
   bool out_column = false;
   for (size_t r = 0; r < n; ++r) {
-    out_column = out_column || (shown.rows[r] && tl.rows[r].out_differs);
+    out_column = out_column || (shown.shown[r] && tl.rows[r].out_differs);
   }
   const size_t columns = 3 + tl.pods.size() + (out_column ? 1 : 0);
   absl::StrAppend(&out,
@@ -477,9 +375,9 @@ void AppendTimeline(std::string& out, const Timeline& tl,
   };
   for (size_t r = 0; r < n;) {
     const TimelineRow& row = tl.rows[r];
-    if (!shown.rows[r]) {
+    if (!shown.shown[r]) {
       size_t last = r;
-      while (last + 1 < n && !shown.rows[last + 1]) ++last;
+      while (last + 1 < n && !shown.shown[last + 1]) ++last;
       const int a = row.step, b = tl.rows[last].step;
       if (r >= shown.end) {
         gap(absl::StrCat(StepRange(a, b), " not shown: <code>",
@@ -499,7 +397,8 @@ void AppendTimeline(std::string& out, const Timeline& tl,
     }
     if (!grid.Eventful(r)) {
       size_t last = r;
-      while (last + 1 < n && shown.rows[last + 1] && !grid.Eventful(last + 1)) {
+      while (last + 1 < n && shown.shown[last + 1] &&
+             !grid.Eventful(last + 1)) {
         ++last;
       }
       gap(absl::StrCat(StepRange(row.step, tl.rows[last].step),
@@ -507,7 +406,7 @@ void AppendTimeline(std::string& out, const Timeline& tl,
       r = last + 1;
       continue;
     }
-    const bool fails = Fails(row);
+    const bool fails = RowFails(row);
     absl::StrAppend(&out, "<tr id=\"", RowId(trace_id, row.step), "\"",
                     fails ? " class=\"hit\"" : "", "><td class=\"n\">",
                     row.step, "</td><td class=\"n\">", row.t,
@@ -533,7 +432,7 @@ void AppendTimeline(std::string& out, const Timeline& tl,
           &out, "<div class=\"tag\">no expected state: actual only</div>");
     }
     absl::StrAppend(&out, "</td>");
-    const bool with_since = fails || (r > 0 && !shown.rows[r - 1]);
+    const bool with_since = fails || (r > 0 && !shown.shown[r - 1]);
     for (size_t p = 0; p < tl.pods.size(); ++p) {
       absl::StrAppend(&out,
                       CellHtml(grid.At(r, p), row, tl.pods[p], with_since));
@@ -567,9 +466,9 @@ void AppendTimeline(std::string& out, const Timeline& tl,
 // Whether the timeline shows a row for `step` (a link to it lands).
 bool RowShown(const Timeline& tl, int step) {
   const Grid grid(tl);
-  const Shown shown = RowsShown(tl, grid);
+  const RowWindow shown = RowsShown(tl, grid);
   for (size_t r = 0; r < tl.rows.size(); ++r) {
-    if (tl.rows[r].step == step) return shown.rows[r] && grid.Eventful(r);
+    if (tl.rows[r].step == step) return shown.shown[r] && grid.Eventful(r);
   }
   return false;
 }
@@ -669,7 +568,8 @@ void AppendTrace(std::string& out, const SystemRun& run, const TraceRun& tr,
                   Line(r.path), "</code>");
   if (!r.name.empty()) absl::StrAppend(&out, " \xC2\xB7 trace ", Line(r.name));
   absl::StrAppend(&out, " \xC2\xB7 ", r.steps_run, " steps run \xC2\xB7 ",
-                  absl::StrFormat("%.3f", Clean(tr.seconds)), " s</p>\n");
+                  absl::StrFormat("%.3f", CleanSeconds(tr.seconds)),
+                  " s</p>\n");
   if (r.divergence) AppendDivergence(out, tr, trace_id);
   if (!r.message.empty()) {
     absl::StrAppend(&out, "<h4>", error ? "Error" : "Message",
@@ -842,10 +742,8 @@ void AppendHeader(std::string& out, const std::vector<SystemRun>& runs) {
 }
 
 void AppendSummaryTable(std::string& out, const std::vector<SystemRun>& runs) {
-  std::map<std::string, std::map<std::string, Tally>> tallies;
-  for (const SystemRun& run : runs) {
-    for (const TraceRun& tr : run.traces) tallies[run.sut][LayerOf(tr)].Add(tr);
-  }
+  const std::map<std::string, std::map<std::string, Tally>> tallies =
+      Tallies(runs);
   absl::StrAppend(&out,
                   "<h2>Summary</h2>\n<table class=\"summary\" id=\"summary\">"
                   "<thead><tr><th>system</th><th>layer</th><th "

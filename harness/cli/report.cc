@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/cli/html_report.h"
+#include "harness/cli/run_tally.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
@@ -22,54 +23,10 @@
 namespace schedtrace::cli {
 namespace {
 
-struct Tally {
-  int passed = 0, failed = 0, errors = 0, skipped = 0;
-  int Total() const { return passed + failed + errors + skipped; }
-  void Add(const TraceRun& tr) {
-    switch (tr.result.verdict) {
-      case Verdict::kPassed:
-        ++passed;
-        break;
-      case Verdict::kFailed:
-        ++failed;
-        break;
-      case Verdict::kSkipped:
-        ++skipped;
-        break;
-      case Verdict::kError:
-        ++errors;
-        break;
-    }
-  }
-  void Add(const Tally& t) {
-    passed += t.passed;
-    failed += t.failed;
-    errors += t.errors;
-    skipped += t.skipped;
-  }
-};
-
-Tally TallyOf(const SystemRun& run) {
-  Tally t;
-  for (const TraceRun& tr : run.traces) t.Add(tr);
-  return t;
-}
-
-Tally TallyOf(const std::vector<SystemRun>& runs) {
-  Tally t;
-  for (const SystemRun& run : runs) t.Add(TallyOf(run));
-  return t;
-}
-
 int ComparisonsSkippedOf(const SystemRun& run) {
   int n = 0;
   for (const TraceRun& tr : run.traces) n += tr.result.comparisons_skipped;
   return n;
-}
-
-bool IsFailure(const TraceRun& tr) {
-  return tr.result.verdict == Verdict::kFailed ||
-         tr.result.verdict == Verdict::kError;
 }
 
 bool AnyInterrupted(const std::vector<SystemRun>& runs) {
@@ -77,48 +34,8 @@ bool AnyInterrupted(const std::vector<SystemRun>& runs) {
                      [](const SystemRun& r) { return r.interrupted; });
 }
 
-// The layer a trace is tallied under; traces that did not decode have none.
-std::string LayerOf(const TraceRun& tr, std::string_view bad_input) {
-  return tr.bad_input ? std::string(bad_input)
-                      : std::string(LayerName(tr.result.layer));
-}
-
-// system -> layer -> tally.
-std::map<std::string, std::map<std::string, Tally>> Tallies(
-    const std::vector<SystemRun>& runs) {
-  std::map<std::string, std::map<std::string, Tally>> t;
-  for (const SystemRun& run : runs) {
-    for (const TraceRun& tr : run.traces) {
-      t[run.sut][LayerOf(tr, "(bad input)")].Add(tr);
-    }
-  }
-  return t;
-}
-
-// What the reports call a trace: its path relative to the PATH argument.
-const std::string& DisplayOf(const TraceRun& tr) {
-  return tr.display.empty() ? tr.result.path : tr.display;
-}
-
-double Clean(double seconds) {
-  return std::isfinite(seconds) && seconds > 0 ? seconds : 0;
-}
-
-double SecondsOf(const SystemRun& run) {
-  if (Clean(run.seconds) > 0) return Clean(run.seconds);
-  double s = 0;  // a run that did not time itself: its traces' sum
-  for (const TraceRun& tr : run.traces) s += Clean(tr.seconds);
-  return s;
-}
-
-double SecondsOf(const std::vector<SystemRun>& runs) {
-  double s = 0;
-  for (const SystemRun& run : runs) s += SecondsOf(run);
-  return s;
-}
-
 std::string Seconds3(double seconds) {
-  return absl::StrFormat("%.3f", Clean(seconds));
+  return absl::StrFormat("%.3f", CleanSeconds(seconds));
 }
 
 // `N passed, M failed[, K skipped]`, errors counted as failures (as the
@@ -183,13 +100,6 @@ std::string Summary(const TraceRun& tr) {
   }
   while (!m.empty() && absl::ascii_isspace(m.back())) m.remove_suffix(1);
   return Clip(SanitizeLine(m), 300);
-}
-
-std::string_view UpstreamOf(const std::string& id) {
-  for (const auto& k : properties::KnownViolations()) {
-    if (k.id == id) return k.upstream;
-  }
-  return "";
 }
 
 // Code points of sanitized text (for padding columns).
@@ -479,7 +389,7 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
                 {"layer", tr.bad_input ? "" : std::string(LayerName(r.layer))},
                 {"verdict", std::string(VerdictName(r.verdict))},
                 {"badInput", tr.bad_input},
-                {"seconds", Clean(tr.seconds)},
+                {"seconds", CleanSeconds(tr.seconds)},
                 {"stepsRun", r.steps_run}};
       if (!r.message.empty()) t["message"] = SanitizeText(r.message);
       if (r.verdict != Verdict::kPassed) {

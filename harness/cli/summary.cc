@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/state_diff.h"
 #include "harness/text_sanitize.h"
 
 namespace schedtrace::cli {
@@ -43,20 +44,6 @@ std::string Kind(const std::string& message) {
   return out;
 }
 
-std::string WithoutIndices(const std::string& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '[') {
-      size_t close = path.find(']', i);
-      if (close == std::string::npos) break;
-      i = close;
-      continue;
-    }
-    out += path[i];
-  }
-  return out;
-}
-
 std::string NameOf(const TraceRun& t) {
   return t.display.empty() ? t.result.path : t.display;
 }
@@ -90,7 +77,7 @@ std::string FailureSignature(const TraceRun& trace) {
   if (trace.bad_input) return "bad input: " + SanitizeLine(Kind(r.message));
   if (r.divergence) {
     return SanitizeLine(absl::StrCat(r.divergence->op, " ",
-                                     WithoutIndices(r.divergence->path)));
+                                     PathWithoutKeys(r.divergence->path)));
   }
   std::string kind = SanitizeLine(Kind(WithoutStepPrefix(trace)));
   return r.at_op.empty() ? kind : absl::StrCat(r.at_op, " ", kind);
