@@ -4,9 +4,11 @@
 
 namespace schedtrace::properties {
 
-Checker::Checker(const TraceHeader& header) : history_(header) {}
+Checker::Checker(const TraceHeader& header, CheckMode mode)
+    : mode_(mode), history_(header) {}
 
-Checker::Checker(const TraceHeader* header) : history_(header) {}
+Checker::Checker(const TraceHeader* header, CheckMode mode)
+    : mode_(mode), history_(header) {}
 
 const std::vector<Finding>& Checker::Observe(const State& before,
                                              const Step& step,
@@ -15,7 +17,11 @@ const std::vector<Finding>& Checker::Observe(const State& before,
   history_.Observe(before, step, out, &after);
   Observation o{before, step, out, after, history_};
   violations_.clear();
-  CheckAll(o, &violations_);
+  if (mode_ == CheckMode::kIncremental) {
+    incremental_.Check(o, &violations_);
+  } else {
+    CheckAll(o, &violations_);
+  }
   findings_.clear();
   for (Violation& v : violations_) {
     const KnownViolation* known = Classify(o, v);
@@ -38,8 +44,9 @@ const std::map<std::string, int>& Checker::known_counts() const {
 }
 
 StepCheck AsStepCheck(const TraceHeader& header,
-                      std::map<std::string, int>* known_counts) {
-  auto checker = std::make_shared<Checker>(header);
+                      std::map<std::string, int>* known_counts,
+                      CheckMode mode) {
+  auto checker = std::make_shared<Checker>(header, mode);
   return [checker, known_counts](const State& before, const Step& step,
                                  const StepOut& out,
                                  const State& after) -> std::string {

@@ -9,6 +9,11 @@
 // It runs on every step of the fuzz targets, so a step where nothing fires
 // allocates nothing: the findings live in a buffer the checker reuses.
 //
+// By default the properties are evaluated incrementally, on what each step
+// changed (properties/incremental.h): the same findings as the full check
+// (CheckAll on every pod, every step), which stays selectable as the
+// reference.
+//
 // `AsStepCheck` adapts it to the replayer's ReplayOptions::check.
 #ifndef SCHEDTRACE_PROPERTIES_CHECKER_H_
 #define SCHEDTRACE_PROPERTIES_CHECKER_H_
@@ -20,6 +25,7 @@
 
 #include "harness/replay.h"
 #include "properties/history.h"
+#include "properties/incremental.h"
 #include "properties/known_violations.h"
 #include "properties/properties.h"
 
@@ -30,15 +36,22 @@ struct Finding {
   const KnownViolation* known = nullptr;  // null: a real failure
 };
 
+// How a checker evaluates the properties: on what a step changed, or every
+// property over the whole state (the reference).
+enum class CheckMode { kIncremental, kFull };
+
 class Checker {
  public:
   // Keeps a copy of `header`.
-  explicit Checker(const TraceHeader& header);
+  explicit Checker(const TraceHeader& header,
+                   CheckMode mode = CheckMode::kIncremental);
   // Refers to `*header`, which must outlive the checker (no copy: the fuzz
   // targets make a checker per input, from the decoder's header).
-  explicit Checker(const TraceHeader* header);
+  explicit Checker(const TraceHeader* header,
+                   CheckMode mode = CheckMode::kIncremental);
 
-  // What fired on this step; valid until the next call.
+  // What fired on this step; valid until the next call. Steps must come in
+  // order: each `before` is the previous call's `after`.
   const std::vector<Finding>& Observe(const State& before, const Step& step,
                                       const StepOut& out, const State& after);
 
@@ -46,7 +59,9 @@ class Checker {
   const std::map<std::string, int>& known_counts() const;
 
  private:
+  CheckMode mode_;
   History history_;
+  IncrementalCheck incremental_;
   // Counted by KnownViolations() index (counting by id would build the id's
   // string each time); known_counts() names them.
   std::vector<int> counts_;
@@ -58,7 +73,8 @@ class Checker {
 // A StepCheck for `header`'s trace that fails the trace on the first
 // unknown violation and adds known ones to `*known_counts` (may be null).
 StepCheck AsStepCheck(const TraceHeader& header,
-                      std::map<std::string, int>* known_counts);
+                      std::map<std::string, int>* known_counts,
+                      CheckMode mode = CheckMode::kIncremental);
 
 }  // namespace schedtrace::properties
 

@@ -116,15 +116,120 @@ std::string Violation::Format() const {
                       " [pods: ", absl::StrJoin(pods, ", "), "]");
 }
 
+namespace parts {
+
+Violation TwiceQueued(std::string_view key, int n) {
+  return Make(
+      1, absl::StrCat(std::string(key), " stands ", n, " times in the queues"),
+      {std::string(key)});
+}
+
+Violation Requeued(const std::string& key) {
+  return Make(2, absl::StrCat(key, " is assumed and was requeued"), {key});
+}
+
+Violation Lost(const std::string& key) {
+  return Make(
+      5, absl::StrCat(key, " is pending but neither queued nor in a cycle"),
+      {key});
+}
+
+Violation Busy(const std::string& key) {
+  return Make(
+      10, absl::StrCat(key, " is queued while in flight, waiting or parked"),
+      {key});
+}
+
+void NodeAccounting(const NodeInfoState& n, const History& h,
+                    std::vector<Violation>* v) {
+  if (!n.present && n.pods.empty()) {
+    v->push_back(
+        Make(6, absl::StrCat("placeholder NodeInfo ", n.name, " holds no pods"),
+             {}));
+  }
+  // What the cache counts for each pod: the requests of the object it
+  // was given, without "pods" (NodeInfo.update never adds
+  // AllowedPodNumber).
+  absl::InlinedVector<const Resources*, 16> requests;
+  for (const std::string& key : n.pods) {
+    const Resources* r = h.CacheRequests(key);
+    if (r == nullptr || h.AmbiguousInCache(key)) return;  // uncheckable
+    requests.push_back(r);
+  }
+  if (!IsSumOf(n.requested, requests)) {
+    v->push_back(Make(6,
+                      absl::StrCat("node ", n.name,
+                                   " requested differs from the sum over "
+                                   "its pods"),
+                      n.pods));
+    v->back().node = n.name;
+  }
+}
+
+void PopOrder(const Observation& o, std::vector<Violation>* v) {
+  const History& h = o.history;
+  if (o.out.popped) {
+    const std::string& key = *o.out.popped;
+    PodPtr pod = h.QueuedObject(key, History::Slot::kInFlight);  // popped
+    if (pod != nullptr && GatedBySchedulingGates(h, *pod)) {
+      v->push_back(
+          Make(7, absl::StrCat(key, " is gated but was popped"), {key}));
+    }
+    if (o.before.queue) {
+      const auto& active = o.before.queue->active;
+      if (active.empty() || active.front().pod != key) {
+        v->push_back(
+            Make(7,
+                 absl::StrCat(key, " was popped but the head of activeQ was ",
+                              active.empty() ? "nothing" : active.front().pod),
+                 {key}));
+      }
+    }
+  } else if (o.out.popped_present && o.before.queue &&
+             !o.before.queue->active.empty()) {
+    v->push_back(Make(7, "the pop found nothing but activeQ was not empty",
+                      {o.before.queue->active.front().pod}));
+  }
+}
+
+void ActiveOrder(const std::vector<QueuedPod>& active, const History& h,
+                 std::vector<Violation>* v) {
+  // Ordered by the objects the entries hold, not the latest any step carried.
+  for (size_t i = 1; i < active.size(); ++i) {
+    PodPtr a = h.QueuedObject(active[i - 1].pod, History::Slot::kActive);
+    PodPtr b = h.QueuedObject(active[i].pod, History::Slot::kActive);
+    if (a != nullptr && b != nullptr && a->Priority() < b->Priority()) {
+      v->push_back(Make(7,
+                        absl::StrCat("activeQ holds ", a->Key(), " (priority ",
+                                     a->Priority(), ") before ", b->Key(),
+                                     " (priority ", b->Priority(), ")"),
+                        {a->Key(), b->Key()}));
+    }
+  }
+}
+
+void Backoffs(const std::vector<QueuedPod>& backoff, const History& h,
+              std::vector<Violation>* v) {
+  const Config& c = h.header().config;
+  for (const QueuedPod& q : backoff) {
+    int64_t longest = MaxBackoffMs(c, q.attempts);
+    if (q.backoff_expires_at - h.now() > longest) {
+      v->push_back(
+          Make(7,
+               absl::StrCat(q.pod, " backs off until ", q.backoff_expires_at,
+                            " at ", h.now(), " with ", q.attempts,
+                            " attempts: longer than ", longest, " ms"),
+               {q.pod}));
+    }
+  }
+}
+
+}  // namespace parts
+
 std::vector<Violation> NoPodInTwoQueues(const Observation& o) {
   std::vector<Violation> v;
   ForEachDistinct(QueuedKeys(o.after), [&](std::string_view key, int n) {
-    if (n > 1) {
-      v.push_back(Make(
-          1,
-          absl::StrCat(std::string(key), " stands ", n, " times in the queues"),
-          {std::string(key)}));
-    }
+    if (n > 1) v.push_back(parts::TwiceQueued(key, n));
   });
   return v;
 }
@@ -140,27 +245,16 @@ std::vector<Violation> AssumedPodsNeverRequeued(const Observation& o) {
     if (!Has(after, key)) return;
     const std::string k(key);
     if (o.history.DifferentPodsUnderKey(k)) return;  // another uid
-    if (Count(is, key) > Count(was, key)) {
-      v.push_back(
-          Make(2, absl::StrCat(k, " is assumed and was requeued"), {k}));
-    }
+    if (Count(is, key) > Count(was, key)) v.push_back(parts::Requeued(k));
   });
   return v;
 }
 
 std::vector<Violation> BoundPodsLeaveTheQueue(const Observation& o) {
   std::vector<Violation> v;
-  if (o.history.layer() != Layer::kScheduler) return v;
-  PodPtr delivered;
-  if (o.step.op == Op::kPodAdd) delivered = o.step.pod;
-  if (o.step.op == Op::kPodUpdate) delivered = o.step.new_pod;
-  if (delivered == nullptr || delivered->node_name.empty()) return v;
-  if (Has(QueuedKeys(o.after), delivered->Key())) {
-    v.push_back(Make(3,
-                     absl::StrCat(delivered->Key(), " is bound to ",
-                                  delivered->node_name, " but still queued"),
-                     {delivered->Key()}));
-  }
+  parts::BoundButQueued(
+      o, [&o](const std::string& key) { return Has(QueuedKeys(o.after), key); },
+      &v);
   return v;
 }
 
@@ -206,9 +300,7 @@ std::vector<Violation> NoPendingPodIsLost(const Observation& o) {
         Has(assumed, key)) {
       continue;
     }
-    v.push_back(Make(
-        5, absl::StrCat(key, " is pending but neither queued nor in a cycle"),
-        {key}));
+    v.push_back(parts::Lost(key));
   }
   return v;
 }
@@ -217,87 +309,17 @@ std::vector<Violation> CacheAccounting(const Observation& o) {
   std::vector<Violation> v;
   if (!o.after.cache) return v;
   for (const NodeInfoState& n : o.after.cache->nodes) {
-    if (!n.present && n.pods.empty()) {
-      v.push_back(Make(
-          6, absl::StrCat("placeholder NodeInfo ", n.name, " holds no pods"),
-          {}));
-    }
-    // What the cache counts for each pod: the requests of the object it
-    // was given, without "pods" (NodeInfo.update never adds
-    // AllowedPodNumber).
-    absl::InlinedVector<const Resources*, 16> requests;
-    bool checkable = true;
-    for (const std::string& key : n.pods) {
-      const Resources* r = o.history.CacheRequests(key);
-      if (r == nullptr || o.history.AmbiguousInCache(key)) {
-        checkable = false;
-        break;
-      }
-      requests.push_back(r);
-    }
-    if (checkable && !IsSumOf(n.requested, requests)) {
-      v.push_back(Make(6,
-                       absl::StrCat("node ", n.name,
-                                    " requested differs from the sum over "
-                                    "its pods"),
-                       n.pods));
-      v.back().node = n.name;
-    }
+    parts::NodeAccounting(n, o.history, &v);
   }
   return v;
 }
 
 std::vector<Violation> OrderAndBackoff(const Observation& o) {
   std::vector<Violation> v;
-  const History& h = o.history;
-  if (o.out.popped) {
-    const std::string& key = *o.out.popped;
-    PodPtr pod = h.QueuedObject(key, History::Slot::kInFlight);  // popped
-    if (pod != nullptr && GatedBySchedulingGates(h, *pod)) {
-      v.push_back(
-          Make(7, absl::StrCat(key, " is gated but was popped"), {key}));
-    }
-    if (o.before.queue) {
-      const auto& active = o.before.queue->active;
-      if (active.empty() || active.front().pod != key) {
-        v.push_back(
-            Make(7,
-                 absl::StrCat(key, " was popped but the head of activeQ was ",
-                              active.empty() ? "nothing" : active.front().pod),
-                 {key}));
-      }
-    }
-  } else if (o.out.popped_present && o.before.queue &&
-             !o.before.queue->active.empty()) {
-    v.push_back(Make(7, "the pop found nothing but activeQ was not empty",
-                     {o.before.queue->active.front().pod}));
-  }
+  parts::PopOrder(o, &v);
   if (!o.after.queue) return v;
-  // Ordered by the objects the entries hold, not the latest any step carried.
-  const auto& active = o.after.queue->active;
-  for (size_t i = 1; i < active.size(); ++i) {
-    PodPtr a = h.QueuedObject(active[i - 1].pod, History::Slot::kActive);
-    PodPtr b = h.QueuedObject(active[i].pod, History::Slot::kActive);
-    if (a != nullptr && b != nullptr && a->Priority() < b->Priority()) {
-      v.push_back(Make(7,
-                       absl::StrCat("activeQ holds ", a->Key(), " (priority ",
-                                    a->Priority(), ") before ", b->Key(),
-                                    " (priority ", b->Priority(), ")"),
-                       {a->Key(), b->Key()}));
-    }
-  }
-  const Config& c = h.header().config;
-  for (const QueuedPod& q : o.after.queue->backoff) {
-    int64_t longest = MaxBackoffMs(c, q.attempts);
-    if (q.backoff_expires_at - h.now() > longest) {
-      v.push_back(
-          Make(7,
-               absl::StrCat(q.pod, " backs off until ", q.backoff_expires_at,
-                            " at ", h.now(), " with ", q.attempts,
-                            " attempts: longer than ", longest, " ms"),
-               {q.pod}));
-    }
-  }
+  parts::ActiveOrder(o.after.queue->active, o.history, &v);
+  parts::Backoffs(o.after.queue->backoff, o.history, &v);
   return v;
 }
 
@@ -350,9 +372,7 @@ std::vector<Violation> OneCopy(const Observation& o) {
       return;
     }
     if (o.history.DifferentPodsUnderKey(k)) return;  // another uid
-    v.push_back(Make(
-        10, absl::StrCat(k, " is queued while in flight, waiting or parked"),
-        {k}));
+    v.push_back(parts::Busy(k));
   });
   return v;
 }

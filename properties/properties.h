@@ -77,10 +77,57 @@ std::vector<Violation> OneCopy(const Observation& o);
 const std::vector<Property>& AllProperties();
 std::string_view PropertyName(int id);
 
+// The parts the properties are made of, one item at a time, for the
+// incremental check (properties/incremental.h): it evaluates them on what a
+// step changed and must word every violation as the full check does.
+namespace parts {
+// Property 1: `key` stands `n` (> 1) times in the queues.
+Violation TwiceQueued(std::string_view key, int n);
+// Property 2: `key` is assumed and was requeued.
+Violation Requeued(const std::string& key);
+// Property 3 for `o`, given whether the delivered pod is queued after the
+// step (`queued(key)`).
+template <typename Queued>
+void BoundButQueued(const Observation& o, Queued queued,
+                    std::vector<Violation>* v);
+// Property 5: `key` is pending but neither queued nor in a cycle.
+Violation Lost(const std::string& key);
+// Property 6 on one NodeInfo of the state after the step.
+void NodeAccounting(const NodeInfoState& n, const History& h,
+                    std::vector<Violation>* v);
+// Property 7: the pop's part (before the step), activeQ's order (after it),
+// the backoffs (after it).
+void PopOrder(const Observation& o, std::vector<Violation>* v);
+void ActiveOrder(const std::vector<QueuedPod>& active, const History& h,
+                 std::vector<Violation>* v);
+void Backoffs(const std::vector<QueuedPod>& backoff, const History& h,
+              std::vector<Violation>* v);
+// Property 10: `key` is queued while in flight, waiting or parked.
+Violation Busy(const std::string& key);
+}  // namespace parts
+
 // Every violation of every property on this observation.
 std::vector<Violation> CheckAll(const Observation& o);
 // The same, appended to `*violations` (a buffer reused from step to step).
 void CheckAll(const Observation& o, std::vector<Violation>* violations);
+
+namespace parts {
+template <typename Queued>
+void BoundButQueued(const Observation& o, Queued queued,
+                    std::vector<Violation>* v) {
+  if (o.history.layer() != Layer::kScheduler) return;
+  PodPtr delivered;
+  if (o.step.op == Op::kPodAdd) delivered = o.step.pod;
+  if (o.step.op == Op::kPodUpdate) delivered = o.step.new_pod;
+  if (delivered == nullptr || delivered->node_name.empty()) return;
+  const std::string key = delivered->Key();
+  if (!queued(key)) return;
+  v->push_back(Violation{
+      3,
+      key + " is bound to " + delivered->node_name + " but still queued",
+      {key}});
+}
+}  // namespace parts
 
 }  // namespace schedtrace::properties
 
