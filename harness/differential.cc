@@ -134,7 +134,9 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
     AddContext(*result.divergence);
     return result;
   }
-  if (out_a.ok()) {
+  // A fatal step (upstream exited) ends the trace: the state it leaves is
+  // no scheduler's, so no property is checked on it.
+  if (out_a.ok() && !oa.fatal) {
     Trace where;
     where.path = path_;
     where.header = header_;
@@ -150,8 +152,8 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
         return result;
       }
     }
-    if (oa.fatal) ended_ = true;  // both exited: the trace ends here
   }
+  if (out_a.ok() && oa.fatal) ended_ = true;  // both exited: the trace ends
   before_a_ = std::move(after_a);
   before_b_ = std::move(after_b);
   // Summarised only on a divergence: assigning into the ring reuses its

@@ -102,6 +102,164 @@ bool GatesAddedInActiveQ(const Observation&, const Violation& v) {
          v.detail.find("is gated but was popped") != std::string::npos;
 }
 
+bool Holds(const std::vector<QueuedPod>& list, const std::string& key) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const QueuedPod& q) { return q.pod == key; });
+}
+
+// The pod the step delivers to the queue as a new pod: q_add (queue layer)
+// or pod_add (scheduler layer, addPodToSchedulingQueue), else null.
+const Pod* AddedPod(const Observation& o) {
+  if (o.step.op == Op::kQAdd && o.history.layer() == Layer::kQueue) {
+    return o.step.pod.get();
+  }
+  if (o.step.op == Op::kPodAdd && o.history.layer() == Layer::kScheduler) {
+    return o.step.pod.get();
+  }
+  return nullptr;
+}
+
+// docs/UPSTREAM.md item 29: PriorityQueue.Add of a pod already in activeQ or
+// backoffQ whose new object PreEnqueue rejects (scheduling gates):
+// addToActiveQ puts the new QueuedPodInfo in unschedulablePods and Add
+// returns before it deletes the pod from the other sub-queues. Only that
+// step: the added pod is gated in unschedulablePods after it and was, and
+// still is, in activeQ or backoffQ.
+// The shape that leaves, on every later step until a pop, delete or flush
+// resolves it: `key` gated in unschedulablePods and in activeQ or backoffQ.
+bool GatedCopyBesideQueued(const State& s, const std::string& key) {
+  if (!s.queue) return false;
+  const QueueState& q = *s.queue;
+  return std::any_of(
+             q.unschedulable.begin(), q.unschedulable.end(),
+             [&](const QueuedPod& e) { return e.pod == key && e.gated; }) &&
+         (Holds(q.active, key) || Holds(q.backoff, key));
+}
+
+bool GatedAddKeepsQueuedCopy(const Observation& o, const Violation& v) {
+  // Later steps: the pod already stood so before the step (History records
+  // no such add: this is the state it leaves).
+  if ((v.property == 1 || v.property == 10) &&
+      AnyPod(v, [&](const std::string& k) {
+        return GatedCopyBesideQueued(o.before, k) &&
+               (GatedCopyBesideQueued(o.after, k) ||
+                o.history.in_flight().contains(k));
+      })) {
+    return true;
+  }
+  const Pod* pod = AddedPod(o);
+  if (v.property != 1 || pod == nullptr || !o.before.queue || !o.after.queue) {
+    return false;
+  }
+  const std::string key = pod->Key();
+  if (std::find(v.pods.begin(), v.pods.end(), key) == v.pods.end()) {
+    return false;
+  }
+  const QueueState& before = *o.before.queue;
+  const QueueState& after = *o.after.queue;
+  const bool gated_after =
+      std::any_of(after.unschedulable.begin(), after.unschedulable.end(),
+                  [&](const QueuedPod& q) { return q.pod == key && q.gated; });
+  return gated_after && !pod->scheduling_gates.empty() &&
+         (Holds(before.active, key) || Holds(before.backoff, key)) &&
+         (Holds(after.active, key) || Holds(after.backoff, key));
+}
+
+// docs/UPSTREAM.md item 30: the unscheduled-pod handler's filter
+// (!assignedPod && responsibleForPod) does not ask the cache whether the
+// pod is assumed, so a second add of an assumed pod (same uid) goes
+// through addPodToSchedulingQueue to PriorityQueue.Add: activeQ. Only that
+// step: a pod_add of the very pod the cache holds assumed.
+// An assumed pod (waiting or parked) that is also queued, the informer
+// holding it unassigned: what such a requeue leaves on the steps after it.
+// `same_uid`: the cache's object is the informer's pod (a duplicate add);
+// else another uid (an update IsAssumedPod missed).
+bool AssumedAndQueued(const Observation& o, const std::string& k,
+                      bool same_uid) {
+  if (!o.before.cache || !o.after.cache || !o.after.queue) return false;
+  const std::vector<std::string>& before = o.before.cache->assumed;
+  const std::vector<std::string>& after = o.after.cache->assumed;
+  const QueueState& q = *o.after.queue;
+  auto it = o.history.informer().find(k);
+  const PodPtr cached = o.history.CacheObject(k);
+  return std::binary_search(before.begin(), before.end(), k) &&
+         std::binary_search(after.begin(), after.end(), k) &&
+         (Holds(q.active, k) || Holds(q.backoff, k) ||
+          Holds(q.unschedulable, k)) &&
+         it != o.history.informer().end() && it->second->node_name.empty() &&
+         cached != nullptr && (cached->uid == it->second->uid) == same_uid;
+}
+
+bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
+  if (v.property == 10 && o.history.layer() == Layer::kScheduler &&
+      AnyPod(v, [&](const std::string& k) {
+        return AssumedAndQueued(o, k, /*same_uid=*/true);
+      })) {
+    return true;
+  }
+  if (v.property != 2 || o.step.op != Op::kPodAdd || o.step.pod == nullptr ||
+      o.history.layer() != Layer::kScheduler || !o.before.cache) {
+    return false;
+  }
+  const std::string key = o.step.pod->Key();
+  const std::vector<std::string>& assumed = o.before.cache->assumed;
+  const PodPtr cached = o.history.CacheObject(key);
+  return std::find(v.pods.begin(), v.pods.end(), key) != v.pods.end() &&
+         std::binary_search(assumed.begin(), assumed.end(), key) &&
+         cached != nullptr && cached->uid == o.step.pod->uid;
+}
+
+// docs/UPSTREAM.md item 33: updatePodInSchedulingQueue skips an assumed pod
+// by asking Cache.IsAssumedPod(newPod), which looks the pod up by uid: an
+// update carrying another uid than the assumed pod's goes to
+// PriorityQueue.Update, which adds a pod it finds in no sub-queue to
+// activeQ. That step (2), and the queued copy of the still waiting or
+// parked pod after it (10).
+bool UpdateOfOtherUidRequeuesAssumed(const Observation& o, const Violation& v) {
+  if (o.history.layer() != Layer::kScheduler) return false;
+  if (v.property == 10) {
+    return AnyPod(v, [&](const std::string& k) {
+      return AssumedAndQueued(o, k, /*same_uid=*/false);
+    });
+  }
+  if (v.property != 2 || o.step.op != Op::kPodUpdate ||
+      o.step.new_pod == nullptr || !o.before.cache) {
+    return false;
+  }
+  const std::string key = o.step.new_pod->Key();
+  const std::vector<std::string>& assumed = o.before.cache->assumed;
+  const PodPtr cached = o.history.CacheObject(key);
+  return std::find(v.pods.begin(), v.pods.end(), key) != v.pods.end() &&
+         std::binary_search(assumed.begin(), assumed.end(), key) &&
+         cached != nullptr && cached->uid != o.step.new_pod->uid;
+}
+
+// docs/UPSTREAM.md item 31: the nominator is keyed by uid
+// (nominator.delete looks up nominatedPodToNode[pod.UID]) and the queue by
+// name: a delete carrying another uid than the pod the nominator holds takes
+// the pod out of the queue and leaves its nomination for good. Only a key no
+// longer in the informer under which steps carried two uids.
+bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
+  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChanged(k) && !o.history.informer().contains(k);
+         });
+}
+
+// docs/UPSTREAM.md item 32: an update whose old and new objects are both
+// another scheduler's pod passes neither side of the unscheduled-pod
+// handler's filter (FilteringResourceEventHandler.OnUpdate drops it), so
+// when it names a pod of ours that the informer never saw leave, our queue
+// and cache go on with our object while the trace's latest object under the
+// key is the other scheduler's: the order (7) and the accounting (6) the
+// properties compute from it are not upstream's.
+bool ForeignUpdateUnderOurKey(const Observation& o, const Violation& v) {
+  return (v.property == 6 || v.property == 7) &&
+         o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.RecreatedForOtherScheduler(k);
+         });
+}
 }  // namespace
 
 const std::vector<KnownViolation>& KnownViolations() {
@@ -163,6 +321,51 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update adding scheduling gates to a pod in activeQ leaves it "
        "there, and it is popped with its gates",
        &GatesAddedInActiveQ},
+      {"gated-add-keeps-queued-copy", 0,
+       "PriorityQueue.Add / addToActiveQ (scheduling_queue.go), "
+       "docs/UPSTREAM.md "
+       "item 29",
+       "golden/regression/upstream/queue/gated-add-keeps-queued-copy.jsonl",
+       "an add of a pod already in activeQ or backoffQ whose new object is "
+       "gated puts it in unschedulablePods and returns before removing the "
+       "other copy: the pod is in two queues (hostile input)",
+       &GatedAddKeepsQueuedCopy},
+      {"duplicate-add-requeues-assumed", 0,
+       "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 30",
+       "golden/regression/upstream/scheduler/"
+       "duplicate-add-requeues-assumed.jsonl",
+       "a second add of an assumed pod passes the unscheduled-pod filter, "
+       "which does not ask the cache, and PriorityQueue.Add queues it while "
+       "it is assumed (hostile input)",
+       &DuplicateAddOfAssumed},
+      {"update-other-uid-requeues-assumed", 0,
+       "updatePodInSchedulingQueue / Cache.IsAssumedPod by uid "
+       "(eventhandlers.go), docs/UPSTREAM.md item 33",
+       "golden/regression/upstream/scheduler/"
+       "update-other-uid-requeues-assumed.jsonl",
+       "an update of an assumed pod carrying another uid is not seen as "
+       "assumed and PriorityQueue.Update adds it to activeQ while the "
+       "assumed pod waits or binds (hostile input)",
+       &UpdateOfOtherUidRequeuesAssumed},
+      {"delete-other-uid-keeps-nomination", 9,
+       "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
+       "31",
+       "golden/regression/upstream/scheduler/"
+       "delete-other-uid-keeps-nomination.jsonl",
+       "a delete carrying another uid than the nominated pod's removes the "
+       "pod from the queue (by name) but not its nomination (by uid), which "
+       "stays after the pod is gone (hostile input)",
+       &DeleteOfOtherUidKeepsNomination},
+      {"foreign-update-under-our-key", 0,
+       "FilteringResourceEventHandler.OnUpdate with responsibleForPod "
+       "(eventhandlers.go), docs/UPSTREAM.md item 32",
+       "golden/regression/upstream/scheduler/"
+       "foreign-update-under-our-key.jsonl",
+       "an update whose old and new objects are another scheduler's pod under "
+       "the name of one of ours is dropped by the handler's filter: the "
+       "queue orders, and the cache counts, our object, not the one the "
+       "update carried (hostile input)",
+       &ForeignUpdateUnderOurKey},
   };
   return kAll;
 }
