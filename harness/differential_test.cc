@@ -203,6 +203,48 @@ TEST(DifferentialTest, CheckRunsOnBothSidesAndNamesTheSide) {
       << r.Format("model", "impl");
 }
 
+// Both systems answer the second step {"fatal": true} with an empty state:
+// the trace ends there, and no check runs on that step.
+TEST(DifferentialTest, AFatalStepIsNotChecked) {
+  class Fatal : public ToySystem {
+   public:
+    absl::StatusOr<StepOut> Apply(const Step& step) override {
+      absl::StatusOr<StepOut> out = ToySystem::Apply(step);
+      if (++n_ == 2) {
+        out->fatal = true;
+        exited_ = true;
+      }
+      return out;
+    }
+    State Snapshot() const override {
+      return exited_ ? State{} : ToySystem::Snapshot();
+    }
+    absl::Status Configure(const TraceHeader& h) override {
+      n_ = 0;
+      exited_ = false;
+      return ToySystem::Configure(h);
+    }
+
+   private:
+    int n_ = 0;
+    bool exited_ = false;
+  };
+  Fatal a, b;
+  DiffOptions options;
+  int checked = 0;
+  options.make_check = [&checked](const TraceHeader&) -> StepCheck {
+    return [&checked](const State&, const Step&, const StepOut&,
+                      const State& after) -> std::string {
+      ++checked;
+      return after.queue ? "" : "the queue is gone";
+    };
+  };
+  DiffResult r = RunDifferential(a, b, AddPopTrace(), options);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.Format("a", "b");
+  EXPECT_EQ(r.steps_run, 2);
+  EXPECT_EQ(checked, 2);  // step 1 on a and on b
+}
+
 // What the generator makes: no file, no lines, a name and a seed.
 Trace GeneratedAddPopTrace() {
   Trace t = AddPopTrace();

@@ -350,6 +350,26 @@ TEST(ReplayTest, FatalEndsTheTrace) {
   EXPECT_EQ(sut.applied, 1);
 }
 
+// A fatal step (upstream exited) ends the trace with no property checked
+// on it: its empty state is no scheduler's.
+TEST(ReplayTest, AFatalStepIsNotChecked) {
+  Trace trace;
+  for (int i = 0; i < 3; ++i) trace.steps.push_back(Step{});
+  ScriptedSystem sut;
+  sut.fatal_at = 2;
+  ReplayOptions options;
+  int checked = 0;
+  options.check = [&checked](const State&, const Step&, const StepOut& out,
+                             const State&) {
+    ++checked;
+    return out.fatal ? std::string("checked a fatal step") : std::string();
+  };
+  TraceResult r = Replay(sut, trace, options);
+  EXPECT_EQ(r.verdict, Verdict::kPassed) << r.message;
+  EXPECT_EQ(checked, 1);
+  EXPECT_EQ(sut.applied, 2);
+}
+
 TEST(ReplayTest, CheckFailsTheTrace) {
   Trace trace;
   trace.steps.push_back(Step{});

@@ -119,7 +119,7 @@ const Pod* AddedPod(const Observation& o) {
   return nullptr;
 }
 
-// docs/UPSTREAM.md item 29: PriorityQueue.Add of a pod already in activeQ or
+// docs/UPSTREAM.md item 49: PriorityQueue.Add of a pod already in activeQ or
 // backoffQ whose new object PreEnqueue rejects (scheduling gates):
 // addToActiveQ puts the new QueuedPodInfo in unschedulablePods and Add
 // returns before it deletes the pod from the other sub-queues. Only that
@@ -165,7 +165,7 @@ bool GatedAddKeepsQueuedCopy(const Observation& o, const Violation& v) {
          (Holds(after.active, key) || Holds(after.backoff, key));
 }
 
-// docs/UPSTREAM.md item 30: the unscheduled-pod handler's filter
+// docs/UPSTREAM.md item 50: the unscheduled-pod handler's filter
 // (!assignedPod && responsibleForPod) does not ask the cache whether the
 // pod is assumed, so a second add of an assumed pod (same uid) goes
 // through addPodToSchedulingQueue to PriorityQueue.Add: activeQ. Only that
@@ -209,32 +209,7 @@ bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
          cached != nullptr && cached->uid == o.step.pod->uid;
 }
 
-// docs/UPSTREAM.md item 33: updatePodInSchedulingQueue skips an assumed pod
-// by asking Cache.IsAssumedPod(newPod), which looks the pod up by uid: an
-// update carrying another uid than the assumed pod's goes to
-// PriorityQueue.Update, which adds a pod it finds in no sub-queue to
-// activeQ. That step (2), and the queued copy of the still waiting or
-// parked pod after it (10).
-bool UpdateOfOtherUidRequeuesAssumed(const Observation& o, const Violation& v) {
-  if (o.history.layer() != Layer::kScheduler) return false;
-  if (v.property == 10) {
-    return AnyPod(v, [&](const std::string& k) {
-      return AssumedAndQueued(o, k, /*same_uid=*/false);
-    });
-  }
-  if (v.property != 2 || o.step.op != Op::kPodUpdate ||
-      o.step.new_pod == nullptr || !o.before.cache) {
-    return false;
-  }
-  const std::string key = o.step.new_pod->Key();
-  const std::vector<std::string>& assumed = o.before.cache->assumed;
-  const PodPtr cached = o.history.CacheObject(key);
-  return std::find(v.pods.begin(), v.pods.end(), key) != v.pods.end() &&
-         std::binary_search(assumed.begin(), assumed.end(), key) &&
-         cached != nullptr && cached->uid != o.step.new_pod->uid;
-}
-
-// docs/UPSTREAM.md item 31: the nominator is keyed by uid
+// docs/UPSTREAM.md item 51: the nominator is keyed by uid
 // (nominator.delete looks up nominatedPodToNode[pod.UID]) and the queue by
 // name: a delete carrying another uid than the pod the nominator holds takes
 // the pod out of the queue and leaves its nomination for good. Only a key no
@@ -246,7 +221,7 @@ bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
          });
 }
 
-// docs/UPSTREAM.md item 32: an update whose old and new objects are both
+// docs/UPSTREAM.md item 52: an update whose old and new objects are both
 // another scheduler's pod passes neither side of the unscheduled-pod
 // handler's filter (FilteringResourceEventHandler.OnUpdate drops it), so
 // when it names a pod of ours that the informer never saw leave, our queue
@@ -324,32 +299,23 @@ const std::vector<KnownViolation>& KnownViolations() {
       {"gated-add-keeps-queued-copy", 0,
        "PriorityQueue.Add / addToActiveQ (scheduling_queue.go), "
        "docs/UPSTREAM.md "
-       "item 29",
+       "item 49",
        "golden/regression/upstream/queue/gated-add-keeps-queued-copy.jsonl",
        "an add of a pod already in activeQ or backoffQ whose new object is "
        "gated puts it in unschedulablePods and returns before removing the "
        "other copy: the pod is in two queues (hostile input)",
        &GatedAddKeepsQueuedCopy},
       {"duplicate-add-requeues-assumed", 0,
-       "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 30",
+       "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 50",
        "golden/regression/upstream/scheduler/"
        "duplicate-add-requeues-assumed.jsonl",
        "a second add of an assumed pod passes the unscheduled-pod filter, "
        "which does not ask the cache, and PriorityQueue.Add queues it while "
        "it is assumed (hostile input)",
        &DuplicateAddOfAssumed},
-      {"update-other-uid-requeues-assumed", 0,
-       "updatePodInSchedulingQueue / Cache.IsAssumedPod by uid "
-       "(eventhandlers.go), docs/UPSTREAM.md item 33",
-       "golden/regression/upstream/scheduler/"
-       "update-other-uid-requeues-assumed.jsonl",
-       "an update of an assumed pod carrying another uid is not seen as "
-       "assumed and PriorityQueue.Update adds it to activeQ while the "
-       "assumed pod waits or binds (hostile input)",
-       &UpdateOfOtherUidRequeuesAssumed},
       {"delete-other-uid-keeps-nomination", 9,
        "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
-       "31",
+       "51",
        "golden/regression/upstream/scheduler/"
        "delete-other-uid-keeps-nomination.jsonl",
        "a delete carrying another uid than the nominated pod's removes the "
@@ -358,7 +324,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        &DeleteOfOtherUidKeepsNomination},
       {"foreign-update-under-our-key", 0,
        "FilteringResourceEventHandler.OnUpdate with responsibleForPod "
-       "(eventhandlers.go), docs/UPSTREAM.md item 32",
+       "(eventhandlers.go), docs/UPSTREAM.md item 52",
        "golden/regression/upstream/scheduler/"
        "foreign-update-under-our-key.jsonl",
        "an update whose old and new objects are another scheduler's pod under "

@@ -178,5 +178,99 @@ TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
   EXPECT_EQ(Classify(Observation{s, bound2, {}, s, unnominated}, v), nullptr);
 }
 
+// Upstream's violations under hostile input: each regression trace fires
+// its entry, and the same step a valid trace could take is not matched.
+TEST(KnownViolationsTest, HostileInputTracesFireTheirEntries) {
+  for (const char* id :
+       {"gated-add-keeps-queued-copy", "duplicate-add-requeues-assumed",
+        "delete-other-uid-keeps-nomination", "foreign-update-under-our-key"}) {
+    const KnownViolation* entry = nullptr;
+    for (const KnownViolation& k : KnownViolations()) {
+      if (k.id == id) entry = &k;
+    }
+    ASSERT_NE(entry, nullptr) << id;
+    EXPECT_TRUE(KnownIdsFiredBy(SourcePath(entry->trace)).contains(id)) << id;
+  }
+}
+
+// A pod in two queues after an add that is not gated, or after an add of
+// a pod that was in no queue before, is a failure.
+TEST(KnownViolationsTest, GatedAddNeedsAGatedCopyBesideAQueuedOne) {
+  TraceHeader header;
+  header.layer = Layer::kQueue;
+  History h(header);
+  auto pod = std::make_shared<Pod>();
+  pod->namespace_ = "default";
+  pod->name = "p";
+  pod->uid = "u";
+  pod->scheduling_gates = {"example.com/wait"};
+  Step add;
+  add.op = Op::kQAdd;
+  add.pod = pod;
+  State before, after;
+  before.queue = QueueState{};
+  before.queue->active = {{"default/p", 0}};
+  after.queue = QueueState{};
+  after.queue->active = {{"default/p", 0}};
+  QueuedPod gated{"default/p"};
+  gated.gated = true;
+  after.queue->unschedulable = {gated};
+  Violation v{.property = 1, .detail = "two queues", .pods = {"default/p"}};
+  const KnownViolation* known =
+      Classify(Observation{before, add, {}, after, h}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "gated-add-keeps-queued-copy");
+  // Not gated in unschedulablePods: a real failure.
+  State ungated = after;
+  ungated.queue->unschedulable[0].gated = false;
+  EXPECT_EQ(Classify(Observation{before, add, {}, ungated, h}, v), nullptr);
+  // In no queue before the add: a real failure.
+  State empty;
+  empty.queue = QueueState{};
+  EXPECT_EQ(Classify(Observation{empty, add, {}, after, h}, v), nullptr);
+}
+
+// A requeued assumed pod is upstream's only when the step is an add of the
+// very pod the cache holds; the same violation on a schedule_one is not.
+TEST(KnownViolationsTest, DuplicateAddNeedsAnAddOfTheAssumedPod) {
+  absl::StatusOr<Trace> trace =
+      ReadTraceFile(SourcePath("golden/regression/upstream/scheduler/"
+                               "duplicate-add-requeues-assumed.jsonl"));
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  std::unique_ptr<System> sut = model::NewSystem();
+  ASSERT_TRUE(sut->Configure(trace->header).ok());
+  History h(trace->header);
+  State before = sut->Snapshot();
+  const Step* last = nullptr;
+  State after;
+  for (const Step& step : trace->steps) {
+    absl::StatusOr<StepOut> out = sut->Apply(step);
+    ASSERT_TRUE(out.ok());
+    State now = sut->Snapshot();
+    h.Observe(before, step, *out, &now);
+    last = &step;
+    if (&step != &trace->steps.back()) before = now;
+    after = now;
+  }
+  ASSERT_NE(last, nullptr);
+  ASSERT_EQ(last->op, Op::kPodAdd);
+  const std::string key = last->pod->Key();
+  Violation v{.property = 2, .detail = "requeued", .pods = {key}};
+  const KnownViolation* known =
+      Classify(Observation{before, *last, {}, after, h}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "duplicate-add-requeues-assumed");
+  Step cycle;
+  cycle.op = Op::kScheduleOne;
+  EXPECT_EQ(Classify(Observation{before, cycle, {}, after, h}, v), nullptr);
+  // An add carrying another uid than the assumed pod's: not this entry.
+  Step other = *last;
+  auto p = std::make_shared<Pod>(*last->pod);
+  p->uid = "another-uid";
+  other.pod = p;
+  const KnownViolation* k2 =
+      Classify(Observation{before, other, {}, after, h}, v);
+  EXPECT_TRUE(k2 == nullptr || k2->id != "duplicate-add-requeues-assumed");
+}
 }  // namespace
 }  // namespace schedtrace::properties
