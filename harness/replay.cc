@@ -420,8 +420,11 @@ TraceResult Replay(System& sut, const Trace& trace,
     result.at_line = trace.header_line > 0 ? trace.header_line : 1;
     return result;
   }
-  State before;
-  if (options.check) before = sut.Snapshot();
+  // Two States, swapped after every checked step: each snapshot fills the
+  // storage of the one before last (System::SnapshotInto), so a long trace
+  // stops allocating once the state's shape is stable.
+  State before, after;
+  if (options.check) sut.SnapshotInto(before);
   for (size_t i = 0; i < trace.steps.size(); ++i) {
     const Step& step = trace.steps[i];
     const int step_no = static_cast<int>(i) + 1;
@@ -441,7 +444,7 @@ TraceResult Replay(System& sut, const Trace& trace,
     // ms): take one only when the step's expectations or the check read it.
     const bool reads_state =
         options.check || (step.expect != nullptr && step.expect->state);
-    State after = reads_state ? sut.Snapshot() : State{};
+    if (reads_state) sut.SnapshotInto(after);
     if (auto d = CompareStep(step, step_no, *out, after, options.reports,
                              &result.comparisons_skipped, sut.OutAsSent(),
                              sut.StateAsSent())) {
@@ -464,7 +467,7 @@ TraceResult Replay(System& sut, const Trace& trace,
         decided_at(step_no, step.line, step.op);
         return result;
       }
-      before = std::move(after);
+      std::swap(before, after);
     }
   }
   return result;
