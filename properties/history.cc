@@ -72,6 +72,11 @@ PodPtr History::QueuedObject(const std::string& key, Slot slot) const {
     }
   }
   PodPtr pod = cell != nullptr ? *cell : nullptr;
+  if (pod == nullptr && header_->layer == Layer::kScheduler) {
+    const auto& objects =
+        slot == Slot::kInFlight ? scheduler_popped_ : scheduler_queued_;
+    if (auto o = objects.find(key); o != objects.end()) pod = o->second;
+  }
   return pod != nullptr ? pod : Latest(key);
 }
 
@@ -133,8 +138,16 @@ void History::FollowQueueObjects(const State& before, const Step& step,
       return;
     }
     case Op::kQDelete: {
-      Entries& e = queued_objects_[step.pod->Key()];
-      e.active = e.backoff = e.unschedulable = nullptr;
+      // Delete removes the activeQ entry when there is one and stops: a
+      // backoffQ or unschedulablePods copy (Update(nil, p), a gated add)
+      // stays with its own object, and a flush or activate brings it back.
+      const std::string key = step.pod->Key();
+      Entries& e = queued_objects_[key];
+      if (in(was, kActive, key)) {
+        e.active = nullptr;
+      } else {
+        e.active = e.backoff = e.unschedulable = nullptr;
+      }
       return;
     }
     case Op::kQPop:
@@ -177,6 +190,120 @@ void History::FollowQueueObjects(const State& before, const Step& step,
       e.unschedulable = moved;
     }
   }
+}
+
+bool History::ForOurQueue(const Pod& pod) const {
+  // addAllEventHandlers: !assignedPod(t) && responsibleForPod(t, profiles).
+  const auto& profiles = header_->config.profiles;
+  return pod.node_name.empty() &&
+         std::find(profiles.begin(), profiles.end(), pod.scheduler_name) !=
+             profiles.end();
+}
+
+// Mirrors what the scheduler layer's queue is given (eventhandlers.go):
+// FilteringResourceEventHandler routes an update to
+// updatePodInSchedulingQueue when both objects pass the filter, to
+// addPodToSchedulingQueue when only the new one does, to
+// deletePodFromSchedulingQueue when only the old one does, and drops it when
+// neither does; updatePodInSchedulingQueue ignores an update with an unchanged
+// resourceVersion (#96071) and one of a pod Cache.IsAssumedPod finds (by
+// uid). handleSchedulingFailure re-queues the informer's object (podLister
+// Get by name), and schedulingCycle assumes the popped one.
+void History::FollowSchedulerQueue(const State& before, const Step& step,
+                                   const StepOut& out, const State* after) {
+  if (header_->layer != Layer::kScheduler || out.fatal) return;
+  auto assumed_uid = [&](const Pod& pod) {
+    if (!before.cache) return false;
+    const std::vector<std::string>& assumed = before.cache->assumed;
+    PodPtr cached = CacheObject(pod.Key());
+    return std::find(assumed.begin(), assumed.end(), pod.Key()) !=
+               assumed.end() &&
+           cached != nullptr && cached->uid == pod.uid;
+  };
+  auto queued = [](const State* s, const std::string& key) {
+    return InList(s, &QueueState::active, key) ||
+           InList(s, &QueueState::backoff, key) ||
+           InList(s, &QueueState::unschedulable, key);
+  };
+  auto nominated = [&](const std::string& key) {
+    if (!before.nominated) return false;
+    for (const auto& [node, keys] : *before.nominated) {
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
+    }
+    return false;
+  };
+  auto gated_add_while_queued = [&](const Pod& pod) {
+    const std::string key = pod.Key();
+    if (!pod.scheduling_gates.empty() &&
+        (InList(&before, &QueueState::active, key) ||
+         InList(&before, &QueueState::backoff, key))) {
+      added_gated_while_queued_.insert(key);
+    }
+  };
+  switch (step.op) {
+    case Op::kPodAdd:
+      if (step.pod == nullptr || !ForOurQueue(*step.pod)) return;
+      if (assumed_uid(*step.pod)) added_while_assumed_.insert(step.pod->Key());
+      gated_add_while_queued(*step.pod);
+      scheduler_queued_[step.pod->Key()] = step.pod;
+      return;
+    case Op::kPodUpdate: {
+      if (step.new_pod == nullptr) return;
+      const bool older = step.old_pod != nullptr && ForOurQueue(*step.old_pod);
+      const bool newer = ForOurQueue(*step.new_pod);
+      const std::string key = step.new_pod->Key();
+      if (newer && !older) {
+        gated_add_while_queued(*step.new_pod);
+        scheduler_queued_[key] = step.new_pod;
+      } else if (older && !newer) {
+        scheduler_queued_.erase(step.old_pod->Key());
+      } else if (older && newer &&
+                 step.old_pod->resource_version !=
+                     step.new_pod->resource_version &&
+                 !assumed_uid(*step.new_pod)) {
+        scheduler_queued_[key] = step.new_pod;
+      }
+      return;
+    }
+    case Op::kPodDelete: {
+      if (step.pod == nullptr || !ForOurQueue(*step.pod)) return;
+      const std::string key = step.pod->Key();
+      auto it = scheduler_queued_.find(key);
+      if (it != scheduler_queued_.end()) {
+        if (nominated(key) && it->second->uid != step.pod->uid) {
+          deleted_other_uid_nominated_.insert(key);
+        }
+        scheduler_queued_.erase(it);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  // schedule_one, bind, and the like: the popped object is the queue's;
+  // a key (re-)queued by the step is the failure handler's informer object.
+  if (out.popped) {
+    auto it = scheduler_queued_.find(*out.popped);
+    PodPtr popped = it != scheduler_queued_.end() ? it->second : nullptr;
+    if (popped == nullptr) {
+      auto in = informer_.find(*out.popped);
+      if (in != informer_.end()) popped = in->second;
+    }
+    scheduler_popped_[*out.popped] = popped;
+  }
+  if (after == nullptr || !after->queue) return;
+  auto requeue = [&](const std::vector<QueuedPod>& list) {
+    for (const QueuedPod& q : list) {
+      if (queued(&before, q.pod) && q.pod != out.popped) continue;
+      auto in = informer_.find(q.pod);
+      if (in != informer_.end() && in->second->node_name.empty()) {
+        scheduler_queued_[q.pod] = in->second;
+      }
+    }
+  };
+  requeue(after->queue->backoff);
+  requeue(after->queue->unschedulable);
+  requeue(after->queue->active);
 }
 
 bool History::DifferentPodsUnderKey(const std::string& key) const {
@@ -271,6 +398,7 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
                       const State* after) {
   now_ = step.t;
   FollowQueueObjects(before, step, out, after);
+  FollowSchedulerQueue(before, step, out, after);
   if ((step.op == Op::kPodUpdate || step.op == Op::kQUpdate) &&
       step.old_pod != nullptr && step.new_pod != nullptr &&
       step.old_pod->uid != step.new_pod->uid && before.nominated) {
@@ -287,6 +415,13 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
   switch (step.op) {
     // The queue layer's nominator lister ("queue-ops").
     case Op::kQAdd:
+      if (!out.error && !step.pod->scheduling_gates.empty() &&
+          (InList(&before, &QueueState::active, step.pod->Key()) ||
+           InList(&before, &QueueState::backoff, step.pod->Key()))) {
+        added_gated_while_queued_.insert(step.pod->Key());
+      }
+      SetInformer(step.pod);
+      break;
     case Op::kQAssignedPodAdded:
     case Op::kQAssignedPodUpdated:
       SetInformer(step.pod);
@@ -356,10 +491,12 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
       break;
     }
     case Op::kScheduleOne:
-      // The popped pod is assumed with the informer's object of the time.
+      // The popped pod is assumed with the object the queue held.
       if (out.result && out.result->node) {
-        auto it = informer_.find(out.result->pod);
-        if (it != informer_.end()) GiveToCache(it->second);
+        auto it = scheduler_popped_.find(out.result->pod);
+        if (it != scheduler_popped_.end() && it->second != nullptr) {
+          GiveToCache(it->second);
+        }
       }
       break;
     default:

@@ -48,7 +48,12 @@ class History {
   // reach an entry; Update(nil, p) of a pod in backoffQ leaves the backoffQ
   // entry's object stale, and the backoff flush brings it back to activeQ;
   // an update of an in-flight pod leaves the popped entry's object stale.
-  // Falls back to `Latest(key)` where no entry was followed (other layers).
+  // Scheduler layer: the object the scheduling queue was last given for
+  // `key` through the unscheduled-pod handler (its filter, the
+  // resourceVersion and IsAssumedPod checks of updatePodInSchedulingQueue
+  // drop updates the informer still stores) or by handleSchedulingFailure
+  // (the informer's object); kInFlight: the object the last schedule_one
+  // popped. Falls back to `Latest(key)` where no entry was followed.
   PodPtr QueuedObject(const std::string& key, Slot slot) const;
 
   const TraceHeader& header() const { return *header_; }
@@ -119,6 +124,22 @@ class History {
   bool NodeAccountingDrifted(const std::string& node) const {
     return drifted_nodes_.contains(node);
   }
+  // Hostile input, each recorded on the step that did it:
+  // Queue layer (q_add) and scheduler layer (pod_add): keys added with
+  // scheduling gates while in activeQ or backoffQ (docs/UPSTREAM.md item 49).
+  bool AddedGatedWhileQueued(const std::string& key) const {
+    return added_gated_while_queued_.contains(key);
+  }
+  // Scheduler layer: keys added (pod_add of the unscheduled pod) while the
+  // cache held that very pod (uid) assumed (docs/UPSTREAM.md item 50).
+  bool AddedWhileAssumed(const std::string& key) const {
+    return added_while_assumed_.contains(key);
+  }
+  // Scheduler layer: keys deleted, while nominated, by an object of another
+  // uid than the pod the queue held (docs/UPSTREAM.md item 51).
+  bool DeletedOtherUidWhileNominated(const std::string& key) const {
+    return deleted_other_uid_nominated_.contains(key);
+  }
   // Queue layer: keys activated while their latest object carries
   // scheduling gates.
   bool ActivatedWhileGated(const std::string& key) const {
@@ -133,6 +154,11 @@ class History {
   // Follows the queue-layer entries' objects through `step`.
   void FollowQueueObjects(const State& before, const Step& step,
                           const StepOut& out, const State* after);
+  // Follows the scheduler layer's queue objects through `step`.
+  void FollowSchedulerQueue(const State& before, const Step& step,
+                            const StepOut& out, const State* after);
+  // Whether the unscheduled-pod handler's filter passes `pod`.
+  bool ForOurQueue(const Pod& pod) const;
   void GiveToCache(const PodPtr& pod);
   // informer_ and in_flight_ change on most steps, as keys come and go
   // (adds and deletes, pops and give-backs): an erase keeps its node for the
@@ -167,6 +193,12 @@ class History {
   std::set<std::string> recreated_other_scheduler_;
   std::set<std::string> deleted_other_uid_while_waiting_;
   std::set<std::string> uid_changed_nominated_;
+  std::set<std::string> added_gated_while_queued_;
+  std::set<std::string> added_while_assumed_;
+  std::set<std::string> deleted_other_uid_nominated_;
+  // Scheduler layer: QueuedObject's objects.
+  std::map<std::string, PodPtr> scheduler_queued_;
+  std::map<std::string, PodPtr> scheduler_popped_;
   // One QueuedPodInfo's object; entries that share a QueuedPodInfo share
   // the cell.
   using Cell = std::shared_ptr<PodPtr>;

@@ -137,11 +137,12 @@ bool GatedCopyBesideQueued(const State& s, const std::string& key) {
 }
 
 bool GatedAddKeepsQueuedCopy(const Observation& o, const Violation& v) {
-  // Later steps: the pod already stood so before the step (History records
-  // no such add: this is the state it leaves).
+  // Later steps: the pod was added so (History::AddedGatedWhileQueued) and
+  // still stands so before the step.
   if ((v.property == 1 || v.property == 10) &&
       AnyPod(v, [&](const std::string& k) {
-        return GatedCopyBesideQueued(o.before, k) &&
+        return o.history.AddedGatedWhileQueued(k) &&
+               GatedCopyBesideQueued(o.before, k) &&
                (GatedCopyBesideQueued(o.after, k) ||
                 o.history.in_flight().contains(k));
       })) {
@@ -193,7 +194,8 @@ bool AssumedAndQueued(const Observation& o, const std::string& k,
 bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
   if (v.property == 10 && o.history.layer() == Layer::kScheduler &&
       AnyPod(v, [&](const std::string& k) {
-        return AssumedAndQueued(o, k, /*same_uid=*/true);
+        return o.history.AddedWhileAssumed(k) &&
+               AssumedAndQueued(o, k, /*same_uid=*/true);
       })) {
     return true;
   }
@@ -213,28 +215,16 @@ bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
 // (nominator.delete looks up nominatedPodToNode[pod.UID]) and the queue by
 // name: a delete carrying another uid than the pod the nominator holds takes
 // the pod out of the queue and leaves its nomination for good. Only a key no
-// longer in the informer under which steps carried two uids.
+// longer in the informer that such a delete hit while it was nominated
+// (History::DeletedOtherUidWhileNominated).
 bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
   return v.property == 9 && o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
-           return o.history.UidChanged(k) && !o.history.informer().contains(k);
+           return o.history.DeletedOtherUidWhileNominated(k) &&
+                  !o.history.informer().contains(k);
          });
 }
 
-// docs/UPSTREAM.md item 52: an update whose old and new objects are both
-// another scheduler's pod passes neither side of the unscheduled-pod
-// handler's filter (FilteringResourceEventHandler.OnUpdate drops it), so
-// when it names a pod of ours that the informer never saw leave, our queue
-// and cache go on with our object while the trace's latest object under the
-// key is the other scheduler's: the order (7) and the accounting (6) the
-// properties compute from it are not upstream's.
-bool ForeignUpdateUnderOurKey(const Observation& o, const Violation& v) {
-  return (v.property == 6 || v.property == 7) &&
-         o.history.layer() == Layer::kScheduler &&
-         AnyPod(v, [&](const std::string& k) {
-           return o.history.RecreatedForOtherScheduler(k);
-         });
-}
 }  // namespace
 
 const std::vector<KnownViolation>& KnownViolations() {
@@ -322,16 +312,6 @@ const std::vector<KnownViolation>& KnownViolations() {
        "pod from the queue (by name) but not its nomination (by uid), which "
        "stays after the pod is gone (hostile input)",
        &DeleteOfOtherUidKeepsNomination},
-      {"foreign-update-under-our-key", 0,
-       "FilteringResourceEventHandler.OnUpdate with responsibleForPod "
-       "(eventhandlers.go), docs/UPSTREAM.md item 52",
-       "golden/regression/upstream/scheduler/"
-       "foreign-update-under-our-key.jsonl",
-       "an update whose old and new objects are another scheduler's pod under "
-       "the name of one of ours is dropped by the handler's filter: the "
-       "queue orders, and the cache counts, our object, not the one the "
-       "update carried (hostile input)",
-       &ForeignUpdateUnderOurKey},
   };
   return kAll;
 }

@@ -183,7 +183,7 @@ TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
 TEST(KnownViolationsTest, HostileInputTracesFireTheirEntries) {
   for (const char* id :
        {"gated-add-keeps-queued-copy", "duplicate-add-requeues-assumed",
-        "delete-other-uid-keeps-nomination", "foreign-update-under-our-key"}) {
+        "delete-other-uid-keeps-nomination"}) {
     const KnownViolation* entry = nullptr;
     for (const KnownViolation& k : KnownViolations()) {
       if (k.id == id) entry = &k;
@@ -271,6 +271,234 @@ TEST(KnownViolationsTest, DuplicateAddNeedsAnAddOfTheAssumedPod) {
   const KnownViolation* k2 =
       Classify(Observation{before, other, {}, after, h}, v);
   EXPECT_TRUE(k2 == nullptr || k2->id != "duplicate-add-requeues-assumed");
+}
+
+// Upstream behaviours under hostile input that break no property once the
+// history follows the objects upstream's queue and cache hold: each
+// trace fires only what it names, and nothing unexplained.
+TEST(KnownViolationsTest, CheckerFollowsTheObjectsUpstreamHolds) {
+  const std::string dir = "golden/regression/upstream/";
+  // The handler's filter drops the foreign update: our object is ordered.
+  EXPECT_TRUE(
+      KnownIdsFiredBy(
+          SourcePath(dir + "scheduler/foreign-update-under-our-key.jsonl"))
+          .empty());
+  // Update(nil, p) leaves a backoffQ copy (registered), Delete removes the
+  // activeQ one only, and the flush brings the copy back with its own
+  // (higher priority) object.
+  EXPECT_EQ(KnownIdsFiredBy(
+                SourcePath(dir + "queue/delete-leaves-backoff-copy.jsonl")),
+            std::set<std::string>{"nil-old-update-duplicates"});
+  // IsAssumedPod drops the update of the assumed pod's queued copy.
+  EXPECT_EQ(KnownIdsFiredBy(SourcePath(
+                dir + "scheduler/update-of-assumed-duplicate-dropped.jsonl")),
+            std::set<std::string>{"duplicate-add-requeues-assumed"});
+  // The popped object is assumed though the informer no longer holds the
+  // key: an update under a third uid is another pod.
+  EXPECT_TRUE(
+      KnownIdsFiredBy(
+          SourcePath(dir +
+                     "scheduler/update-other-uid-of-assumed-requeues.jsonl"))
+          .empty());
+}
+
+PodPtr TestPod(const std::string& uid, int priority,
+               std::vector<std::string> gates = {},
+               const std::string& scheduler = "default-scheduler") {
+  auto p = std::make_shared<Pod>();
+  p->namespace_ = "default";
+  p->name = "p";
+  p->uid = uid;
+  p->resource_version = uid + "-" + std::to_string(priority);
+  p->priority = priority;
+  p->scheduler_name = scheduler;
+  p->scheduling_gates = std::move(gates);
+  return p;
+}
+
+TraceHeader SchedulerHeader() {
+  TraceHeader header;
+  header.layer = Layer::kScheduler;
+  header.config.profiles = {"default-scheduler"};
+  return header;
+}
+
+// History::AddedGatedWhileQueued: only a gated add of a pod in activeQ or
+// backoffQ; the later-step matcher needs it.
+TEST(KnownViolationsTest, GatedAddIsRecordedOnlyWhenQueuedAndGated) {
+  TraceHeader header;
+  header.layer = Layer::kQueue;
+  State queued, empty;
+  queued.queue = QueueState{};
+  queued.queue->active = {{"default/p", 0}};
+  empty.queue = QueueState{};
+  Step gated;
+  gated.op = Op::kQAdd;
+  gated.pod = TestPod("u", 0, {"example.com/wait"});
+  Step plain = gated;
+  plain.pod = TestPod("u", 0);
+
+  History h(header);
+  h.Observe(queued, gated, {});
+  EXPECT_TRUE(h.AddedGatedWhileQueued("default/p"));
+  History not_queued(header);
+  not_queued.Observe(empty, gated, {});
+  EXPECT_FALSE(not_queued.AddedGatedWhileQueued("default/p"));
+  History not_gated(header);
+  not_gated.Observe(queued, plain, {});
+  EXPECT_FALSE(not_gated.AddedGatedWhileQueued("default/p"));
+
+  // A later step that finds the shape such an add leaves: matched only
+  // when the add was recorded.
+  State shape = queued;
+  QueuedPod copy{"default/p"};
+  copy.gated = true;
+  shape.queue->unschedulable = {copy};
+  Step later;
+  later.op = Op::kFlushBackoff;
+  Violation v{.property = 1, .detail = "two queues", .pods = {"default/p"}};
+  const KnownViolation* known =
+      Classify(Observation{shape, later, {}, shape, h}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "gated-add-keeps-queued-copy");
+  EXPECT_EQ(Classify(Observation{shape, later, {}, shape, not_gated}, v),
+            nullptr);
+}
+
+// History::AddedWhileAssumed: a pod_add of the very pod (uid) the cache
+// holds assumed; the property-10 matcher on later steps needs it.
+TEST(KnownViolationsTest, AddWhileAssumedNeedsTheAssumedUid) {
+  const TraceHeader header = SchedulerHeader();
+  State s;
+  s.cache = CacheState{};
+  s.cache->assumed = {"default/p"};
+  s.queue = QueueState{};
+  s.queue->active = {{"default/p", 0}};
+  Step add;
+  add.op = Op::kPodAdd;
+  add.pod = TestPod("u1", 0);
+  StepOut scheduled;
+  scheduled.popped = "default/p";
+  scheduled.result = ScheduleResult{.pod = "default/p", .node = "n1"};
+  Step cycle;
+  cycle.op = Op::kScheduleOne;
+  State none;
+  none.cache = CacheState{};
+  none.queue = QueueState{};
+
+  auto history = [&](const PodPtr& second) {
+    auto h = std::make_unique<History>(header);
+    h->Observe(none, add, {}, &s);           // queued
+    h->Observe(s, cycle, scheduled, &none);  // popped, assumed
+    Step again = add;
+    again.pod = second;
+    h->Observe(s, again, {}, &s);
+    return h;
+  };
+  std::unique_ptr<History> same = history(TestPod("u1", 0));
+  EXPECT_TRUE(same->AddedWhileAssumed("default/p"));
+  ASSERT_NE(same->CacheObject("default/p"), nullptr);
+  EXPECT_EQ(same->CacheObject("default/p")->uid, "u1");
+  std::unique_ptr<History> other = history(TestPod("u2", 0));
+  EXPECT_FALSE(other->AddedWhileAssumed("default/p"));
+
+  Violation v{.property = 10, .detail = "busy", .pods = {"default/p"}};
+  Step later;
+  later.op = Op::kNodeAdd;
+  const KnownViolation* known =
+      Classify(Observation{s, later, {}, s, *same}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "duplicate-add-requeues-assumed");
+  // The same shape without such an add (the pod never re-added): a failure.
+  History never(header);
+  never.Observe(none, add, {}, &s);
+  never.Observe(s, cycle, scheduled, &s);
+  EXPECT_EQ(Classify(Observation{s, later, {}, s, never}, v), nullptr);
+}
+
+// History::DeletedOtherUidWhileNominated: a delete of a nominated key whose
+// uid is not the queued pod's; the same delete under the pod's own uid, or
+// of a key not nominated, is not recorded and its phantom is a failure.
+TEST(KnownViolationsTest, DeleteKeepsNominationOnlyUnderAnotherUid) {
+  const TraceHeader header = SchedulerHeader();
+  State nominated, plain;
+  nominated.nominated = Nominated{{"", {"default/p"}}};
+  plain.nominated = Nominated{};
+  Step add;
+  add.op = Op::kPodAdd;
+  add.pod = TestPod("u1", 0);
+  auto del = [](const PodPtr& pod) {
+    Step s;
+    s.op = Op::kPodDelete;
+    s.pod = pod;
+    return s;
+  };
+  Violation v{.property = 9, .detail = "nominated", .pods = {"default/p"}};
+  Step later;
+  later.op = Op::kNodeAdd;
+
+  History other(header);
+  other.Observe(plain, add, {});
+  other.Observe(nominated, del(TestPod("u2", 0)), {});
+  EXPECT_TRUE(other.DeletedOtherUidWhileNominated("default/p"));
+  const KnownViolation* known =
+      Classify(Observation{nominated, later, {}, nominated, other}, v);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->id, "delete-other-uid-keeps-nomination");
+
+  History own(header);
+  own.Observe(plain, add, {});
+  own.Observe(nominated, del(TestPod("u1", 0)), {});
+  EXPECT_FALSE(own.DeletedOtherUidWhileNominated("default/p"));
+  EXPECT_EQ(Classify(Observation{nominated, later, {}, nominated, own}, v),
+            nullptr);
+
+  History unnominated(header);
+  unnominated.Observe(plain, add, {});
+  unnominated.Observe(plain, del(TestPod("u2", 0)), {});
+  EXPECT_FALSE(unnominated.DeletedOtherUidWhileNominated("default/p"));
+  EXPECT_EQ(
+      Classify(Observation{nominated, later, {}, nominated, unnominated}, v),
+      nullptr);
+}
+
+// The scheduler layer's queued object: an update the handlers drop (another
+// scheduler's objects, an assumed pod's, an unchanged resourceVersion) leaves
+// the queue's object; one they pass replaces it.
+TEST(HistoryTest, SchedulerQueueKeepsObjectsTheHandlersDrop) {
+  const TraceHeader header = SchedulerHeader();
+  State s;
+  s.cache = CacheState{};
+  s.queue = QueueState{};
+  s.queue->active = {{"default/p", 0}};
+  auto update = [](const PodPtr& o, const PodPtr& n) {
+    Step st;
+    st.op = Op::kPodUpdate;
+    st.old_pod = o;
+    st.new_pod = n;
+    return st;
+  };
+  Step add;
+  add.op = Op::kPodAdd;
+  add.pod = TestPod("u1", 1);
+  History h(header);
+  h.Observe(s, add, {}, &s);
+  auto active = [&] {
+    return h.QueuedObject("default/p", History::Slot::kActive)->Priority();
+  };
+  EXPECT_EQ(active(), 1);
+  h.Observe(s,
+            update(TestPod("u9", 1, {}, "other-scheduler"),
+                   TestPod("u9", 7, {}, "other-scheduler")),
+            {}, &s);
+  EXPECT_EQ(active(), 1);  // filtered out
+  EXPECT_EQ(h.Latest("default/p")->Priority(), 7);
+  auto same_rv = std::make_shared<Pod>(*TestPod("u1", 3));
+  same_rv->resource_version = add.pod->resource_version;
+  h.Observe(s, update(add.pod, same_rv), {}, &s);
+  EXPECT_EQ(active(), 1);  // #96071
+  h.Observe(s, update(add.pod, TestPod("u1", 4)), {}, &s);
+  EXPECT_EQ(active(), 4);  // PriorityQueue.Update
 }
 }  // namespace
 }  // namespace schedtrace::properties
