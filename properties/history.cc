@@ -308,9 +308,14 @@ void History::FollowSchedulerQueue(const State& before, const Step& step,
 
 bool History::DifferentPodsUnderKey(const std::string& key) const {
   PodPtr cached = CacheObject(key);
+  if (cached == nullptr) return false;
   auto it = informer_.find(key);
-  return cached != nullptr && it != informer_.end() &&
-         cached->uid != it->second->uid;
+  if (it != informer_.end() && cached->uid != it->second->uid) return true;
+  // The queue's copy (scheduler layer) when the informer lost the key to a
+  // delete the queue's filter dropped.
+  auto q = scheduler_queued_.find(key);
+  return it == informer_.end() && q != scheduler_queued_.end() &&
+         q->second->uid != cached->uid;
 }
 
 bool History::ServedAndPending(const Pod& pod) const {

@@ -78,6 +78,7 @@ class History {
   // Scheduler layer: whether the cache's object for `key` and the
   // informer's are different pods (uids): a pod deleted while its old
   // incarnation stays assumed (docs/UPSTREAM.md item 20) and created again.
+  // When the informer no longer holds the key, the queue's object counts.
   // State is keyed by name, so properties about "the same pod" skip such keys.
   bool DifferentPodsUnderKey(const std::string& key) const;
   // Queue layer: popped and not yet given back (q_add_unschedulable) or

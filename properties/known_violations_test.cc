@@ -293,6 +293,13 @@ TEST(KnownViolationsTest, CheckerFollowsTheObjectsUpstreamHolds) {
   EXPECT_EQ(KnownIdsFiredBy(SourcePath(
                 dir + "scheduler/update-of-assumed-duplicate-dropped.jsonl")),
             std::set<std::string>{"duplicate-add-requeues-assumed"});
+  // The informer lost the key to a foreign delete; the queued copy is still
+  // another uid than the parked pod.
+  EXPECT_TRUE(
+      KnownIdsFiredBy(
+          SourcePath(dir +
+                     "scheduler/foreign-delete-keeps-other-uid-copy.jsonl"))
+          .empty());
   // The popped object is assumed though the informer no longer holds the
   // key: an update under a third uid is another pod.
   EXPECT_TRUE(
