@@ -108,10 +108,26 @@ void History::FollowQueueObjects(const State& before, const Step& step,
   constexpr auto kUnsched = &QueueState::unschedulable;
   switch (step.op) {
     case Op::kQAdd: {
-      // Add: one fresh entry (activeQ, or unschedulablePods when gated).
+      // Add: one fresh entry in activeQ (activeQ.Add replaces an activeQ
+      // entry's object; the unschedulablePods and backoffQ copies are
+      // deleted). Gated, PreEnqueue parks it in unschedulablePods and Add
+      // returns there: an activeQ or backoffQ copy keeps its own object
+      // (docs/UPSTREAM.md item 49).
       if (out.error) return;
-      Entries& e = queued_objects_[step.pod->Key()];
-      e.active = e.backoff = e.unschedulable = fresh(step.pod);
+      const std::string key = step.pod->Key();
+      Entries& e = queued_objects_[key];
+      Cell cell = fresh(step.pod);
+      const bool parked = after != nullptr && after->queue &&
+                          std::any_of(after->queue->unschedulable.begin(),
+                                      after->queue->unschedulable.end(),
+                                      [&](const QueuedPod& q) {
+                                        return q.pod == key && q.gated;
+                                      });
+      if (parked) {
+        e.unschedulable = cell;
+      } else {
+        e.active = e.backoff = e.unschedulable = cell;
+      }
       return;
     }
     case Op::kQUpdate: {
