@@ -4,16 +4,22 @@
 
 namespace schedtrace::properties {
 
-Checker::Checker(const TraceHeader& header, CheckMode mode)
-    : mode_(mode), history_(header) {}
+Checker::Checker(const TraceHeader& header, CheckMode mode, Shown shown)
+    : mode_(mode), shown_(std::move(shown)), history_(header) {}
 
-Checker::Checker(const TraceHeader* header, CheckMode mode)
-    : mode_(mode), history_(header) {}
+Checker::Checker(const TraceHeader* header, CheckMode mode, Shown shown)
+    : mode_(mode), shown_(std::move(shown)), history_(header) {}
 
 const std::vector<Finding>& Checker::Observe(const State& before,
                                              const Step& step,
                                              const StepOut& out,
                                              const State& after) {
+  if (!shown_asked_) {
+    shown_asked_ = true;
+    unchecked_ = UncheckedProperties(history_.layer(), shown_);
+    for (const Unchecked& u : unchecked_) skip_[u.property] = true;
+    skips_any_ = !unchecked_.empty();
+  }
   history_.Observe(before, step, out, &after);
   Observation o{before, step, out, after, history_};
   violations_.clear();
@@ -24,6 +30,12 @@ const std::vector<Finding>& Checker::Observe(const State& before,
   }
   findings_.clear();
   for (Violation& v : violations_) {
+    // Both modes evaluate every property (the incremental one keeps its
+    // indexes whole); what the system does not show is dropped here.
+    if (skips_any_ && v.property >= 1 && v.property <= 10 &&
+        skip_[v.property]) {
+      continue;
+    }
     const KnownViolation* known = Classify(o, v);
     if (known != nullptr) {
       if (counts_.empty()) counts_.resize(KnownViolations().size());
@@ -44,13 +56,18 @@ const std::map<std::string, int>& Checker::known_counts() const {
 }
 
 StepCheck AsStepCheck(const TraceHeader& header,
-                      std::map<std::string, int>* known_counts,
-                      CheckMode mode) {
-  auto checker = std::make_shared<Checker>(header, mode);
-  return [checker, known_counts](const State& before, const Step& step,
-                                 const StepOut& out,
-                                 const State& after) -> std::string {
-    for (const Finding& f : checker->Observe(before, step, out, after)) {
+                      std::map<std::string, int>* known_counts, CheckMode mode,
+                      Shown shown, std::vector<Unchecked>* unchecked) {
+  auto checker = std::make_shared<Checker>(header, mode, std::move(shown));
+  return [checker, known_counts, unchecked](
+             const State& before, const Step& step, const StepOut& out,
+             const State& after) -> std::string {
+    const std::vector<Finding>& findings =
+        checker->Observe(before, step, out, after);
+    if (unchecked != nullptr && unchecked->empty()) {
+      *unchecked = checker->unchecked();  // known from the first step on
+    }
+    for (const Finding& f : findings) {
       if (f.known != nullptr) {
         if (known_counts != nullptr)
           ++(*known_counts)[std::string(f.known->id)];

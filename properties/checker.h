@@ -14,6 +14,11 @@
 // (CheckAll on every pod, every step), which stays selectable as the
 // reference.
 //
+// A system that shows only part of its state (`shown`, an exec: child's
+// declared `"state"`) gets the properties whose inputs it shows checked
+// (properties/inputs.h); the others are not evaluated, and `unchecked()` says
+// which and what they need.
+//
 // `AsStepCheck` adapts it to the replayer's ReplayOptions::check.
 #ifndef SCHEDTRACE_PROPERTIES_CHECKER_H_
 #define SCHEDTRACE_PROPERTIES_CHECKER_H_
@@ -26,6 +31,7 @@
 #include "harness/replay.h"
 #include "properties/history.h"
 #include "properties/incremental.h"
+#include "properties/inputs.h"
 #include "properties/known_violations.h"
 #include "properties/properties.h"
 
@@ -43,12 +49,16 @@ enum class CheckMode { kIncremental, kFull };
 class Checker {
  public:
   // Keeps a copy of `header`.
+  // `shown`: what the system shows (null: everything); asked at the first
+  // Observe, when a child has declared it.
   explicit Checker(const TraceHeader& header,
-                   CheckMode mode = CheckMode::kIncremental);
+                   CheckMode mode = CheckMode::kIncremental,
+                   Shown shown = nullptr);
   // Refers to `*header`, which must outlive the checker (no copy: the fuzz
   // targets make a checker per input, from the decoder's header).
   explicit Checker(const TraceHeader* header,
-                   CheckMode mode = CheckMode::kIncremental);
+                   CheckMode mode = CheckMode::kIncremental,
+                   Shown shown = nullptr);
 
   // What fired on this step; valid until the next call. Steps must come in
   // order: each `before` is the previous call's `after`.
@@ -58,8 +68,17 @@ class Checker {
   // How often each known violation fired so far (by id).
   const std::map<std::string, int>& known_counts() const;
 
+  // The properties not checked (inputs the system does not show), known
+  // from the first Observe on; empty before.
+  const std::vector<Unchecked>& unchecked() const { return unchecked_; }
+
  private:
   CheckMode mode_;
+  Shown shown_;
+  bool shown_asked_ = false;
+  std::vector<Unchecked> unchecked_;
+  bool skip_[11] = {};  // by property id: not checked
+  bool skips_any_ = false;
   History history_;
   IncrementalCheck incremental_;
   // Counted by KnownViolations() index (counting by id would build the id's
@@ -72,9 +91,14 @@ class Checker {
 
 // A StepCheck for `header`'s trace that fails the trace on the first
 // unknown violation and adds known ones to `*known_counts` (may be null).
+// With `shown` (what the system shows; null: everything), the properties it
+// cannot check are left out and, at the first step, stored in `*unchecked`
+// (may be null).
 StepCheck AsStepCheck(const TraceHeader& header,
                       std::map<std::string, int>* known_counts,
-                      CheckMode mode = CheckMode::kIncremental);
+                      CheckMode mode = CheckMode::kIncremental,
+                      Shown shown = nullptr,
+                      std::vector<Unchecked>* unchecked = nullptr);
 
 }  // namespace schedtrace::properties
 

@@ -11,8 +11,10 @@
 // answered {"ok": false, "error": "..."}. Exits 0 at the end of stdin.
 //
 // --state and --ops declare narrower capabilities (and --state leaves the
-// other parts out of every reply); --fault makes it misbehave on purpose at
-// step --fault-step, to see how a harness reports a broken child.
+// other parts out of every reply); --fatal-reply=exact answers a fatal step
+// with only {"out": {"fatal": true}}, as the format words it; --fault makes it
+// misbehave on purpose at step --fault-step, to see how a harness reports a
+// broken child.
 #include <signal.h>
 #include <unistd.h>
 
@@ -133,6 +135,10 @@ int Serve(const CommandLine& cl) {
   if (!absl::SimpleAtoi(cl.Last("fault-step", "1"), &fault.step)) {
     return UsageError("serve: --fault-step takes a step number");
   }
+  const std::string fatal_reply = cl.Last("fatal-reply", "full");
+  if (fatal_reply != "full" && fatal_reply != "exact") {
+    return UsageError("serve: --fatal-reply=full|exact");
+  }
   const bool filter_state = cl.Has("state");
   const std::set<std::string> state_parts = SplitList(cl.Last("state", ""));
   json hello = {{"ok", true}, {"layers", ImplementedLayers(sut)}};
@@ -175,6 +181,9 @@ int Serve(const CommandLine& cl) {
           step.ok() ? system->Apply(*step) : step.status();
       if (!out.ok()) {
         reply = ErrorReply(std::string(out.status().message()));
+      } else if (out->fatal && fatal_reply == "exact") {
+        // Exactly what docs/FORMAT.md asks of a fatal step: no state.
+        reply = "{\"out\":{\"fatal\":true}}";
       } else {
         json state = StateToJson(system->Snapshot());
         if (filter_state) state = FilterState(std::move(state), state_parts);
@@ -192,7 +201,7 @@ const CommandRegistrar kServe({
     .name = "serve",
     .order = 70,
     .synopsis = "[--sut=model|impl] [--state=PARTS] [--ops=OPS] "
-                "[--fault=KIND --fault-step=N]",
+                "[--fatal-reply=full|exact] [--fault=KIND --fault-step=N]",
     .summary = "speak the child-process protocol on stdin/stdout (what an "
                "exec:CMD system does)",
     .flags = {{"sut", "the system behind the protocol (default model)"},
@@ -200,6 +209,10 @@ const CommandRegistrar kServe({
                "declare and report only these state parts or keys, "
                "comma-separated (e.g. queue,cache.nodes)"},
               {"ops", "declare only these ops, comma-separated"},
+              {"fatal-reply",
+               "full (default): a fatal step's reply carries the system's out "
+               "and state; exact: only {\"out\": {\"fatal\": true}}, as "
+               "docs/FORMAT.md words it"},
               {"fault",
                "misbehave on purpose: crash, exit, hang, garbage, extra "
                "(at --fault-step) or stderr (1 MiB before every reply)"},

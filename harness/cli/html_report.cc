@@ -773,6 +773,15 @@ void AppendSummaryTable(std::string& out, const std::vector<SystemRun>& runs) {
     }
   }
   for (const SystemRun& run : runs) {
+    if (run.properties_not_checked.empty()) continue;
+    absl::StrAppend(&out,
+                    "<p class=\"note not-checked\">Properties not "
+                    "checked on ",
+                    Line(run.sut, 200), ": ",
+                    Line(NotCheckedText(run.properties_not_checked)),
+                    " (state the system does not report).</p>\n");
+  }
+  for (const SystemRun& run : runs) {
     if (run.known_violations.empty()) continue;
     absl::StrAppend(&out, "<h2>Known upstream violations (", Line(run.sut, 200),
                     ")</h2>\n<p class=\"note\">Reported apart, not "

@@ -271,6 +271,12 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs) {
           << " (parts the system does not report).\n";
     }
   }
+  for (const SystemRun& run : runs) {
+    if (run.properties_not_checked.empty()) continue;
+    out << "\nProperties not checked on " << MdText(run.sut) << ": "
+        << MdText(NotCheckedText(run.properties_not_checked))
+        << " (state the system does not report).\n";
+  }
   bool any = false;
   for (const SystemRun& run : runs) {
     for (const TraceRun& tr : run.traces) {
@@ -322,6 +328,10 @@ std::string JUnitReport(const std::vector<SystemRun>& runs) {
       out << "      <property name=\"comparisonsSkipped\" value=\"" << n
           << "\"/>\n";
     }
+    if (!run.properties_not_checked.empty()) {
+      out << "      <property name=\"propertiesNotChecked\" value=\""
+          << XmlAttr(NotCheckedText(run.properties_not_checked)) << "\"/>\n";
+    }
     for (const auto& [id, n] : run.known_violations) {
       out << "      <property name=\"knownViolation." << XmlAttr(id)
           << "\" value=\"" << n << "\"/>\n";
@@ -372,6 +382,10 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
     json known = json::object();
     for (const auto& [id, n] : run.known_violations)
       known[SanitizeLine(id)] = n;
+    json not_checked = json::array();
+    for (const properties::Unchecked& u : run.properties_not_checked) {
+      not_checked.push_back({{"property", u.property}, {"needs", u.needs}});
+    }
     json s = {{"sut", SanitizeLine(run.sut)},
               {"interrupted", run.interrupted},
               {"seconds", SecondsOf(run)},
@@ -380,6 +394,7 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
               {"skipped", t.skipped},
               {"comparisonsSkipped", ComparisonsSkippedOf(run)},
               {"knownViolations", std::move(known)},
+              {"propertiesNotChecked", std::move(not_checked)},
               {"traces", json::array()}};
     for (const TraceRun& tr : run.traces) {
       const TraceResult& r = tr.result;

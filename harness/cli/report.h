@@ -9,13 +9,15 @@
 // format's own escaping, and nothing here throws.
 //
 // Markdown: the counts and the run's time, the table (cells escape `|`, a
-// newline and what Markdown would read as HTML), then each failure and error
-// under a heading naming it, with where it was decided and its time, and its
-// full text in a code fence longer than any backtick run inside it.
-// JUnit XML:
+// newline and what Markdown would read as HTML), the state comparisons
+// skipped and the properties not checked per system, then each failure and
+// error under a heading naming it, with where it was decided and its time, and
+// its full text in a code fence longer than any backtick run inside it. JUnit
+// XML:
 //   <testsuites name="schedtrace" tests failures errors skipped time>
 //     <testsuite name="schedtrace.SYSTEM" ... time>   one per system
 //       <properties>: system (as given), interrupted, comparisonsSkipped,
+//                     propertiesNotChecked ("4 (needs waiting), ..."),
 //                     knownViolation.ID (steps)
 //       <testcase classname="schedtrace.SYSTEM.LAYER" name="DISPLAY" time>
 //         <failure message="one line" type="divergence|property">full
@@ -29,6 +31,9 @@
 //   {"schema", "interrupted", "seconds", "summary": {passed, failed,
 //    skipped}, "systems": [{"sut", "interrupted", "seconds", "passed",
 //    "failed", "skipped", "comparisonsSkipped", "knownViolations",
+//    "propertiesNotChecked": [{"property": 4, "needs": ["waiting"]}] (the
+//    properties some trace did not check: inputs the system does not show,
+//    properties/inputs.h; [] when all were checked),
 //    "traces": [{"path", "display", "name", "layer", "verdict", "badInput",
 //    "seconds", "stepsRun", "message"?, "at"?: {step, line, op} (every
 //    verdict but PASS; null for bad input), "comparisonsSkipped"?,

@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <iostream>
+#include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/cli/explanation.h"
 #include "harness/cli/ordered_pool.h"
 #include "harness/cli/progress.h"
@@ -27,6 +29,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 struct OneRun {
   TraceRun trace;
   std::map<std::string, int> known_violations;
+  std::vector<properties::Unchecked> not_checked;  // this trace's
   bool cut_short = false;  // an interrupt ended it: not a result
 };
 
@@ -56,13 +59,11 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
     ReplayOptions replay_options;
     replay_options.reports = ReportsOf(**system);
     if (options.properties) {
-      StepCheck check =
-          properties::AsStepCheck(trace->header, &one.known_violations);
-      System* s = system->get();
-      replay_options.check = [check, s](const State& before, const Step& step,
-                                        const StepOut& o, const State& after) {
-        return ReportsAllState(*s) ? check(before, step, o, after) : "";
-      };
+      // Each property whose inputs the system shows (properties/inputs.h).
+      replay_options.check =
+          properties::AsStepCheck(trace->header, &one.known_violations,
+                                  properties::CheckMode::kIncremental,
+                                  ReportsOf(**system), &one.not_checked);
     }
     tr.result = Replay(**system, *trace, replay_options);
     // The failure's timeline, replayed on a fresh system (the HTML report).
@@ -130,6 +131,15 @@ int SystemRun::ComparisonsSkipped() const {
   return n;
 }
 
+std::string NotCheckedText(const std::vector<properties::Unchecked>& list) {
+  std::vector<std::string> items;
+  for (const properties::Unchecked& u : list) {
+    items.push_back(absl::StrCat(u.property, " (needs ",
+                                 absl::StrJoin(u.needs, ", "), ")"));
+  }
+  return absl::StrJoin(items, ", ");
+}
+
 bool Failed(const TraceRun& trace) {
   return trace.result.verdict == Verdict::kFailed ||
          trace.result.verdict == Verdict::kError;
@@ -141,6 +151,7 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
   SystemRun run;
   run.sut = sut;
   Progress progress(options.progress, sut, files.size());
+  std::map<int, std::set<std::string>> not_checked;  // over all traces
   RunOrdered<OneRun>(
       files.size(), options.jobs,
       [&](size_t i) { return ReplayOne(sut, files[i], options); },
@@ -154,6 +165,9 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
         for (const auto& [id, n] : one.known_violations) {
           run.known_violations[id] += n;
         }
+        for (properties::Unchecked& u : one.not_checked) {
+          not_checked[u.property].insert(u.needs.begin(), u.needs.end());
+        }
         run.traces.push_back(std::move(one.trace));
         return !(failed && options.fail_fast) && !Interrupted();
       },
@@ -161,10 +175,18 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
   progress.Clear();
   run.interrupted = Interrupted();
   run.seconds = SecondsSince(start);
+  for (const auto& [id, needs] : not_checked) {
+    run.properties_not_checked.push_back(
+        {id, std::vector<std::string>(needs.begin(), needs.end())});
+  }
   out << SkipSummary(run);
   if (int n = run.ComparisonsSkipped(); n > 0) {
     out << sut << ": " << n
         << " state comparisons skipped (parts the system does not report)\n";
+  }
+  if (!run.properties_not_checked.empty()) {
+    out << "properties not checked on " << SanitizeLine(sut) << ": "
+        << NotCheckedText(run.properties_not_checked) << "\n";
   }
   return run;
 }

@@ -11,6 +11,7 @@
 #include "harness/cli/select.h"
 #include "harness/replay.h"
 #include "harness/timeline.h"
+#include "properties/inputs.h"
 
 namespace schedtrace::cli {
 
@@ -39,7 +40,16 @@ struct SystemRun {
   // State comparisons skipped over all traces: parts an exec: system does
   // not report (its capabilities).
   int ComparisonsSkipped() const;
+  // The properties not checked on some trace because the system does not
+  // show their inputs (an exec: child declaring part of the state), by
+  // property id, with the inputs missing over all traces (sorted). Empty
+  // with --no-properties, and when every property was checked.
+  std::vector<properties::Unchecked> properties_not_checked;
 };
+
+// `4 (needs waiting), 6 (needs cache.nodes)`: what the run prints after
+// "properties not checked on SYSTEM: ", and the reports show.
+std::string NotCheckedText(const std::vector<properties::Unchecked>& list);
 
 struct RunOptions {
   bool properties = true;
@@ -55,7 +65,9 @@ struct RunOptions {
 // Replays every file against a fresh system named `sut`, printing one line
 // per trace to `out` in file order whatever `jobs` is (`PASS` unless quiet,
 // `FAIL` + divergence, `ERROR`), then the skipped traces as one line per
-// reason and a line counting the state comparisons skipped, when some were.
+// reason, a line counting the state comparisons skipped, when some were, and
+// one naming the properties not checked (`properties not checked on SYSTEM:
+// 4 (needs waiting)`), when some were not.
 // Stops early on a failure with fail_fast, and on SIGINT/SIGTERM
 // (harness/interrupt.h): then `interrupted` is set and `traces` holds the
 // traces that completed before (a replay the interrupt cut short is left
