@@ -41,9 +41,10 @@ struct DiffOptions {
   // ReportsOf): parts and keys it does not report are not compared. Null:
   // everything.
   ReportsState reports;
-  // Whether the check runs on b too: false when b does not report the whole
-  // state (cli/suts.h ReportsAllState), where an invariant over a missing
-  // part would fire falsely.
+  // Whether the check runs on b too (make_check is then called for a, then
+  // for b). A b that shows only part of the state is checked on the
+  // properties whose inputs it shows: pass that to AsStepCheck
+  // (properties/inputs.h) rather than turning the check off.
   bool check_b = true;
 };
 

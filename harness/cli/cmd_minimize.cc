@@ -45,12 +45,10 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   ReplayOptions options;
   options.reports = ReportsOf(**sut);
   if (setup.properties) {
-    StepCheck check = properties::AsStepCheck(trace.header, nullptr);
-    System* s = sut->get();
-    options.check = [check, s](const State& before, const Step& step,
-                               const StepOut& out, const State& after) {
-      return ReportsAllState(*s) ? check(before, step, out, after) : "";
-    };
+    // Each property whose inputs the system shows (properties/inputs.h).
+    options.check = properties::AsStepCheck(trace.header, nullptr,
+                                            properties::CheckMode::kIncremental,
+                                            ReportsOf(**sut));
   }
   if (setup.against.empty()) {
     return FailureSignature(Replay(**sut, trace, options));
@@ -60,10 +58,14 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   // The reference's out and state are the expectations, step by step.
   DiffOptions diff;
   diff.reports = options.reports;
-  diff.check_b = ReportsAllState(**sut);
   if (setup.properties) {
-    diff.make_check = [](const TraceHeader& h) {
-      return properties::AsStepCheck(h, nullptr);
+    // Called for the reference, then for the system: each checked on what
+    // it shows.
+    System* sides[] = {ref->get(), sut->get()};
+    diff.make_check = [sides, n = 0](const TraceHeader& h) mutable {
+      return properties::AsStepCheck(h, nullptr,
+                                     properties::CheckMode::kIncremental,
+                                     ReportsOf(*sides[n++ % 2]));
     };
   }
   DiffResult r = RunDifferential(**ref, **sut, trace, diff);

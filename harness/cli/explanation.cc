@@ -17,13 +17,11 @@ ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
   options.sut = name;
   options.reports = ReportsOf(system);
   if (properties) {
+    // Each property whose inputs the system shows (properties/inputs.h).
     System* s = &system;
     options.make_check = [s](const TraceHeader& header) -> StepCheck {
-      StepCheck check = properties::AsStepCheck(header, nullptr);
-      return [s, check](const State& before, const Step& step,
-                        const StepOut& out, const State& after) {
-        return ReportsAllState(*s) ? check(before, step, out, after) : "";
-      };
+      return properties::AsStepCheck(
+          header, nullptr, properties::CheckMode::kIncremental, ReportsOf(*s));
     };
   }
   return options;

@@ -316,5 +316,23 @@ TEST_F(ShownVerdictsTest, TheRunAndTheReportsSayWhatWasNotChecked) {
   EXPECT_EQ(mj["systems"][0]["propertiesNotChecked"], nlohmann::json::array());
 }
 
+// explain and minimize judge a child that shows part of the state as replay
+// does: a violation in a shown part is found (they used to check nothing on
+// such a child).
+TEST_F(ShownVerdictsTest, ExplainAndMinimizeCheckWhatAPartialChildShows) {
+  const std::string trace = (*dir_ / "stripped-gen" / "queue-1.jsonl").string();
+  const std::string sut = Planted(8, "--state=queue");
+  CliResult explained = RunSchedtrace("explain \"--sut=" + sut + "\" " + trace);
+  EXPECT_EQ(explained.status, 0) << explained.output;
+  EXPECT_THAT(explained.output, HasSubstr("property violated at step 1"));
+  EXPECT_THAT(explained.output, HasSubstr("property 8 ("));
+
+  const std::string out = (*dir_ / "min8.jsonl").string();
+  CliResult minimized = RunSchedtrace("minimize \"--sut=" + sut +
+                                      "\" --out=" + out + " " + trace);
+  EXPECT_EQ(minimized.status, 0) << minimized.output;
+  EXPECT_THAT(minimized.output, HasSubstr("FAIL property 8"));
+}
+
 }  // namespace
 }  // namespace schedtrace::cli

@@ -51,9 +51,4 @@ ReportsState ReportsOf(System& system) {
   };
 }
 
-bool ReportsAllState(System& system) {
-  auto* child = dynamic_cast<ChildProcess*>(&system);
-  return child == nullptr || child->capabilities().ReportsAllState();
-}
-
 }  // namespace schedtrace::cli

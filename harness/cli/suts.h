@@ -40,10 +40,6 @@ absl::Status ApplySutFlags(const CommandLine& cl);
 // The state `system` reports, once configured: what an exec: child declared
 // in its header reply; null (everything) for the others.
 ReportsState ReportsOf(System& system);
-// Whether properties can be checked on `system`'s states, once configured:
-// false for a child that reports only some state parts (an invariant over a
-// missing part would fire falsely).
-bool ReportsAllState(System& system);
 
 }  // namespace schedtrace::cli
 
