@@ -256,15 +256,24 @@ void History::FollowSchedulerQueue(const State& before, const Step& step,
       added_gated_while_queued_.insert(key);
     }
   };
+  // A key the step's delete path took out of every sub-queue: the failure
+  // handler of a waiting pod that delete rejected may queue it again.
+  std::string removed;
+  auto copy_stays = [&](const std::string& key) {
+    // Delete stops once activeQ.Delete succeeds (docs/UPSTREAM.md item 53).
+    return InList(&before, &QueueState::active, key) &&
+           (InList(&before, &QueueState::backoff, key) ||
+            InList(&before, &QueueState::unschedulable, key));
+  };
   switch (step.op) {
     case Op::kPodAdd:
-      if (step.pod == nullptr || !ForOurQueue(*step.pod)) return;
+      if (step.pod == nullptr || !ForOurQueue(*step.pod)) break;
       if (assumed_uid(*step.pod)) added_while_assumed_.insert(step.pod->Key());
       gated_add_while_queued(*step.pod);
       scheduler_queued_[step.pod->Key()] = step.pod;
-      return;
+      break;
     case Op::kPodUpdate: {
-      if (step.new_pod == nullptr) return;
+      if (step.new_pod == nullptr) break;
       const bool older = step.old_pod != nullptr && ForOurQueue(*step.old_pod);
       const bool newer = ForOurQueue(*step.new_pod);
       const std::string key = step.new_pod->Key();
@@ -272,17 +281,23 @@ void History::FollowSchedulerQueue(const State& before, const Step& step,
         gated_add_while_queued(*step.new_pod);
         scheduler_queued_[key] = step.new_pod;
       } else if (older && !newer) {
-        scheduler_queued_.erase(step.old_pod->Key());
+        // deletePodFromSchedulingQueue: a copy Delete leaves keeps its
+        // object.
+        const std::string old_key = step.old_pod->Key();
+        if (!copy_stays(old_key)) {
+          scheduler_queued_.erase(old_key);
+          removed = old_key;
+        }
       } else if (older && newer &&
                  step.old_pod->resource_version !=
                      step.new_pod->resource_version &&
                  !assumed_uid(*step.new_pod)) {
         scheduler_queued_[key] = step.new_pod;
       }
-      return;
+      break;
     }
     case Op::kPodDelete: {
-      if (step.pod == nullptr || !ForOurQueue(*step.pod)) return;
+      if (step.pod == nullptr || !ForOurQueue(*step.pod)) break;
       const std::string key = step.pod->Key();
       auto it = scheduler_queued_.find(key);
       if (it != scheduler_queued_.end()) {
@@ -291,13 +306,18 @@ void History::FollowSchedulerQueue(const State& before, const Step& step,
         }
         scheduler_queued_.erase(it);
       }
-      return;
+      break;
     }
     default:
       break;
   }
   // schedule_one, bind, and the like: the popped object is the queue's;
   // a key (re-)queued by the step is the failure handler's informer object.
+  // Informer steps too: a delete (or an update whose new object the filter
+  // drops) rejects the pod waiting on Permit, and its binding cycle's
+  // failure handler re-queues the object the informer's store holds after
+  // the step (processDeltas updates the store before the handlers run),
+  // whichever scheduler that object names.
   if (out.popped) {
     auto it = scheduler_queued_.find(*out.popped);
     PodPtr popped = it != scheduler_queued_.end() ? it->second : nullptr;
@@ -308,12 +328,31 @@ void History::FollowSchedulerQueue(const State& before, const Step& step,
     scheduler_popped_[*out.popped] = popped;
   }
   if (after == nullptr || !after->queue) return;
+  // The informer's object after the step (informer_ is updated after this).
+  auto stored = [&](const std::string& key) -> PodPtr {
+    if (step.op == Op::kPodAdd && step.pod != nullptr &&
+        step.pod->Key() == key) {
+      return step.pod;
+    }
+    if (step.op == Op::kPodUpdate && step.new_pod != nullptr &&
+        step.new_pod->Key() == key) {
+      return step.new_pod;
+    }
+    if (step.op == Op::kPodDelete && step.pod != nullptr &&
+        step.pod->Key() == key) {
+      return nullptr;
+    }
+    auto in = informer_.find(key);
+    return in != informer_.end() ? in->second : nullptr;
+  };
   auto requeue = [&](const std::vector<QueuedPod>& list) {
     for (const QueuedPod& q : list) {
-      if (queued(&before, q.pod) && q.pod != out.popped) continue;
-      auto in = informer_.find(q.pod);
-      if (in != informer_.end() && in->second->node_name.empty()) {
-        scheduler_queued_[q.pod] = in->second;
+      if (queued(&before, q.pod) && q.pod != out.popped && q.pod != removed) {
+        continue;
+      }
+      PodPtr pod = stored(q.pod);
+      if (pod != nullptr && pod->node_name.empty()) {
+        scheduler_queued_[q.pod] = pod;
       }
     }
   };

@@ -52,8 +52,10 @@ class History {
   // `key` through the unscheduled-pod handler (its filter, the
   // resourceVersion and IsAssumedPod checks of updatePodInSchedulingQueue
   // drop updates the informer still stores) or by handleSchedulingFailure
-  // (the informer's object); kInFlight: the object the last schedule_one
-  // popped. Falls back to `Latest(key)` where no entry was followed.
+  // (the informer's object, also when an informer step's delete path
+  // rejected the pod waiting on Permit); kInFlight: the object the last
+  // schedule_one popped. Falls back to `Latest(key)` where no entry was
+  // followed.
   PodPtr QueuedObject(const std::string& key, Slot slot) const;
 
   const TraceHeader& header() const { return *header_; }
