@@ -1,0 +1,406 @@
+// schedtrace diff: two systems side by side (harness/differential.h), on
+// given traces or on generated ones; every property checked on both.
+//
+//   schedtrace diff --a=model --b=impl golden/
+//   schedtrace diff --a=model --b=impl --layer=queue --count=300 --seed=1
+//
+// One line per trace, then `N passed, M failed[, K skipped]`. A disagreement
+// prints the first divergent step with both sides and writes the trace to
+// --out-dir (default diff-failures/); with --minimize, MinimizeDisagreement
+// shrinks it too and explains the small trace beside it. Known upstream
+// violations are counted on stderr.
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "cli/command.h"
+#include "cli/explanation.h"
+#include "cli/flags.h"
+#include "cli/ordered_pool.h"
+#include "cli/progress.h"
+#include "cli/run.h"
+#include "cli/run_flags.h"
+#include "cli/suts.h"
+#include "harness/codec.h"
+#include "harness/differential.h"
+#include "harness/generator.h"
+#include "harness/interrupt.h"
+#include "harness/minimize.h"
+#include "harness/text_sanitize.h"
+#include "harness/timeline.h"
+#include "properties/checker.h"
+
+namespace schedtrace::cli {
+namespace {
+
+// How a differential run fails, coarse enough to survive shrinking
+// (harness/minimize.h FailureSignature), with the side whose check fired.
+std::optional<std::string> DiffSignature(const DiffResult& r) {
+  std::optional<std::string> sig =
+      FailureSignature(r.verdict, r.divergence, r.message);
+  if (sig && !r.side.empty()) *sig = absl::StrCat(r.side, " ", *sig);
+  return sig;
+}
+
+// The hook for delta debugging (`--minimize`): shrinks a trace on which
+// systems `a` and `b` disagree (harness/minimize.h) to a small one that
+// disagrees the same way, writes it next to `path` as *.min.jsonl with a's
+// expectations and, beside it, *.min.explain.txt (cli/explanation.h: the
+// small trace explained on b, or on a when a broke a property), and returns
+// its path ("" when nothing was written).
+std::string MinimizeDisagreement(const std::string& a, const std::string& b,
+                                 const DiffOptions& options, const Trace& trace,
+                                 const std::string& path) {
+  FailureOf failure = [&](const Trace& t) -> std::optional<std::string> {
+    absl::StatusOr<std::unique_ptr<System>> sa = MakeSystem(a);
+    absl::StatusOr<std::unique_ptr<System>> sb = MakeSystem(b);
+    if (!sa.ok() || !sb.ok()) return std::nullopt;
+    DiffOptions o = options;
+    o.reports = ReportsOf(**sb);
+    if (options.make_check) {
+      // Called for a, then for b: each checked on what it shows.
+      System* sides[] = {sa->get(), sb->get()};
+      o.make_check = [sides, n = 0](const TraceHeader& h) mutable {
+        return properties::AsStepCheck(h, nullptr,
+                                       properties::CheckMode::kIncremental,
+                                       ReportsOf(*sides[n++ % 2]));
+      };
+    }
+    return DiffSignature(RunDifferential(**sa, **sb, t, o));
+  };
+  absl::StatusOr<MinimizeResult> m = Minimize(trace, failure);
+  if (!m.ok()) return "";
+  absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(a);
+  if (!recorder.ok()) return "";
+  Trace small = WithExpectationsFrom(**recorder, m->trace);
+  small.header.source = "regression";
+  std::string out = path;
+  if (out.size() > 6 && out.ends_with(".jsonl")) out.resize(out.size() - 6);
+  out += ".min.jsonl";
+  std::ofstream file(out);
+  file << EncodeTrace(small);
+  file.close();
+  if (!file) return "";
+  // Beside it, its timeline (harness/timeline.h): a's expectations against
+  // what b does, readable without running anything; on a itself when the
+  // failure is a's (a property a violates).
+  const bool a_failed = m->signature.rfind("a ", 0) == 0;
+  std::string explained;
+  const std::string path_explained =
+      WriteExplanation(a_failed ? a : b, out, options.make_check != nullptr);
+  if (!path_explained.empty()) {
+    explained = absl::StrCat(", explained in ", path_explained);
+  }
+  return absl::StrCat(out, " (", small.steps.size(), " steps, ", m->signature,
+                      ")", explained);
+}
+
+std::string FileNameFor(const Trace& trace) {
+  std::string name = trace.header.name.empty() ? "trace" : trace.header.name;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+      c = '_';
+  }
+  return name + ".jsonl";
+}
+
+// One trace through both systems: what it printed, and what it counted.
+struct DiffRun {
+  Verdict verdict = Verdict::kPassed;
+  bool bad_input = false;
+  bool cut_short = false;  // an interrupt killed a child: not a result
+  std::string path;        // the trace file ("" for a generated trace)
+  std::string text;        // its lines, printed in trace order
+  std::map<std::string, int> known_a, known_b;
+};
+
+// Runs `trace` on fresh systems a and b (each task has its own, so traces
+// can run in parallel) and writes what a serial run prints into r.text.
+void RunOne(const CommandLine& cl, const Trace& trace, DiffRun& r) {
+  const std::string a_name = cl.Last("a", ""), b_name = cl.Last("b", "");
+  absl::StatusOr<std::unique_ptr<System>> a = MakeSystem(a_name);
+  absl::StatusOr<std::unique_ptr<System>> b = MakeSystem(b_name);
+  const std::string label = trace.path.empty() ? trace.header.name : trace.path;
+  if (!a.ok() || !b.ok()) {  // the names were checked before the run
+    r.verdict = Verdict::kError;
+    r.text = absl::StrCat("ERROR ", label, ": cannot make the systems\n");
+    return;
+  }
+  DiffOptions options;
+  int side = 0;  // make_check is called for a, then for b
+  // Hostile input too: what upstream itself violates on it is registered
+  // (properties/known_violations.h) and counted, anything else fails.
+  // Each side is checked on what it shows (properties/inputs.h).
+  if (!cl.Has("no-properties")) {
+    options.make_check = [&](const TraceHeader& h) {
+      const bool is_a = side++ % 2 == 0;
+      return properties::AsStepCheck(h, is_a ? &r.known_a : &r.known_b,
+                                     properties::CheckMode::kIncremental,
+                                     ReportsOf(is_a ? **a : **b));
+    };
+  }
+  options.reports = ReportsOf(**b);
+  DiffResult d = RunDifferential(**a, **b, trace, options);
+  r.verdict = d.verdict;
+  r.cut_short = Interrupted() &&
+                (d.verdict == Verdict::kFailed || d.verdict == Verdict::kError);
+  switch (d.verdict) {
+    case Verdict::kPassed:
+      if (!cl.Has("quiet")) r.text = absl::StrCat("PASS ", label, "\n");
+      return;
+    case Verdict::kSkipped:
+      if (!cl.Has("quiet")) {
+        r.text =
+            absl::StrCat("SKIP ", label, ": ", d.side == "a" ? a_name : b_name,
+                         ": ", d.message, "\n");
+      }
+      return;
+    case Verdict::kError:
+    case Verdict::kFailed:
+      break;
+  }
+  if (r.cut_short) return;
+  r.text +=
+      absl::StrCat(std::string(VerdictName(d.verdict)), " ", label, "\n  ");
+  r.text += d.Format(a_name, b_name) + "\n";
+  std::string path = trace.path;  // a trace read from a file stays there
+  if (path.empty() || cl.Has("out-dir")) {
+    const std::string dir = cl.Last("out-dir", "diff-failures");
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    path = std::filesystem::path(dir) / FileNameFor(trace);
+    std::ofstream out(path);
+    out << EncodeTrace(trace);
+    if (!out) {
+      absl::StrAppend(&r.text, "  (could not write ", path, ")\n");
+      return;
+    }
+    absl::StrAppend(&r.text, "  trace written to ", path, "\n");
+  }
+  if (!cl.Has("minimize")) return;
+  DiffOptions quiet;  // the same checks, counting nothing
+  if (options.make_check) {
+    quiet.make_check = [](const TraceHeader& h) {
+      return properties::AsStepCheck(h, nullptr);
+    };
+  }
+  std::string smaller =
+      MinimizeDisagreement(a_name, b_name, quiet, trace, path);
+  if (!smaller.empty())
+    absl::StrAppend(&r.text, "  minimized: ", smaller, "\n");
+}
+
+bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
+
+int Diff(const CommandLine& cl) {
+  if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
+    return UsageError(std::string(s.message()));
+  }
+  const std::string a_name = cl.Last("a", ""), b_name = cl.Last("b", "");
+  for (const std::string& name : {a_name, b_name}) {
+    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(name); !s.ok()) {
+      return UsageError(std::string(s.status().message()));
+    }
+  }
+  absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(a_name) || IsExec(b_name));
+  if (!jobs.ok()) return UsageError(std::string(jobs.status().message()));
+  const bool generate = cl.paths.empty();
+
+  // What the run goes through: trace files, or seeds to generate from.
+  std::vector<TraceFile> files;
+  std::optional<Layer> layer;
+  int count = 0;
+  GenOptions gen;
+  std::string gen_sut = cl.Last("gen-sut", "model");
+  if (generate) {
+    if (!cl.Has("layer")) {
+      return UsageError("diff takes PATH... or --layer=L [--count=N]");
+    }
+    for (const char* flag : {"filter", "last-failed", "list"}) {
+      if (cl.Has(flag)) {
+        return UsageError(
+            absl::StrCat("--", flag, " chooses among trace files: give PATH"));
+      }
+    }
+    layer = LayerFromName(cl.Last("layer", ""));
+    if (!layer) return UsageError("diff: --layer=queue, cache or scheduler");
+    if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0 ||
+        !absl::SimpleAtoi(cl.Last("seed", "1"), &gen.seed) ||
+        !absl::SimpleAtoi(cl.Last("steps", "60"), &gen.steps) ||
+        gen.steps < 0) {
+      return UsageError("diff: --count, --seed and --steps take whole numbers");
+    }
+    absl::StatusOr<Perturbations> perturb =
+        ParsePerturbations(cl.Last("perturb", ""));
+    if (!perturb.ok()) {
+      return UsageError(std::string(perturb.status().message()));
+    }
+    gen.perturb = *perturb;
+    gen.hostile = cl.Has("hostile");
+    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(gen_sut);
+        !s.ok()) {
+      return UsageError(std::string(s.status().message()));
+    }
+  } else {
+    for (const char* flag : {"count", "seed", "steps", "perturb", "hostile"}) {
+      if (cl.Has(flag)) {
+        return UsageError(
+            absl::StrCat("--", flag, " is for generated traces: give no PATH"));
+      }
+    }
+    absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, cl.paths);
+    if (!choice.ok()) {
+      return UsageError(std::string(choice.status().message()));
+    }
+    if (cl.Has("list")) return ListTraces(*choice, std::cout);
+    if (!choice->note.empty()) std::cout << choice->note << "\n";
+    files = std::move(choice->chosen);
+  }
+
+  const size_t n = generate ? static_cast<size_t>(count) : files.size();
+  const uint64_t first_seed = gen.seed;
+  auto task = [&](size_t k) {
+    DiffRun r;
+    if (generate) {
+      GenOptions g = gen;
+      g.seed = first_seed + static_cast<uint64_t>(k);
+      absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(gen_sut);
+      absl::StatusOr<Trace> trace =
+          recorder.ok() ? GenerateTrace(*layer, **recorder, g)
+                        : absl::StatusOr<Trace>(recorder.status());
+      if (!trace.ok()) {
+        r.verdict = Verdict::kError;
+        r.cut_short = Interrupted();
+        r.text = absl::StrCat("ERROR seed ", g.seed, ": ",
+                              trace.status().message(), "\n");
+        return r;
+      }
+      RunOne(cl, *trace, r);
+      return r;
+    }
+    r.path = files[k].path;
+    absl::StatusOr<Trace> trace = ReadTraceFile(files[k].path);
+    if (!trace.ok()) {
+      r.verdict = Verdict::kError;
+      r.bad_input = true;
+      r.text = absl::StrCat("ERROR ", files[k].path, ": ",
+                            trace.status().message(), "\n");
+      return r;
+    }
+    RunOne(cl, *trace, r);
+    return r;
+  };
+  int passed = 0, failed = 0, skipped = 0;
+  bool bad_input = false;
+  std::map<std::string, int> known_a, known_b;
+  std::vector<std::pair<std::string, bool>> outcomes;  // for --last-failed
+  Progress progress(isatty(STDERR_FILENO) != 0,
+                    absl::StrCat(a_name, " vs ", b_name), n);
+  RunOrdered<DiffRun>(
+      n, *jobs, task,
+      [&](size_t, DiffRun& r) {
+        if (r.cut_short) return false;
+        progress.Clear();
+        std::cout << SanitizeText(r.text) << std::flush;
+        const bool bad =
+            r.verdict == Verdict::kFailed || r.verdict == Verdict::kError;
+        progress.Done(bad);
+        passed += r.verdict == Verdict::kPassed;
+        skipped += r.verdict == Verdict::kSkipped;
+        failed += bad;
+        bad_input = bad_input || r.bad_input;
+        for (const auto& [id, k] : r.known_a) known_a[id] += k;
+        for (const auto& [id, k] : r.known_b) known_b[id] += k;
+        if (!r.path.empty()) outcomes.emplace_back(r.path, bad);
+        return !(bad && cl.Has("fail-fast")) && !Interrupted();
+      },
+      [] { return !Interrupted(); });
+  progress.Clear();
+  if (!generate) {
+    if (n == 0) std::cout << "no trace selected: every one filtered out\n";
+    if (absl::Status s = RecordLastFailed(outcomes); !s.ok()) {
+      std::cerr << "schedtrace: " << s.message() << "\n";
+    }
+  }
+  for (const auto& [label, known] :
+       {std::pair{a_name, &known_a}, std::pair{b_name, &known_b}}) {
+    for (const auto& [id, k] : *known) {
+      std::cerr << "known upstream violation " << id << " (" << label
+                << "): " << k << "\n";
+    }
+  }
+  if (Interrupted()) {
+    std::cout << "interrupted by "
+              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << passed + failed + skipped << " of " << n
+              << " traces completed\n";
+  }
+  std::cout << passed << " passed, " << failed << " failed";
+  if (skipped > 0) std::cout << ", " << skipped << " skipped";
+  std::cout << "\n";
+  if (Interrupted()) return 128 + InterruptSignal();
+  if (bad_input) return kExitBadInput;
+  if (failed > 0) return kExitFailed;
+  return passed > 0 ? kExitOk : kExitNothingRan;
+}
+
+const CommandRegistrar kDiff({
+    .name = "diff",
+    .order = 35,
+    .synopsis = "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
+                "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
+                "[--steps=K] [--perturb=...] [--hostile]) [-x] [-j N] [-q] "
+                "[--out-dir=DIR] [--minimize]",
+    .summary = "run two systems side by side and report where they first "
+               "disagree (every property checked on both)",
+    .flags =
+        {{.name = "a",
+          .help = "the first system (model, impl, exec:CMD)",
+          .required = true},
+         {.name = "b", .help = "the second system", .required = true},
+         {"layer",
+          "with PATH: run only traces of this layer; without: generate "
+          "traces of this layer (queue, cache or scheduler)"},
+         {"count", "how many traces to generate (default 100)"},
+         {"seed",
+          "the first generated trace's seed (default 1); trace "
+          "k uses seed+k"},
+         {"steps", "steps per generated trace (default 60)"},
+         {"perturb", "informer perturbations, as for gen"},
+         {.name = "hostile",
+          .help = "generate hostile sequences, as for gen; every property is "
+                  "checked on them as on any trace (upstream's own violations "
+                  "under hostile input are known ones, counted on stderr)",
+          .boolean = true},
+         {.name = "no-properties",
+          .help = "compare only, check no property",
+          .boolean = true},
+         {.name = "minimize",
+          .help =
+              "shrink each disagreeing trace (harness/minimize.h) and write "
+              "it next to the trace as *.min.jsonl, with a's expectations, "
+              "and beside it *.min.explain.txt, its explanation on b (what "
+              "explain --all prints)",
+          .boolean = true},
+         {"gen-sut", "the system that drives generation (default model)"},
+         {"out-dir",
+          "where disagreeing generated traces are written "
+          "(default diff-failures)"},
+         kTimeoutFlag,
+         kFilterFlag,
+         kFailFastFlag,
+         kLastFailedFlag,
+         kListFlag,
+         kJobsFlag,
+         kQuietFlag},
+    .run = &Diff,
+});
+
+}  // namespace
+}  // namespace schedtrace::cli

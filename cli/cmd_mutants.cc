@@ -1,0 +1,54 @@
+// schedtrace mutants: the planted bugs of the self-test (impl/mutants.h,
+// docs/MUTANTS.md). In the mutants build (`schedtrace_mutants`) one of them
+// is active in impl when SCHEDTRACE_MUTANT=<name> is set, for every command:
+//
+//   export SCHEDTRACE_MUTANT=backoff-off-by-one
+//   build/schedtrace_mutants replay --sut=impl golden/
+//
+// In the normal build the table is listed but every planted bug is compiled
+// out.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "impl/mutants.h"
+
+namespace schedtrace::cli {
+namespace {
+
+int Mutants(const CommandLine& cl) {
+  if (cl.Has("names")) {
+    for (const impl::MutantInfo& m : impl::AllMutants()) {
+      std::cout << m.name << "\n";
+    }
+    return 0;
+  }
+  if (!impl::MutantsBuild()) {
+    std::cout << "# not a mutants build: the planted bugs are compiled out "
+                 "(build schedtrace_mutants with -DSCHEDTRACE_MUTANTS=ON)\n";
+  } else {
+    std::cout << "# active: " << impl::Info(impl::ActiveMutant()).name
+              << " (SCHEDTRACE_MUTANT)\n";
+  }
+  for (const impl::MutantInfo& m : impl::AllMutants()) {
+    std::cout << m.name << "\t" << m.where << "\t"
+              << (m.upstream.empty() ? "-" : m.upstream) << "\t"
+              << m.description << "\n";
+  }
+  return 0;
+}
+
+const CommandRegistrar kMutants({
+    .name = "mutants",
+    .order = 90,
+    .synopsis = "[--names]",
+    .summary = "list the planted bugs of the self-test (SCHEDTRACE_MUTANT "
+               "selects one in schedtrace_mutants)",
+    .flags = {{.name = "names",
+               .help = "print only the names, one a line",
+               .boolean = true}},
+    .run = &Mutants,
+});
+
+}  // namespace
+}  // namespace schedtrace::cli

@@ -1,0 +1,224 @@
+// schedtrace serve: one of our own systems behind the child-process protocol
+// (docs/FORMAT.md, "Child-process protocol"; docs/ADAPTERS.md), so that the
+// whole exec: path can be tested end to end:
+//
+//   schedtrace replay --sut="exec:schedtrace serve --sut=impl" golden/
+//
+// Reads a header line, answers {"ok": true, "layers": [...]} (the layers the
+// system implements; docs/FORMAT.md, "Capabilities"), then answers every
+// step line with {"out": ..., "state": ...}. A later header line starts a new
+// trace. A line that does not decode, or a step the system cannot apply, is
+// answered {"ok": false, "error": "..."}. Exits 0 at the end of stdin.
+//
+// --state and --ops declare narrower capabilities (and --state leaves the
+// other parts out of every reply); --fatal-reply=exact answers a fatal step
+// with only {"out": {"fatal": true}}, as the format words it; --fault makes it
+// misbehave on purpose at step --fault-step, to see how a harness reports a
+// broken child.
+#include <signal.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <set>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/suts.h"
+#include "harness/codec.h"
+#include "harness/json_codec.h"
+#include "nlohmann/json.hpp"
+
+namespace schedtrace::cli {
+namespace {
+
+using nlohmann::json;
+
+std::set<std::string> SplitList(const std::string& s) {
+  std::set<std::string> out;
+  for (absl::string_view part : absl::StrSplit(s, ',', absl::SkipEmpty())) {
+    out.insert(std::string(part));
+  }
+  return out;
+}
+
+// The layers `sut` implements: those a fresh system accepts a header for.
+std::vector<std::string> ImplementedLayers(const std::string& sut) {
+  std::vector<std::string> layers;
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut);
+    if (!s.ok()) continue;
+    TraceHeader header;
+    header.layer = layer;
+    if ((*s)->Configure(header).code() != absl::StatusCode::kUnimplemented) {
+      layers.push_back(std::string(LayerName(layer)));
+    }
+  }
+  return layers;
+}
+
+std::string ErrorReply(const std::string& message) {
+  return json{{"ok", false}, {"error", message}}.dump();
+}
+
+// Keeps only the parts and keys `state` lists (docs/FORMAT.md, "Capabilities").
+json FilterState(json state, const std::set<std::string>& keep) {
+  json out = json::object();
+  for (auto& [part, value] : state.items()) {
+    if (keep.contains(part)) {
+      out[part] = value;
+      continue;
+    }
+    if (!value.is_object()) continue;
+    json kept = json::object();
+    for (auto& [key, v] : value.items()) {
+      if (keep.contains(absl::StrCat(part, ".", key))) kept[key] = v;
+    }
+    if (!kept.empty()) out[part] = kept;
+  }
+  return out;
+}
+
+struct Fault {
+  std::string kind;  // "" for none
+  int step = 1;
+};
+
+// Misbehaves as asked, before answering step `step_no`; returns whether the
+// normal reply is still to be written (and, for "extra", written twice).
+bool InjectFault(const Fault& fault, int step_no, const std::string& reply) {
+  if (fault.kind.empty()) return true;
+  if (fault.kind == "stderr") {
+    // A chatty child: far more than a pipe buffer holds, at every step.
+    std::string noise(1 << 20, 'x');
+    noise += "\n";
+    std::cerr << "serve: noise before step " << step_no << "\n"
+              << noise << std::flush;
+    return true;
+  }
+  if (step_no != fault.step) return true;
+  std::cerr << "serve: injected fault \"" << fault.kind << "\" at step "
+            << step_no << std::endl;
+  if (fault.kind == "crash") abort();
+  if (fault.kind == "exit") _exit(3);
+  if (fault.kind == "hang") {
+    for (;;) pause();
+  }
+  if (fault.kind == "garbage") {
+    std::cout << "this is not a reply" << std::endl;
+    return false;
+  }
+  if (fault.kind == "extra") {
+    std::cout << reply << "\n" << reply << std::endl;
+    return false;
+  }
+  return true;
+}
+
+int Serve(const CommandLine& cl) {
+  const std::string sut = cl.Last("sut", "model");
+  if (sut.rfind("exec:", 0) == 0) {
+    return UsageError("serve: --sut=model or --sut=impl");
+  }
+  if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut); !s.ok()) {
+    return UsageError(std::string(s.status().message()));
+  }
+  Fault fault;
+  fault.kind = cl.Last("fault", "");
+  if (!fault.kind.empty() &&
+      !SplitList("crash,exit,hang,garbage,extra,stderr").contains(fault.kind)) {
+    return UsageError("serve: --fault=crash|exit|hang|garbage|extra|stderr");
+  }
+  if (!absl::SimpleAtoi(cl.Last("fault-step", "1"), &fault.step)) {
+    return UsageError("serve: --fault-step takes a step number");
+  }
+  const std::string fatal_reply = cl.Last("fatal-reply", "full");
+  if (fatal_reply != "full" && fatal_reply != "exact") {
+    return UsageError("serve: --fatal-reply=full|exact");
+  }
+  const bool filter_state = cl.Has("state");
+  const std::set<std::string> state_parts = SplitList(cl.Last("state", ""));
+  json hello = {{"ok", true}, {"layers", ImplementedLayers(sut)}};
+  if (cl.Has("ops")) hello["ops"] = SplitList(cl.Last("ops", ""));
+  if (filter_state) hello["state"] = state_parts;
+
+  std::ios::sync_with_stdio(false);
+  std::unique_ptr<System> system;
+  std::unique_ptr<TraceDecoder> decoder;
+  std::string line;
+  int line_no = 0, step_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    json probe = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::string reply;
+    if (!decoder || (probe.is_object() && probe.contains("schedtrace"))) {
+      decoder = std::make_unique<TraceDecoder>("<stdin>");
+      step_no = 0;
+      absl::StatusOr<TraceHeader> header = decoder->DecodeHeader(line, line_no);
+      absl::Status configured = header.status();
+      if (header.ok()) {
+        system = *MakeSystem(sut);
+        configured = system->Configure(*header);
+      }
+      if (configured.ok()) {
+        reply = hello.dump();
+      } else {
+        json no = hello;
+        no["ok"] = false;
+        no["error"] = std::string(configured.message());
+        reply = no.dump();
+        decoder.reset();
+      }
+    } else {
+      ++step_no;
+      absl::StatusOr<Step> step = decoder->DecodeStep(line, line_no);
+      absl::StatusOr<StepOut> out =
+          step.ok() ? system->Apply(*step) : step.status();
+      if (!out.ok()) {
+        reply = ErrorReply(std::string(out.status().message()));
+      } else if (out->fatal && fatal_reply == "exact") {
+        // Exactly what docs/FORMAT.md asks of a fatal step: no state.
+        reply = "{\"out\":{\"fatal\":true}}";
+      } else {
+        json state = StateToJson(system->Snapshot());
+        if (filter_state) state = FilterState(std::move(state), state_parts);
+        reply = absl::StrCat("{\"out\":", EncodeOut(*out),
+                             ",\"state\":", state.dump(), "}");
+      }
+      if (!InjectFault(fault, step_no, reply)) continue;
+    }
+    std::cout << reply << std::endl;
+  }
+  return 0;
+}
+
+const CommandRegistrar kServe({
+    .name = "serve",
+    .order = 70,
+    .synopsis = "[--sut=model|impl] [--state=PARTS] [--ops=OPS] "
+                "[--fatal-reply=full|exact] [--fault=KIND --fault-step=N]",
+    .summary = "speak the child-process protocol on stdin/stdout (what an "
+               "exec:CMD system does)",
+    .flags = {{"sut", "the system behind the protocol (default model)"},
+              {"state",
+               "declare and report only these state parts or keys, "
+               "comma-separated (e.g. queue,cache.nodes)"},
+              {"ops", "declare only these ops, comma-separated"},
+              {"fatal-reply",
+               "full (default): a fatal step's reply carries the system's out "
+               "and state; exact: only {\"out\": {\"fatal\": true}}, as "
+               "docs/FORMAT.md words it"},
+              {"fault",
+               "misbehave on purpose: crash, exit, hang, garbage, extra "
+               "(at --fault-step) or stderr (1 MiB before every reply)"},
+              {"fault-step", "the step --fault strikes at (default 1)"}},
+    .run = &Serve,
+});
+
+}  // namespace
+}  // namespace schedtrace::cli

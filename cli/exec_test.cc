@@ -1,0 +1,348 @@
+// exec:CMD systems end to end, through the real `schedtrace` binary: our own
+// systems behind `schedtrace serve` give the same results as direct replay;
+// deliberately broken children (serve --fault) are reported as failures of
+// their trace; capabilities turn into skips; conformance reports; minimize.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "cli/cli_test_util.h"
+#include "cli/report_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedtrace::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// `--sut=exec:schedtrace serve ARGS`, quoted for the shell.
+std::string Serve(const std::string& args) {
+  return "\"--sut=exec:" + std::string(SCHEDTRACE_BIN) + " serve" +
+         (args.empty() ? "" : " " + args) + "\"";
+}
+
+const char kHeader[] =
+    R"({"schedtrace":1,"name":"t","layer":"cache","upstream":"v1.26.7","source":"handwritten","config":{"assumedPodTtlMs":0}})";
+const char kAddNode[] =
+    R"({"t":100,"op":"c_add_node","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","pods":"110"}}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":[],"requested":{}}],"assumed":[],"bindingFinished":[]}}}})";
+const char kAddPod[] =
+    R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"250m"}}}]}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":["default/a"],"requested":{"cpu":250}}],"assumed":[],"bindingFinished":[]}}}})";
+const char kCleanup[] = R"({"t":300,"op":"c_cleanup","expect":{"out":{}}})";
+
+class ExecTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("schedtrace_exec_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  // header, add node, add pod, cleanup: three steps.
+  std::string ThreeSteps(const std::string& name) {
+    return Write(name, std::string(kHeader) + "\n" + kAddNode + "\n" + kAddPod +
+                           "\n" + kCleanup + "\n");
+  }
+  nlohmann::json ReadJson(const std::string& path) {
+    return nlohmann::json::parse(std::ifstream(path));
+  }
+
+  std::filesystem::path dir_;
+};
+
+// path -> what must be equal between direct replay and replay through serve.
+std::map<std::string, std::string> Outcomes(const nlohmann::json& report) {
+  std::map<std::string, std::string> out;
+  for (const auto& t : report["systems"][0]["traces"]) {
+    nlohmann::json o = {
+        {"verdict", t["verdict"]},
+        {"stepsRun", t["stepsRun"]},
+        {"divergence", t.value("divergence", nlohmann::json())}};
+    out[t["path"].get<std::string>()] = o.dump();
+  }
+  return out;
+}
+
+TEST_F(ExecTest, GoldenThroughServeEqualsDirectReplay) {
+  const std::string golden = std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
+  for (const std::string sut : {"model", "impl"}) {
+    const std::string direct = (dir_ / (sut + "-direct.json")).string();
+    const std::string exec = (dir_ / (sut + "-exec.json")).string();
+    CliResult d = RunSchedtrace("replay --sut=" + sut + " --report=" + direct +
+                                " " + golden);
+    CliResult e = RunSchedtrace("replay " + Serve("--sut=" + sut) +
+                                " --report=" + exec + " " + golden);
+    EXPECT_EQ(d.status, e.status) << sut;
+    nlohmann::json dj = ReadJson(direct), ej = ReadJson(exec);
+    std::map<std::string, std::string> a = Outcomes(dj), b = Outcomes(ej);
+    EXPECT_GT(a.size(), 300u);
+    EXPECT_EQ(a, b) << sut;
+    EXPECT_EQ(dj["systems"][0]["knownViolations"],
+              ej["systems"][0]["knownViolations"])
+        << sut;
+    for (const char* key : {"passed", "failed", "skipped"}) {
+      EXPECT_EQ(dj["systems"][0][key], ej["systems"][0][key]) << sut << key;
+    }
+  }
+}
+
+struct BrokenChild {
+  const char* fault;
+  const char* expect;  // in the ERROR line's message
+};
+
+TEST_F(ExecTest, BrokenChildrenFailTheirTraceWithStderr) {
+  const std::string t = ThreeSteps("t.jsonl");
+  const BrokenChild cases[] = {
+      {"crash", "closed its stdout before answering the step at line 3"},
+      {"exit", "exited with status 3"},
+      {"hang", "no reply to the step at line 3 (c_add_pod) within 2000 ms"},
+      {"garbage", "\"this is not a reply\""},
+      {"extra", "more than one line"},
+  };
+  for (const BrokenChild& c : cases) {
+    // A generous timeout: a loaded machine must not turn a slow start into
+    // a hang.
+    const std::string timeout =
+        std::string(c.fault) == "hang" ? "--timeout-ms=2000 " : "";
+    CliResult r = RunSchedtrace(
+        "replay " + timeout +
+        Serve(std::string("--fault=") + c.fault + " --fault-step=2") + " " + t);
+    EXPECT_EQ(r.status, 1) << c.fault << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr("ERROR " + t)) << c.fault;
+    EXPECT_THAT(r.output, HasSubstr(c.expect)) << c.fault << "\n" << r.output;
+    // The child's last stderr lines come with it.
+    EXPECT_THAT(r.output, HasSubstr(std::string("| serve: injected fault \"") +
+                                    c.fault + "\" at step 2"))
+        << c.fault;
+    EXPECT_THAT(r.output, HasSubstr("\n0 passed, 1 failed\n")) << c.fault;
+  }
+}
+
+TEST_F(ExecTest, AChattyChildPasses) {
+  CliResult r = RunSchedtrace("replay " + Serve("--fault=stderr") + " " +
+                              ThreeSteps("t.jsonl"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("\n1 passed, 0 failed\n"));
+}
+
+TEST_F(ExecTest, EveryTraceStartsAFreshChild) {
+  ThreeSteps("a.jsonl");
+  ThreeSteps("b.jsonl");
+  CliResult r = RunSchedtrace(
+      "replay " + Serve("--fault=crash --fault-step=3") + " " + dir_.string());
+  EXPECT_EQ(r.status, 1);
+  // Both fail at step 3 with the injected crash: b got a child of its own.
+  EXPECT_THAT(r.output, HasSubstr("a.jsonl:4: step 3 (c_cleanup): exec:"));
+  EXPECT_THAT(r.output, HasSubstr("b.jsonl:4: step 3 (c_cleanup): exec:"));
+  EXPECT_THAT(r.output, HasSubstr("0 passed, 2 failed"));
+}
+
+TEST_F(ExecTest, CapabilitiesBecomeSkipsNotFailures) {
+  const std::string t = ThreeSteps("t.jsonl");
+  // Only some state: the other comparisons are skipped and counted.
+  CliResult part =
+      RunSchedtrace("replay " + Serve("--state=cache.nodes") + " " + t);
+  EXPECT_EQ(part.status, 0) << part.output;
+  EXPECT_THAT(part.output, HasSubstr("PASS " + t));
+  EXPECT_THAT(part.output, HasSubstr("4 state comparisons skipped"));
+  // The same child reporting assumed wrongly would have failed: prove the
+  // remaining comparison still bites.
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  std::string bad = Write("bad.jsonl", std::string(kHeader) + "\n" + kAddNode +
+                                           "\n" + wrong + "\n");
+  EXPECT_EQ(RunSchedtrace("replay " + Serve("--state=cache.nodes") + " " + bad)
+                .status,
+            1);
+  // An op it does not declare: the trace is skipped.
+  CliResult ops =
+      RunSchedtrace("replay " + Serve("--ops=c_add_node,c_add_pod") + " " + t);
+  // Nothing ran: its own exit status, and the skip summarised by reason.
+  EXPECT_EQ(ops.status, 5) << ops.output;
+  EXPECT_THAT(ops.output, HasSubstr("SKIP 1 trace: exec:"));
+  EXPECT_THAT(ops.output, HasSubstr("does not support op c_cleanup"));
+  EXPECT_THAT(ops.output, HasSubstr("0 passed, 0 failed, 1 skipped"));
+}
+
+TEST_F(ExecTest, ServeDeclaresTheLayersItsSystemImplements) {
+  const std::string in =
+      Write("in", R"({"schedtrace":1,"name":"s","layer":"queue","config":{}})"
+                  "\n");
+  CliResult reply = RunSchedtrace("serve --sut=model < " + in);
+  EXPECT_EQ(reply.status, 0);
+  EXPECT_THAT(
+      reply.output,
+      HasSubstr(R"({"layers":["queue","cache","scheduler"],"ok":true})"));
+  CliResult narrow =
+      RunSchedtrace("serve --sut=model --state=queue --ops=q_add < " + in);
+  EXPECT_THAT(narrow.output, HasSubstr(R"("ops":["q_add"])"));
+  EXPECT_THAT(narrow.output, HasSubstr(R"("state":["queue"])"));
+  EXPECT_EQ(RunSchedtrace("serve --sut=model < /dev/null").status, 0);
+}
+
+TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
+  const std::string t = ThreeSteps("ok.jsonl");
+  std::string wrong = kAddPod;
+  wrong.replace(wrong.find("\"cpu\":250"), 9, "\"cpu\":300");
+  Write("bad.jsonl",
+        std::string(kHeader) + "\n" + kAddNode + "\n" + wrong + "\n");
+  const std::string sut = std::string(SCHEDTRACE_BIN) + " serve";
+  const std::string md = (dir_ / "r.md").string();
+  const std::string xml = (dir_ / "r.xml").string();
+  const std::string json = (dir_ / "r.json").string();
+  for (const std::string& report : {md, xml, json}) {
+    CliResult r = RunSchedtrace("conformance " + Serve("") +
+                                " --report=" + report + " " + dir_.string());
+    EXPECT_EQ(r.status, 1) << r.output;
+    // The table row names the system and its layer.
+    EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " cache"));
+    EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod) t=200: "
+                                    "state.cache.nodes[0].requested.cpu"));
+    // The whole divergence: the node by name, the step's pod with its
+    // requests, the step before.
+    EXPECT_THAT(r.output,
+                HasSubstr("changed state.cache.nodes[n1].requested.cpu: "
+                          "expected 300, actual 250"));
+    EXPECT_THAT(r.output, HasSubstr("step:     c_add_pod default/a(uid=u-a "
+                                    "nodeName=n1 requests=cpu:250m)"));
+    EXPECT_THAT(r.output, HasSubstr("before:   step 1 t=100: c_add_node"));
+  }
+  std::stringstream m, x;
+  m << std::ifstream(md).rdbuf();
+  x << std::ifstream(xml).rdbuf();
+  EXPECT_THAT(m.str(), HasSubstr("| exec:" + sut + " | cache | 1 | 1 | 0 |"));
+  EXPECT_THAT(m.str(), HasSubstr("expected: 300"));
+  EXPECT_THAT(x.str(), HasSubstr("failures=\"1\""));
+  EXPECT_THAT(x.str(),
+              HasSubstr("<failure message=\"step 2 (c_add_pod): "
+                        "state.cache.nodes[0].requested.cpu: expected 300, "
+                        "actual 250\" type=\"divergence\">"));
+  nlohmann::json j = ReadJson(json);
+  EXPECT_EQ(j["systems"][0]["sut"], "exec:" + sut);
+  EXPECT_EQ(j["systems"][0]["passed"], 1);
+  EXPECT_EQ(j["systems"][0]["failed"], 1);
+}
+
+// A child that answers with every byte 0 to 255 on stderr and then on
+// stdout instead of a reply (with ANSI escapes, BEL and a 64 KiB line on
+// stderr too), at the header or at the first step: the trace fails (exit 1,
+// not a crash) and every report is well-formed by real parsers
+// (report_test_util.h; report_test.cc feeds the writers directly).
+TEST_F(ExecTest, ReportsStayWellFormedWhateverAChildWrites) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  // stdout: one line holding every byte, the newline last.
+  std::string line = all.substr(11) + all.substr(0, 11);
+  const std::string out = Write("stdout.bin", line);
+  const std::string err =
+      Write("stderr.bin", all + "\n\x1b[31mred\x1b[0m\a\x1b]0;title\a\n" +
+                              std::string(64 * 1024, 'L') + "\n");
+  const std::string replies = "cat '" + err + "' >&2; cat '" + out + "'\n";
+  const std::string at_header =
+      Write("at-header.sh", "read -r header\n" + replies + "sleep 1\n");
+  const std::string at_step = Write("at-step.sh",
+                                    "read -r header\necho '{\"ok\":true}'\n"
+                                    "read -r step\n" +
+                                        replies + "sleep 1\n");
+  const std::string golden =
+      std::string(SCHEDTRACE_SOURCE_DIR) +
+      "/golden/upstream-v1.26.7/queue/add-reverse-order.jsonl";
+  struct Child {
+    std::string script;
+    int at_step;
+  };
+  for (const Child& child : {Child{at_header, 0}, Child{at_step, 1}}) {
+    for (const char* ext : {".md", ".xml", ".json"}) {
+      const std::string report = (dir_ / ("r" + std::string(ext))).string();
+      CliResult r =
+          RunSchedtrace("replay \"--sut=exec:/bin/sh " + child.script +
+                        "\" --report=" + report + " " + golden);
+      EXPECT_EQ(r.status, 1) << child.script << ext << "\n" << r.output;
+      EXPECT_EQ(CheckReport(report), "") << child.script << ext;
+      const std::string text = ReadFileBytes(report);
+      EXPECT_THAT(text, HasSubstr("\\x1b[31mred")) << child.script << ext;
+      EXPECT_THAT(text, Not(HasSubstr("\x1b"))) << child.script << ext;
+    }
+    nlohmann::json j = ReadJson((dir_ / "r.json").string());
+    const nlohmann::json& t = j["systems"][0]["traces"][0];
+    EXPECT_EQ(t["verdict"], "ERROR") << child.script;
+    EXPECT_EQ(t["display"], "add-reverse-order.jsonl");
+    EXPECT_EQ(t["at"]["step"], child.at_step) << child.script;
+    EXPECT_EQ(t["at"]["op"], child.at_step == 0 ? "" : "q_add") << child.script;
+    nlohmann::json x = XmlTestcases((dir_ / "r.xml").string());
+    const nlohmann::json& c = x["testsuites"][0]["testcases"][0];
+    EXPECT_EQ(c["name"], "add-reverse-order.jsonl") << x.dump();
+    EXPECT_EQ(c["outcome"]["tag"], "error") << x.dump();
+    EXPECT_EQ(c["outcome"]["attrib"]["type"],
+              child.at_step == 0 ? "configure" : "apply");
+    EXPECT_EQ(c["outcome"]["text"], t["message"]);
+  }
+}
+
+TEST_F(ExecTest, MinimizeShrinksAChildsFailureToTheStepsItNeeds) {
+  // A child that dies at its third step, against the model: the smallest
+  // trace failing the same way has three steps, the third a c_cleanup.
+  std::string text = std::string(kHeader) + "\n" + kAddNode + "\n" + kAddPod;
+  for (int t = 300; t < 1000; t += 100) {
+    text += "\n{\"t\":" + std::to_string(t) + ",\"op\":\"c_cleanup\"}";
+  }
+  const std::string in = Write("in.jsonl", text + "\n");
+  const std::string out = (dir_ / "min.jsonl").string();
+  CliResult r =
+      RunSchedtrace("minimize " + Serve("--fault=exit --fault-step=5") +
+                    " --against=model --out=" + out + " " + in);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("from 9 to 5 steps"));
+  EXPECT_THAT(r.output, HasSubstr("FAIL c_cleanup out (refused)"));
+  std::ifstream f(out);
+  std::string header, line;
+  std::getline(f, header);
+  EXPECT_THAT(header, HasSubstr(R"("source":"regression")"));
+  int n = 0;
+  while (std::getline(f, line)) {
+    ++n;
+    EXPECT_THAT(line, HasSubstr("\"expect\""));  // recorded from the model
+  }
+  EXPECT_EQ(n, 5);
+  // The written trace passes on the reference.
+  EXPECT_EQ(RunSchedtrace("replay --sut=model " + out).status, 0);
+}
+
+TEST_F(ExecTest, MinimizeRefusesATraceThatPasses) {
+  CliResult r = RunSchedtrace("minimize --sut=model " + ThreeSteps("t.jsonl"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nothing to minimize"));
+}
+
+TEST_F(ExecTest, BadExecFlagsAreUsageErrors) {
+  const std::string t = ThreeSteps("t.jsonl");
+  EXPECT_EQ(
+      RunSchedtrace("replay --timeout-ms=soon " + Serve("") + " " + t).status,
+      2);
+  EXPECT_EQ(
+      RunSchedtrace("replay --timeout-ms=0 " + Serve("") + " " + t).status, 2);
+  EXPECT_EQ(RunSchedtrace("serve --sut=exec:cat < /dev/null").status, 2);
+  EXPECT_EQ(RunSchedtrace("serve --fault=explode < /dev/null").status, 2);
+  CliResult r = RunSchedtrace("replay " + Serve("") + " " + t);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("comparisons skipped")));
+}
+
+}  // namespace
+}  // namespace schedtrace::cli

@@ -1,0 +1,54 @@
+#include "cli/explanation.h"
+
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "cli/suts.h"
+#include "harness/codec.h"
+#include "harness/text_sanitize.h"
+#include "properties/checker.h"
+
+namespace schedtrace::cli {
+
+ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
+                                 bool properties) {
+  ExplainOptions options;
+  options.sut = name;
+  options.reports = ReportsOf(system);
+  if (properties) {
+    // Each property whose inputs the system shows (properties/inputs.h).
+    System* s = &system;
+    options.make_check = [s](const TraceHeader& header) -> StepCheck {
+      return properties::AsStepCheck(
+          header, nullptr, properties::CheckMode::kIncremental, ReportsOf(*s));
+    };
+  }
+  return options;
+}
+
+std::string WriteExplanation(const std::string& sut,
+                             const std::string& trace_path, bool properties,
+                             std::string* error) {
+  auto fail = [error](std::string why) {
+    if (error != nullptr) *error = std::move(why);
+    return std::string();
+  };
+  absl::StatusOr<Trace> trace = ReadTraceFile(trace_path);
+  if (!trace.ok()) return fail(std::string(trace.status().message()));
+  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
+  if (!system.ok()) return fail(std::string(system.status().message()));
+  absl::StatusOr<Timeline> timeline = ExplainTrace(
+      **system, *trace, ExplainOptionsFor(**system, sut, properties));
+  const std::string path = ExplanationPathFor(trace_path);
+  std::ofstream f(path);
+  f << SanitizeText(
+      timeline.ok() ? FormatTimeline(*timeline, {.all = true})
+                    : absl::StrCat("cannot explain ", trace_path, " on ", sut,
+                                   ": ", timeline.status().message(), "\n"));
+  f.close();
+  if (!f) return fail(absl::StrCat("cannot write ", path));
+  return path;
+}
+
+}  // namespace schedtrace::cli

@@ -1,0 +1,220 @@
+#include "cli/run.h"
+
+#include <chrono>
+#include <iostream>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli/explanation.h"
+#include "cli/ordered_pool.h"
+#include "cli/progress.h"
+#include "cli/summary.h"
+#include "cli/suts.h"
+#include "harness/codec.h"
+#include "harness/interrupt.h"
+#include "harness/text_sanitize.h"
+#include "properties/checker.h"
+
+namespace schedtrace::cli {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// One trace against a fresh system, with the known upstream violations it
+// hit counted in its own map (traces may run on several threads).
+struct OneRun {
+  TraceRun trace;
+  std::map<std::string, int> known_violations;
+  std::vector<properties::Unchecked> not_checked;  // this trace's
+  bool cut_short = false;  // an interrupt ended it: not a result
+};
+
+OneRun ReplayOne(const std::string& sut, const TraceFile& file,
+                 const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  OneRun one;
+  TraceRun& tr = one.trace;
+  tr.result.path = file.path;
+  tr.display = file.display;
+  absl::StatusOr<Trace> trace = ReadTraceFile(file.path);
+  if (!trace.ok()) {
+    tr.bad_input = true;
+    tr.result.verdict = Verdict::kError;
+    tr.result.name = file.name;
+    tr.result.message = std::string(trace.status().message());
+    tr.seconds = SecondsSince(start);
+    return one;
+  }
+  absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
+  if (!system.ok()) {
+    tr.result.verdict = Verdict::kError;
+    tr.result.name = trace->header.name;
+    tr.result.layer = trace->header.layer;
+    tr.result.message = std::string(system.status().message());
+  } else {
+    ReplayOptions replay_options;
+    replay_options.reports = ReportsOf(**system);
+    if (options.properties) {
+      // Each property whose inputs the system shows (properties/inputs.h).
+      replay_options.check =
+          properties::AsStepCheck(trace->header, &one.known_violations,
+                                  properties::CheckMode::kIncremental,
+                                  ReportsOf(**system), &one.not_checked);
+    }
+    tr.result = Replay(**system, *trace, replay_options);
+    // The failure's timeline, replayed on a fresh system (the HTML report).
+    if (options.explain_failures && Failed(tr) && !Interrupted()) {
+      absl::StatusOr<std::unique_ptr<System>> fresh = MakeSystem(sut);
+      if (fresh.ok()) {
+        // Checked as this replay was, so a property failure shows as one.
+        ExplainOptions explain =
+            ExplainOptionsFor(**fresh, sut, options.properties);
+        absl::StatusOr<Timeline> timeline =
+            ExplainTrace(**fresh, *trace, explain);
+        if (timeline.ok()) tr.timeline = *std::move(timeline);
+      }
+    }
+  }
+  tr.seconds = SecondsSince(start);
+  // A child killed by the interrupt fails its trace; that is no verdict.
+  one.cut_short = Interrupted() && tr.result.verdict != Verdict::kPassed &&
+                  tr.result.verdict != Verdict::kSkipped;
+  return one;
+}
+
+// What a child wrote may be any bytes (its stderr tail, a bad reply): the
+// terminal gets them as visible, valid UTF-8 (harness/text_sanitize.h), so
+// no escape sequence or BEL acts on it.
+void PrintTrace(const TraceRun& tr, bool quiet, std::ostream& out) {
+  const std::string path = SanitizeLine(tr.result.path);
+  switch (tr.result.verdict) {
+    case Verdict::kPassed:
+      if (!quiet) out << "PASS " << path << "\n";
+      break;
+    case Verdict::kSkipped:  // summarised per reason after the run
+      break;
+    case Verdict::kFailed:
+      out << "FAIL " << path << "\n  "
+          << SanitizeText(tr.result.divergence
+                              ? tr.result.divergence->Format(tr.result.path)
+                              : tr.result.message)
+          << "\n";
+      break;
+    case Verdict::kError:
+      out << "ERROR " << path << ": " << SanitizeText(tr.result.message)
+          << "\n";
+      break;
+  }
+}
+
+}  // namespace
+
+int SystemRun::Count(Verdict v) const {
+  int n = 0;
+  for (const TraceRun& t : traces) n += t.result.verdict == v;
+  return n;
+}
+
+int SystemRun::BadInputs() const {
+  int n = 0;
+  for (const TraceRun& t : traces) n += t.bad_input;
+  return n;
+}
+
+int SystemRun::ComparisonsSkipped() const {
+  int n = 0;
+  for (const TraceRun& t : traces) n += t.result.comparisons_skipped;
+  return n;
+}
+
+std::string NotCheckedText(const std::vector<properties::Unchecked>& list) {
+  std::vector<std::string> items;
+  for (const properties::Unchecked& u : list) {
+    items.push_back(absl::StrCat(u.property, " (needs ",
+                                 absl::StrJoin(u.needs, ", "), ")"));
+  }
+  return absl::StrJoin(items, ", ");
+}
+
+bool Failed(const TraceRun& trace) {
+  return trace.result.verdict == Verdict::kFailed ||
+         trace.result.verdict == Verdict::kError;
+}
+
+SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
+                    const RunOptions& options, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
+  SystemRun run;
+  run.sut = sut;
+  Progress progress(options.progress, sut, files.size());
+  std::map<int, std::set<std::string>> not_checked;  // over all traces
+  RunOrdered<OneRun>(
+      files.size(), options.jobs,
+      [&](size_t i) { return ReplayOne(sut, files[i], options); },
+      [&](size_t, OneRun& one) {
+        if (one.cut_short) return false;
+        progress.Clear();
+        PrintTrace(one.trace, options.quiet, out);
+        out.flush();
+        const bool failed = Failed(one.trace);
+        progress.Done(failed);
+        for (const auto& [id, n] : one.known_violations) {
+          run.known_violations[id] += n;
+        }
+        for (properties::Unchecked& u : one.not_checked) {
+          not_checked[u.property].insert(u.needs.begin(), u.needs.end());
+        }
+        run.traces.push_back(std::move(one.trace));
+        return !(failed && options.fail_fast) && !Interrupted();
+      },
+      [] { return !Interrupted(); });
+  progress.Clear();
+  run.interrupted = Interrupted();
+  run.seconds = SecondsSince(start);
+  for (const auto& [id, needs] : not_checked) {
+    run.properties_not_checked.push_back(
+        {id, std::vector<std::string>(needs.begin(), needs.end())});
+  }
+  out << SkipSummary(run);
+  if (int n = run.ComparisonsSkipped(); n > 0) {
+    out << sut << ": " << n
+        << " state comparisons skipped (parts the system does not report)\n";
+  }
+  if (!run.properties_not_checked.empty()) {
+    out << "properties not checked on " << SanitizeLine(sut) << ": "
+        << NotCheckedText(run.properties_not_checked) << "\n";
+  }
+  return run;
+}
+
+std::string SummaryLine(const std::vector<SystemRun>& runs) {
+  int passed = 0, failed = 0, skipped = 0;
+  for (const SystemRun& r : runs) {
+    passed += r.Count(Verdict::kPassed);
+    failed += r.Count(Verdict::kFailed) + r.Count(Verdict::kError);
+    skipped += r.Count(Verdict::kSkipped);
+  }
+  std::string line = absl::StrCat(passed, " passed, ", failed, " failed");
+  if (skipped > 0) absl::StrAppend(&line, ", ", skipped, " skipped");
+  return line;
+}
+
+int ExitStatus(const std::vector<SystemRun>& runs) {
+  if (Interrupted()) return 128 + InterruptSignal();
+  int status = kExitNothingRan;
+  for (const SystemRun& r : runs) {
+    if (r.BadInputs() > 0) return kExitBadInput;
+    if (r.Count(Verdict::kFailed) + r.Count(Verdict::kError) > 0) {
+      status = kExitFailed;
+    } else if (status == kExitNothingRan && r.Count(Verdict::kPassed) > 0) {
+      status = kExitOk;
+    }
+  }
+  return status;
+}
+
+}  // namespace schedtrace::cli

@@ -1,0 +1,126 @@
+#include "cli/summary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/state_diff.h"
+#include "harness/text_sanitize.h"
+
+namespace schedtrace::cli {
+namespace {
+
+// The message without the `PATH:LINE: step N (op): ` prefix replay.cc puts
+// before what went wrong at a step.
+std::string WithoutStepPrefix(const TraceRun& t) {
+  const std::string& m = t.result.message;
+  if (!t.result.path.empty() && m.rfind(t.result.path + ":", 0) == 0) {
+    if (size_t p = m.find("): "); p != std::string::npos)
+      return m.substr(p + 3);
+  }
+  return m;
+}
+
+// The first line, with every run of digits written N (line numbers, steps,
+// timeouts, pids differ between traces that fail alike).
+std::string Kind(const std::string& message) {
+  std::string first = message.substr(0, message.find('\n'));
+  std::string out;
+  for (size_t i = 0; i < first.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(first[i]))) {
+      while (i + 1 < first.size() &&
+             std::isdigit(static_cast<unsigned char>(first[i + 1]))) {
+        ++i;
+      }
+      out += 'N';
+    } else {
+      out += first[i];
+    }
+  }
+  if (out.size() > 120) out = out.substr(0, 117) + "...";
+  return out;
+}
+
+std::string NameOf(const TraceRun& t) {
+  return t.display.empty() ? t.result.path : t.display;
+}
+
+}  // namespace
+
+std::string SkipReason(const TraceRun& trace) {
+  return SanitizeLine(Kind(WithoutStepPrefix(trace)));
+}
+
+std::string SkipSummary(const SystemRun& run) {
+  std::map<std::string, int> reasons;
+  for (const TraceRun& t : run.traces) {
+    if (t.result.verdict == Verdict::kSkipped) ++reasons[SkipReason(t)];
+  }
+  std::vector<std::pair<std::string, int>> sorted(reasons.begin(),
+                                                  reasons.end());
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  for (const auto& [reason, n] : sorted) {
+    absl::StrAppend(&out, "SKIP ", n, n == 1 ? " trace: " : " traces: ", reason,
+                    "\n");
+  }
+  return out;
+}
+
+std::string FailureSignature(const TraceRun& trace) {
+  const TraceResult& r = trace.result;
+  if (trace.bad_input) return "bad input: " + SanitizeLine(Kind(r.message));
+  if (r.divergence) {
+    return SanitizeLine(absl::StrCat(r.divergence->op, " ",
+                                     PathWithoutKeys(r.divergence->path)));
+  }
+  std::string kind = SanitizeLine(Kind(WithoutStepPrefix(trace)));
+  return r.at_op.empty() ? kind : absl::StrCat(r.at_op, " ", kind);
+}
+
+std::string FailureGroups(const std::vector<SystemRun>& runs) {
+  struct Group {
+    int count = 0;
+    size_t first = 0;  // order of first appearance, for ties
+    std::string example;
+  };
+  std::map<std::pair<std::string, std::string>, Group> groups;
+  size_t order = 0;
+  for (const SystemRun& run : runs) {
+    for (const TraceRun& t : run.traces) {
+      if (t.result.verdict != Verdict::kFailed &&
+          t.result.verdict != Verdict::kError) {
+        continue;
+      }
+      Group& g = groups[{run.sut, FailureSignature(t)}];
+      if (g.count++ == 0) {
+        g.first = order++;
+        const int line =
+            t.result.divergence ? t.result.divergence->line : t.result.at_line;
+        g.example = line > 0 ? absl::StrCat(NameOf(t), ":", line) : NameOf(t);
+      }
+    }
+  }
+  if (groups.empty()) return "";
+  using Entry = std::tuple<int, size_t, std::string, std::string, std::string>;
+  std::vector<Entry> sorted;
+  for (const auto& [key, g] : groups) {
+    sorted.emplace_back(-g.count, g.first, key.first, key.second, g.example);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  std::string out =
+      absl::StrCat("failures by signature (", sorted.size(),
+                   sorted.size() == 1 ? " kind):\n" : " kinds):\n");
+  for (const auto& [neg, first, sut, sig, example] : sorted) {
+    absl::StrAppendFormat(&out, "  %4d  %s  %s\n        e.g. %s\n", -neg,
+                          SanitizeLine(sut), sig, SanitizeLine(example));
+  }
+  return out;
+}
+
+}  // namespace schedtrace::cli

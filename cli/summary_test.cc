@@ -1,0 +1,93 @@
+#include "cli/summary.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace schedtrace::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+TraceRun Skipped(const std::string& path, const std::string& message) {
+  TraceRun t;
+  t.result.path = path;
+  t.result.verdict = Verdict::kSkipped;
+  t.result.message = message;
+  return t;
+}
+
+TraceRun Diverged(const std::string& path, const std::string& op,
+                  const std::string& where, int line) {
+  TraceRun t;
+  t.result.path = path;
+  t.display = path.substr(path.find('/') + 1);
+  t.result.verdict = Verdict::kFailed;
+  t.result.divergence = Divergence{.step = line - 1,
+                                   .line = line,
+                                   .op = op,
+                                   .path = where,
+                                   .expected = "1",
+                                   .actual = "2"};
+  return t;
+}
+
+TEST(SummaryTest, SkipsGroupByReasonWithoutTheirStepPrefix) {
+  SystemRun run;
+  run.sut = "exec:x";
+  run.traces = {
+      Skipped("g/a.jsonl", "exec:x: does not support the cache layer"),
+      Skipped("g/b.jsonl",
+              "g/b.jsonl:7: step 6 (q_nominate): exec:x: does not support op "
+              "q_nominate"),
+      Skipped("g/c.jsonl", "exec:x: does not support the cache layer"),
+      Skipped("g/d.jsonl",
+              "g/d.jsonl:12: step 11 (q_nominate): exec:x: does not support "
+              "op q_nominate"),
+      Skipped("g/e.jsonl", "exec:x: does not support the cache layer"),
+  };
+  EXPECT_EQ(SkipSummary(run),
+            "SKIP 3 traces: exec:x: does not support the cache layer\n"
+            "SKIP 2 traces: exec:x: does not support op q_nominate\n");
+  run.traces.resize(1);
+  EXPECT_EQ(SkipSummary(run),
+            "SKIP 1 trace: exec:x: does not support the cache layer\n");
+  run.traces.clear();
+  EXPECT_EQ(SkipSummary(run), "");
+}
+
+TEST(SummaryTest, FailuresGroupBySystemOpAndKeyWithACountAndAnExample) {
+  SystemRun impl;
+  impl.sut = "impl";
+  impl.traces = {
+      Diverged("golden/q/a.jsonl", "q_update", "state.queue.active[1]", 5),
+      Diverged("golden/q/b.jsonl", "q_pop", "out.popped", 3),
+      Diverged("golden/q/c.jsonl", "q_update", "state.queue.active[0]", 9),
+  };
+  TraceRun error;
+  error.result.path = "golden/q/d.jsonl";
+  error.result.verdict = Verdict::kError;
+  error.result.at_op = "q_add";
+  error.result.at_line = 4;
+  error.result.message =
+      "golden/q/d.jsonl:4: step 3 (q_add): no reply within 10000 ms";
+  impl.traces.push_back(error);
+  SystemRun model;
+  model.sut = "model";
+  model.traces = {
+      Diverged("golden/q/a.jsonl", "q_update", "state.queue.active[1]", 5)};
+  std::string groups = FailureGroups({impl, model});
+  EXPECT_EQ(groups,
+            "failures by signature (4 kinds):\n"
+            "     2  impl  q_update state.queue.active\n"
+            "        e.g. q/a.jsonl:5\n"
+            "     1  impl  q_pop out.popped\n"
+            "        e.g. q/b.jsonl:3\n"
+            "     1  impl  q_add no reply within N ms\n"
+            "        e.g. golden/q/d.jsonl:4\n"
+            "     1  model  q_update state.queue.active\n"
+            "        e.g. q/a.jsonl:5\n");
+  EXPECT_EQ(FailureGroups({}), "");
+}
+
+}  // namespace
+}  // namespace schedtrace::cli

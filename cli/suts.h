@@ -1,0 +1,46 @@
+// Systems under test by name: `model`, `impl`, and `exec:CMD` — any program
+// speaking the child-process protocol (harness/child_process.h), started as
+// `/bin/sh -c CMD` afresh for every trace.
+//
+//   RETURN_IF_ERROR(ApplySutFlags(cl));           // --timeout-ms
+//   absl::StatusOr<std::unique_ptr<System>> s = MakeSystem("exec:./sched");
+//   ReplayOptions o;
+//   o.reports = ReportsOf(**s);                   // what a child reports
+#ifndef SCHEDTRACE_CLI_SUTS_H_
+#define SCHEDTRACE_CLI_SUTS_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "harness/replay.h"
+#include "harness/system.h"
+
+namespace schedtrace::cli {
+
+// A fresh system for `name`; an InvalidArgument error for an unknown name.
+// An exec: system starts its child only when it is configured.
+absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name);
+
+// `--timeout-ms=N`: how long an exec: child may take to answer one line.
+// Commands that take --sut list it and call ApplySutFlags. Inline, so it is
+// initialized before any command registrar that names it (a plain extern
+// could still be empty when another file's registrar copies it).
+inline const FlagSpec kTimeoutFlag = {
+    "timeout-ms",
+    "how long an exec:CMD system may take to answer one line before the "
+    "trace fails (default 10000)"};
+inline constexpr int kDefaultTimeoutMs = 10000;
+// Reads the flags above into what MakeSystem uses from then on; an error
+// (for UsageError) when a value is malformed.
+absl::Status ApplySutFlags(const CommandLine& cl);
+
+// The state `system` reports, once configured: what an exec: child declared
+// in its header reply; null (everything) for the others.
+ReportsState ReportsOf(System& system);
+
+}  // namespace schedtrace::cli
+
+#endif  // SCHEDTRACE_CLI_SUTS_H_
