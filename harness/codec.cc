@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/json_codec.h"
 #include "harness/json_fields.h"
+#include "harness/op_table.h"
 
 namespace schedtrace {
 
@@ -291,137 +292,113 @@ absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
     *out = std::make_shared<const Node>(*std::move(node));
     return absl::OkStatus();
   };
-
-  switch (step.op) {
-    case Op::kQAdd:
-    case Op::kQDelete:
-    case Op::kQAssignedPodAdded:
-    case Op::kQAssignedPodUpdated:
-    case Op::kCAssume:
-    case Op::kCFinishBinding:
-    case Op::kCForget:
-    case Op::kCAddPod:
-    case Op::kCRemovePod:
-    case Op::kPodAdd:
-      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
-      break;
-    case Op::kQNominate:
-      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
-      JF_RETURN_IF_ERROR(
-          r.String(j, "", "node", &step.nominated_node, kRequired));
-      break;
-    case Op::kPodDelete:
-      JF_RETURN_IF_ERROR(pod_arg("pod", false, &step.pod));
-      JF_RETURN_IF_ERROR(r.Bool(j, "", "tombstone", &step.tombstone));
-      break;
-    case Op::kQUpdate:
-    case Op::kCUpdatePod:
-    case Op::kPodUpdate:
-      // Only q_update's `old` may be null (Update(nil, pod)).
-      JF_RETURN_IF_ERROR(
-          pod_arg("old", step.op == Op::kQUpdate, &step.old_pod));
-      JF_RETURN_IF_ERROR(pod_arg("new", false, &step.new_pod));
-      break;
-    case Op::kCAddNode:
-    case Op::kCRemoveNode:
-    case Op::kNodeAdd:
-      JF_RETURN_IF_ERROR(node_arg("node", &step.node));
-      break;
-    case Op::kNodeDelete:
-      JF_RETURN_IF_ERROR(node_arg("node", &step.node));
-      JF_RETURN_IF_ERROR(r.Bool(j, "", "tombstone", &step.tombstone));
-      break;
-    case Op::kCUpdateNode:
-    case Op::kNodeUpdate:
-      JF_RETURN_IF_ERROR(node_arg("old", &step.old_node));
-      JF_RETURN_IF_ERROR(node_arg("new", &step.new_node));
-      break;
-    case Op::kQAddUnschedulable: {
-      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
-      JF_RETURN_IF_ERROR(r.StringList(j, "", "plugins", &step.plugins));
-      const json* cycle = FieldReader::Find(j, "cycle");
-      if (cycle == nullptr) return r.Error("cycle", "missing");
-      if (cycle->is_string()) {
-        if (cycle->get<std::string>() != "current") {
-          return r.Error("cycle",
-                         absl::StrCat("expected an integer or \"current\", got "
-                                      "\"",
-                                      cycle->get<std::string>(), "\""));
+  // One argument of the op table's entry, into its Step member.
+  auto read_arg = [&](const ArgSpec& a) -> absl::Status {
+    const absl::string_view key(a.key.data(), a.key.size());
+    const Presence presence =
+        a.need == Need::kRequired ? kRequired : Presence::kOptional;
+    switch (a.arg) {
+      case Arg::kPod:
+      case Arg::kOldPod:
+      case Arg::kNewPod:
+        return pod_arg(key, a.need != Need::kRequired,
+                       &(step.*PodMember(a.arg)));
+      case Arg::kNode:
+      case Arg::kOldNode:
+      case Arg::kNewNode:
+        return node_arg(key, &(step.*NodeMember(a.arg)));
+      case Arg::kPodKey:
+        return r.String(j, "", key, &step.pod_key, presence);
+      case Arg::kNominatedNode:
+        return r.String(j, "", key, &step.nominated_node, presence);
+      case Arg::kEventResource:
+        return r.String(j, "", key, &step.event.resource, presence);
+      case Arg::kEventAction:
+        return r.String(j, "", key, &step.event.action, presence);
+      case Arg::kPlugins:
+        return r.StringList(j, "", key, &step.plugins, presence);
+      case Arg::kTombstone:
+        return r.Bool(j, "", key, &step.tombstone, presence);
+      case Arg::kWaitForFirstConsumer:
+        return r.Bool(j, "", key, &step.wait_for_first_consumer, presence);
+      case Arg::kPodKeys:
+        JF_RETURN_IF_ERROR(r.StringList(j, "", key, &step.pod_keys, presence));
+        for (const std::string& k : step.pod_keys) {
+          auto it = latest_pods_.find(k);
+          step.pods.push_back(it != latest_pods_.end() ? it->second
+                                                       : StubPod(k));
         }
-        step.cycle = std::nullopt;
-      } else {
-        int64_t n = 0;
-        JF_RETURN_IF_ERROR(r.AsInt64(*cycle, "cycle", &n));
-        step.cycle = n;
+        return absl::OkStatus();
+      case Arg::kPrecheck: {
+        bool found = false;
+        std::vector<std::string> precheck;
+        JF_RETURN_IF_ERROR(
+            r.StringList(j, "", key, &precheck, presence, &found));
+        if (found) step.precheck = std::move(precheck);
+        return absl::OkStatus();
       }
-      break;
-    }
-    case Op::kQActivate:
-      JF_RETURN_IF_ERROR(
-          r.StringList(j, "", "pods", &step.pod_keys, kRequired));
-      for (const std::string& key : step.pod_keys) {
-        auto it = latest_pods_.find(key);
-        step.pods.push_back(it != latest_pods_.end() ? it->second
-                                                     : StubPod(key));
+      case Arg::kCycle: {
+        const json* cycle = FieldReader::Find(j, key);
+        if (cycle == nullptr) {
+          if (presence == kRequired) return r.Error(key, "missing");
+          return absl::OkStatus();
+        }
+        if (cycle->is_string()) {
+          if (cycle->get<std::string>() != "current") {
+            return r.Error(key, absl::StrCat("expected an integer or "
+                                             "\"current\", got \"",
+                                             cycle->get<std::string>(), "\""));
+          }
+          step.cycle = std::nullopt;
+        } else {
+          int64_t n = 0;
+          JF_RETURN_IF_ERROR(r.AsInt64(*cycle, key, &n));
+          step.cycle = n;
+        }
+        return absl::OkStatus();
       }
-      break;
-    case Op::kQMoveAll: {
-      const json* event = nullptr;
-      JF_RETURN_IF_ERROR(r.Object(j, "", "event", &event, kRequired));
-      JF_RETURN_IF_ERROR(r.String(*event, "event", "resource",
-                                  &step.event.resource, kRequired));
-      JF_RETURN_IF_ERROR(
-          r.String(*event, "event", "action", &step.event.action, kRequired));
-      JF_RETURN_IF_ERROR(r.String(*event, "event", "label", &step.event.label));
-      bool found = false;
-      std::vector<std::string> precheck;
-      JF_RETURN_IF_ERROR(r.StringList(j, "", "precheck", &precheck,
-                                      Presence::kOptional, &found));
-      if (found) step.precheck = std::move(precheck);
-      break;
+      case Arg::kMoveEvent: {
+        const json* event = nullptr;
+        JF_RETURN_IF_ERROR(r.Object(j, "", key, &event, presence));
+        if (event == nullptr) return absl::OkStatus();
+        const std::string p(key);
+        JF_RETURN_IF_ERROR(
+            r.String(*event, p, "resource", &step.event.resource, kRequired));
+        JF_RETURN_IF_ERROR(
+            r.String(*event, p, "action", &step.event.action, kRequired));
+        return r.String(*event, p, "label", &step.event.label);
+      }
+      case Arg::kReserve: {
+        int reserve = 0;
+        JF_RETURN_IF_ERROR(ReadChoice(r, j, key, {"ok", "error"}, &reserve));
+        step.reserve =
+            reserve == 0 ? ReserveOutcome::kOk : ReserveOutcome::kError;
+        return absl::OkStatus();
+      }
+      case Arg::kPermit: {
+        int permit = 0;
+        JF_RETURN_IF_ERROR(
+            ReadChoice(r, j, key, {"allow", "wait", "reject"}, &permit));
+        step.permit = permit == 0   ? PermitOutcome::kAllow
+                      : permit == 1 ? PermitOutcome::kWait
+                                    : PermitOutcome::kReject;
+        return absl::OkStatus();
+      }
+      case Arg::kPreBind:
+      case Arg::kBindResult: {
+        int result = 0;
+        JF_RETURN_IF_ERROR(ReadChoice(r, j, key, {"ok", "error"}, &result));
+        (a.arg == Arg::kPreBind ? step.prebind_ok : step.bind_ok) = result == 0;
+        return absl::OkStatus();
+      }
     }
-    case Op::kClusterEvent:
-      JF_RETURN_IF_ERROR(
-          r.String(j, "", "resource", &step.event.resource, kRequired));
-      JF_RETURN_IF_ERROR(
-          r.String(j, "", "action", &step.event.action, kRequired));
-      JF_RETURN_IF_ERROR(
-          r.Bool(j, "", "waitForFirstConsumer", &step.wait_for_first_consumer));
-      break;
-    case Op::kScheduleOne: {
-      int reserve = 0;
-      int permit = 0;
-      JF_RETURN_IF_ERROR(
-          ReadChoice(r, j, "reserve", {"ok", "error"}, &reserve));
-      JF_RETURN_IF_ERROR(
-          ReadChoice(r, j, "permit", {"allow", "wait", "reject"}, &permit));
-      step.reserve =
-          reserve == 0 ? ReserveOutcome::kOk : ReserveOutcome::kError;
-      step.permit = permit == 0   ? PermitOutcome::kAllow
-                    : permit == 1 ? PermitOutcome::kWait
-                                  : PermitOutcome::kReject;
-      break;
-    }
-    case Op::kPermitAllow:
-    case Op::kPermitReject:
-      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
-      break;
-    case Op::kBind: {
-      JF_RETURN_IF_ERROR(r.String(j, "", "pod", &step.pod_key, kRequired));
-      int prebind = 0;
-      int bind = 0;
-      JF_RETURN_IF_ERROR(
-          ReadChoice(r, j, "prebind", {"ok", "error"}, &prebind));
-      JF_RETURN_IF_ERROR(ReadChoice(r, j, "bind", {"ok", "error"}, &bind));
-      step.prebind_ok = prebind == 0;
-      step.bind_ok = bind == 0;
-      break;
-    }
-    case Op::kQPop:
-    case Op::kFlushBackoff:
-    case Op::kFlushUnschedulable:
-    case Op::kCCleanup:
-      break;
+    return absl::OkStatus();
+  };
+
+  // The op's arguments, in the order its table entry lists them: the first
+  // one wrong is the one reported.
+  for (const ArgSpec& a : SpecOf(step.op).Args()) {
+    JF_RETURN_IF_ERROR(read_arg(a));
   }
 
   const json* expect = nullptr;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/json_fields.h"
+#include "harness/op_table.h"
 
 namespace schedtrace {
 
@@ -544,109 +545,100 @@ json HeaderToJson(const TraceHeader& header) {
   return MembersToJson(HeaderMembers(header));
 }
 
-JsonMembers StepMembers(const Step& step, bool with_expect) {
-  JsonMembers members = {{"t", step.t}, {"op", std::string(OpName(step.op))}};
-  // j[key] = value appends: the op's arguments follow in the order they
-  // are assigned below, and `expect` comes last.
-  struct Appender {
-    JsonMembers& m;
-    json& operator[](const char* key) {
-      return m.emplace_back(key, json()).second;
-    }
-  } j{members};
-  switch (step.op) {
-    case Op::kQAdd:
-    case Op::kQDelete:
-    case Op::kQAssignedPodAdded:
-    case Op::kQAssignedPodUpdated:
-    case Op::kCAssume:
-    case Op::kCFinishBinding:
-    case Op::kCForget:
-    case Op::kCAddPod:
-    case Op::kCRemovePod:
-    case Op::kPodAdd:
-      j["pod"] = PodArg(step.pod);
-      break;
-    case Op::kQNominate:
-      j["pod"] = PodArg(step.pod);
-      j["node"] = step.nominated_node;
-      break;
-    case Op::kPodDelete:
-      j["pod"] = PodArg(step.pod);
-      j["tombstone"] = step.tombstone;
-      break;
-    case Op::kQUpdate:
-    case Op::kCUpdatePod:
-    case Op::kPodUpdate:
-      j["old"] = PodArg(step.old_pod);
-      j["new"] = PodArg(step.new_pod);
-      break;
-    case Op::kCAddNode:
-    case Op::kCRemoveNode:
-    case Op::kNodeAdd:
-      j["node"] = NodeArg(step.node);
-      break;
-    case Op::kNodeDelete:
-      j["node"] = NodeArg(step.node);
-      j["tombstone"] = step.tombstone;
-      break;
-    case Op::kCUpdateNode:
-    case Op::kNodeUpdate:
-      j["old"] = NodeArg(step.old_node);
-      j["new"] = NodeArg(step.new_node);
-      break;
-    case Op::kQAddUnschedulable:
-      j["pod"] = step.pod_key;
-      j["plugins"] = StringListJson(step.plugins);
-      j["cycle"] = step.cycle ? json(*step.cycle) : json("current");
-      break;
-    case Op::kQActivate: {
+namespace {
+
+// One argument of the op table's entry, from its Step member; false when
+// it is left out (an absent precheck, waitForFirstConsumer false).
+bool ArgJson(const Step& step, Arg arg, json* out) {
+  switch (arg) {
+    case Arg::kPod:
+    case Arg::kOldPod:
+    case Arg::kNewPod:
+      *out = PodArg(step.*PodMember(arg));
+      return true;
+    case Arg::kNode:
+    case Arg::kOldNode:
+    case Arg::kNewNode:
+      *out = NodeArg(step.*NodeMember(arg));
+      return true;
+    case Arg::kPodKey:
+      *out = step.pod_key;
+      return true;
+    case Arg::kPodKeys: {
       json keys = json::array();
       if (!step.pod_keys.empty() || step.pods.empty()) {
         for (const std::string& k : step.pod_keys) keys.push_back(k);
       } else {
         for (const PodPtr& p : step.pods) keys.push_back(p ? p->Key() : "");
       }
-      j["pods"] = std::move(keys);
-      break;
+      *out = std::move(keys);
+      return true;
     }
-    case Op::kQMoveAll:
-      j["event"] = {{"resource", step.event.resource},
-                    {"action", step.event.action},
-                    {"label", step.event.label}};
-      if (step.precheck) j["precheck"] = StringListJson(*step.precheck);
-      break;
-    case Op::kClusterEvent:
-      j["resource"] = step.event.resource;
-      j["action"] = step.event.action;
-      if (step.wait_for_first_consumer) j["waitForFirstConsumer"] = true;
-      break;
-    case Op::kScheduleOne:
-      j["reserve"] = step.reserve == ReserveOutcome::kOk ? "ok" : "error";
-      j["permit"] = step.permit == PermitOutcome::kAllow  ? "allow"
-                    : step.permit == PermitOutcome::kWait ? "wait"
-                                                          : "reject";
-      break;
-    case Op::kPermitAllow:
-    case Op::kPermitReject:
-      j["pod"] = step.pod_key;
-      break;
-    case Op::kBind:
-      j["pod"] = step.pod_key;
-      j["prebind"] = step.prebind_ok ? "ok" : "error";
-      j["bind"] = step.bind_ok ? "ok" : "error";
-      break;
-    case Op::kQPop:
-    case Op::kFlushBackoff:
-    case Op::kFlushUnschedulable:
-    case Op::kCCleanup:
-      break;
+    case Arg::kPrecheck:
+      if (!step.precheck) return false;
+      *out = StringListJson(*step.precheck);
+      return true;
+    case Arg::kPlugins:
+      *out = StringListJson(step.plugins);
+      return true;
+    case Arg::kCycle:
+      *out = step.cycle ? json(*step.cycle) : json("current");
+      return true;
+    case Arg::kMoveEvent:
+      *out = {{"resource", step.event.resource},
+              {"action", step.event.action},
+              {"label", step.event.label}};
+      return true;
+    case Arg::kEventResource:
+      *out = step.event.resource;
+      return true;
+    case Arg::kEventAction:
+      *out = step.event.action;
+      return true;
+    case Arg::kWaitForFirstConsumer:
+      if (!step.wait_for_first_consumer) return false;
+      *out = true;
+      return true;
+    case Arg::kNominatedNode:
+      *out = step.nominated_node;
+      return true;
+    case Arg::kTombstone:
+      *out = step.tombstone;
+      return true;
+    case Arg::kReserve:
+      *out = step.reserve == ReserveOutcome::kOk ? "ok" : "error";
+      return true;
+    case Arg::kPermit:
+      *out = step.permit == PermitOutcome::kAllow  ? "allow"
+             : step.permit == PermitOutcome::kWait ? "wait"
+                                                   : "reject";
+      return true;
+    case Arg::kPreBind:
+      *out = step.prebind_ok ? "ok" : "error";
+      return true;
+    case Arg::kBindResult:
+      *out = step.bind_ok ? "ok" : "error";
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+JsonMembers StepMembers(const Step& step, bool with_expect) {
+  JsonMembers members = {{"t", step.t}, {"op", std::string(OpName(step.op))}};
+  // The op's arguments in its table entry's order; `expect` comes last.
+  for (const ArgSpec& a : SpecOf(step.op).Args()) {
+    json value;
+    if (ArgJson(step, a.arg, &value)) {
+      members.emplace_back(std::string(a.key), std::move(value));
+    }
   }
   if (with_expect && step.expect) {
     json e = json::object();
     if (step.expect->out) e["out"] = *step.expect->out;
     if (step.expect->state) e["state"] = *step.expect->state;
-    j["expect"] = std::move(e);
+    members.emplace_back("expect", std::move(e));
   }
   return members;
 }

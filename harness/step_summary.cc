@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/op_table.h"
 #include "harness/resources.h"
 
 namespace schedtrace {
@@ -119,13 +120,26 @@ std::vector<std::string> StepPodKeys(const Step& step) {
   auto add = [&keys](const std::string& key) {
     if (!key.empty() && !Contains(keys, key)) keys.push_back(key);
   };
-  for (const PodPtr& p : {step.pod, step.old_pod, step.new_pod}) {
-    if (p != nullptr) add(p->Key());
-  }
-  add(step.pod_key);
-  for (const std::string& k : step.pod_keys) add(k);
-  for (const PodPtr& p : step.pods) {
-    if (p != nullptr) add(p->Key());
+  // The pods its op's arguments name (the op table), in argument order; a
+  // precheck only lets pods through, it names none.
+  for (const ArgSpec& a : SpecOf(step.op).Args()) {
+    switch (KindOf(a.arg)) {
+      case ArgKind::kPodObject:
+        if (const PodPtr& p = step.*PodMember(a.arg); p != nullptr) {
+          add(p->Key());
+        }
+        break;
+      case ArgKind::kPodKey:
+        add(step.pod_key);
+        break;
+      default:
+        if (a.arg != Arg::kPodKeys) break;
+        for (const std::string& k : step.pod_keys) add(k);
+        for (const PodPtr& p : step.pods) {
+          if (p != nullptr) add(p->Key());
+        }
+        break;
+    }
   }
   return keys;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "harness/json_codec.h"
+#include "harness/op_table.h"
 #include "harness/step_summary.h"
 
 namespace schedtrace {
@@ -148,26 +149,17 @@ std::optional<int> AttemptsIn(const json& out) {
   return it->get<int>();
 }
 
+// Ops after which a pod they carry is gone (the op table's kRemoves).
 bool IsDelete(Op op) {
-  return op == Op::kQDelete || op == Op::kPodDelete || op == Op::kCRemovePod;
+  const OpSpec& spec = SpecOf(op);
+  return spec.effect == Effect::kRemoves && spec.HasKind(ArgKind::kPodObject);
 }
 
-// Ops after which a pod they name exists again (a deleted one re-added).
+// Ops after which a pod they carry exists again (a deleted one re-added):
+// the op table's kPuts.
 bool AddsOrUpdates(Op op) {
-  switch (op) {
-    case Op::kQAdd:
-    case Op::kQUpdate:
-    case Op::kQAssignedPodAdded:
-    case Op::kQAssignedPodUpdated:
-    case Op::kCAssume:
-    case Op::kCAddPod:
-    case Op::kCUpdatePod:
-    case Op::kPodAdd:
-    case Op::kPodUpdate:
-      return true;
-    default:
-      return false;
-  }
+  const OpSpec& spec = SpecOf(op);
+  return spec.effect == Effect::kPuts && spec.HasKind(ArgKind::kPodObject);
 }
 
 // How a reader calls the state keys that place a pod.

@@ -4,63 +4,9 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "harness/op_table.h"
 
 namespace schedtrace {
-namespace {
-
-struct OpInfo {
-  Op op;
-  std::string_view name;
-  bool queue;
-  bool cache;
-  bool scheduler;
-};
-
-// The op names of the spec ("Steps"), in Op's order, with their layers.
-constexpr OpInfo kOps[] = {
-    {Op::kQAdd, "q_add", true, false, false},
-    {Op::kQUpdate, "q_update", true, false, false},
-    {Op::kQDelete, "q_delete", true, false, false},
-    {Op::kQPop, "q_pop", true, false, false},
-    {Op::kQAddUnschedulable, "q_add_unschedulable", true, false, false},
-    {Op::kQActivate, "q_activate", true, false, false},
-    {Op::kQMoveAll, "q_move_all", true, false, false},
-    {Op::kQAssignedPodAdded, "q_assigned_pod_added", true, false, false},
-    {Op::kQAssignedPodUpdated, "q_assigned_pod_updated", true, false, false},
-    {Op::kQNominate, "q_nominate", true, false, false},
-    {Op::kFlushBackoff, "flush_backoff", true, false, true},
-    {Op::kFlushUnschedulable, "flush_unschedulable", true, false, true},
-    {Op::kCAssume, "c_assume", false, true, false},
-    {Op::kCFinishBinding, "c_finish_binding", false, true, false},
-    {Op::kCForget, "c_forget", false, true, false},
-    {Op::kCAddPod, "c_add_pod", false, true, false},
-    {Op::kCUpdatePod, "c_update_pod", false, true, false},
-    {Op::kCRemovePod, "c_remove_pod", false, true, false},
-    {Op::kCAddNode, "c_add_node", false, true, false},
-    {Op::kCUpdateNode, "c_update_node", false, true, false},
-    {Op::kCRemoveNode, "c_remove_node", false, true, false},
-    {Op::kCCleanup, "c_cleanup", false, true, false},
-    {Op::kPodAdd, "pod_add", false, false, true},
-    {Op::kPodUpdate, "pod_update", false, false, true},
-    {Op::kPodDelete, "pod_delete", false, false, true},
-    {Op::kNodeAdd, "node_add", false, false, true},
-    {Op::kNodeUpdate, "node_update", false, false, true},
-    {Op::kNodeDelete, "node_delete", false, false, true},
-    {Op::kClusterEvent, "cluster_event", false, false, true},
-    {Op::kScheduleOne, "schedule_one", false, false, true},
-    {Op::kPermitAllow, "permit_allow", false, false, true},
-    {Op::kPermitReject, "permit_reject", false, false, true},
-    {Op::kBind, "bind", false, false, true},
-};
-
-const OpInfo* Find(Op op) {
-  for (const OpInfo& info : kOps) {
-    if (info.op == op) return &info;
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 std::string_view LayerName(Layer layer) {
   switch (layer) {
@@ -75,8 +21,9 @@ std::string_view LayerName(Layer layer) {
 }
 
 std::string_view OpName(Op op) {
-  const OpInfo* info = Find(op);
-  return info == nullptr ? std::string_view() : info->name;
+  return static_cast<int>(op) >= 0 && static_cast<int>(op) < kOpCount
+             ? SpecOf(op).name
+             : std::string_view();
 }
 
 std::optional<Layer> LayerFromName(std::string_view name) {
@@ -86,25 +33,11 @@ std::optional<Layer> LayerFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<Op> OpFromName(std::string_view name) {
-  for (const OpInfo& info : kOps) {
-    if (info.name == name) return info.op;
-  }
-  return std::nullopt;
-}
+std::optional<Op> OpFromName(std::string_view name) { return OpNamed(name); }
 
 bool OpInLayer(Op op, Layer layer) {
-  const OpInfo* info = Find(op);
-  if (info == nullptr) return false;
-  switch (layer) {
-    case Layer::kQueue:
-      return info->queue;
-    case Layer::kCache:
-      return info->cache;
-    case Layer::kScheduler:
-      return info->scheduler;
-  }
-  return false;
+  return static_cast<int>(op) >= 0 && static_cast<int>(op) < kOpCount &&
+         SpecOf(op).InLayer(layer);
 }
 
 int ActionTypeBits(const std::string& action) {

@@ -105,10 +105,14 @@ enum class Op {
   kScheduleOne,
   kPermitAllow,
   kPermitReject,
-  kBind,
+  kBind,  // the last: kOpCount below counts up to it
 };
+// How many ops there are. harness/op_table.h declares each: its name, its
+// layers, its arguments (docs/ADDING-AN-OP.md).
+inline constexpr int kOpCount = static_cast<int>(Op::kBind) + 1;
 
-// "q_add", "c_assume", ... and back; nullopt for an unknown name.
+// "q_add", "c_assume", ... and back; nullopt for an unknown name (the op
+// table's names).
 std::string_view OpName(Op op);
 std::optional<Op> OpFromName(std::string_view name);
 // Whether `op` belongs to `layer` (flush_* belong to queue and scheduler).
@@ -134,17 +138,11 @@ enum class PermitOutcome { kAllow, kWait, kReject };
 
 struct Expect;  // harness/expect.h: the raw `expect` object of a step.
 
-// One step. Which fields are meaningful depends on `op` (docs/FORMAT.md):
-//   pod       q_add q_delete q_assigned_pod_* q_nominate c_assume
-//             c_finish_binding c_forget c_add_pod c_remove_pod pod_add
-//             pod_delete
-//   old_pod / new_pod   q_update (old_pod may be null) c_update_pod pod_update
-//   node      c_add_node c_remove_node node_add node_delete
-//   old_node / new_node c_update_node node_update
-//   pod_key   q_add_unschedulable permit_allow permit_reject bind
-//   pods      q_activate (keys resolved to the latest object the trace carried,
-//             or a stub holding only namespace and name)
-// `$ref` arguments are resolved by the decoder.
+// One step. Which fields are meaningful depends on `op`: the op table
+// (harness/op_table.h) lists each op's arguments and the members they fill.
+// `pods` holds q_activate's keys resolved to the latest object the trace
+// carried (or a stub holding only namespace and name); `$ref` arguments are
+// resolved by the decoder.
 struct Step {
   int line = 0;  // 1-based line in the trace file (0 when built in code)
   int64_t t = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/op_table.h"
 #include "harness/resources.h"
 
 namespace schedtrace::properties {
@@ -469,9 +470,8 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
       }
     }
   }
-  Carry(step.pod);
-  Carry(step.old_pod);
-  Carry(step.new_pod);
+  // The pod objects its op carries (the op table), old before new.
+  ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });
   switch (step.op) {
     // The queue layer's nominator lister ("queue-ops").
     case Op::kQAdd:
