@@ -5,7 +5,7 @@
 //  - pod keys are interned into dense uint32 ids;
 //  - QueuedPodInfos live in a slab of reference-counted records (upstream's
 //    *QueuedPodInfo pointers: the same record can be held by a sub-queue, by
-//    the nominator and by the "last popped" table, and mutations are shared
+//    the nominator and by a caller's handle, and mutations are shared
 //    exactly as in Go) that is recycled, so the steady state allocates
 //    nothing for them;
 //  - activeQ and backoffQ are IndexedHeaps with Go container/heap's order;
@@ -16,7 +16,15 @@
 //   PriorityQueue q(config);
 //   q.SetNow(t_ms);
 //   q.Add(pod);
-//   std::optional<PriorityQueue::Popped> p = q.Pop();
+//   if (std::optional<PriorityQueue::Handle> h = q.PopHandle()) {
+//     ... q.HandlePod(*h) ...
+//     q.Release(*h);
+//   }
+//
+// The queue keeps no caller's bookkeeping: the QueuedPodInfos a caller holds
+// (upstream's *QueuedPodInfo returned by Pop) are its handles, kept by the
+// scheduler's cycles (impl/scheduler.h) or by the queue layer's System per
+// pod key (impl/queue_system.cc).
 #ifndef SCHEDTRACE_IMPL_QUEUE_H_
 #define SCHEDTRACE_IMPL_QUEUE_H_
 
@@ -50,46 +58,43 @@ class PriorityQueue {
   // The fake clock, in milliseconds.
   void SetNow(int64_t t_ms) { now_ns_ = t_ms * 1000000; }
 
-  struct Popped {
-    std::string key;
-    int attempts = 0;
-  };
-
   QueueResult Add(const PodPtr& pod);
   QueueResult Update(const PodPtr& old_pod, const PodPtr& new_pod);
   QueueResult Delete(const PodPtr& pod);
-  std::optional<Popped> Pop();
-  // `cycle` nullopt = the current scheduling cycle. Fails (kError) when the
-  // key was never popped.
-  QueueResult AddUnschedulableIfNotPresent(
-      const std::string& key, const std::vector<std::string>& plugins,
-      std::optional<int64_t> cycle);
   void Activate(const std::vector<PodPtr>& pods);
+  // upstream: MoveAllToActiveOrBackoffQueue with a PreEnqueueCheck (null:
+  // none), asked of each pod the event can move.
   void MoveAllToActiveOrBackoffQueue(
       const ClusterEvent& event,
-      const std::optional<std::vector<std::string>>& precheck);
+      const std::function<bool(const Pod&)>& precheck);
   void AssignedPodAdded(const PodPtr& pod);
   void AssignedPodUpdated(const PodPtr& pod);
   void AddNominatedPodOverride(const PodPtr& pod, const std::string& node);
   void FlushBackoffQCompleted();
   void FlushUnschedulablePodsLeftover();
 
-  // The nominator's pod lister ("queue-ops"): the informer's view.
+  // The nominator's pod lister (upstream nominator.podLister): the
+  // informer's view of pods, kept by whoever plays the informer (the
+  // scheduler's event handlers; the queue layer's ops, the spec's
+  // `nominatorPodLister: "queue-ops"`).
   void ListerSet(const PodPtr& pod);
   void ListerDelete(const Pod& pod);
+  // The pod with `key`, or null.
+  const PodPtr* ListerGet(const std::string& key) const {
+    auto it = lister_.find(key);
+    return it == lister_.end() ? nullptr : &it->second;
+  }
 
-  // The spec's snapshot parts. The *Into forms write the same value into
-  // `out`, reusing the storage it holds (harness/refill.h) and this queue's
-  // snapshot scratch: no two snapshots of one queue may run concurrently.
+  // The spec's snapshot parts (impl/queue_snapshot.cc). The *Into forms
+  // write the same value into `out`, reusing the storage it holds
+  // (harness/refill.h) and this queue's snapshot scratch: no two snapshots
+  // of one queue may run concurrently.
   QueueState SnapshotQueue() const;
   void SnapshotQueueInto(QueueState& out) const;
   Nominated SnapshotNominated() const;
   void SnapshotNominatedInto(Nominated& out) const;
 
-  // Whether `key` was ever popped (q_add_unschedulable needs that pop).
-  bool WasPopped(const std::string& key) const;
-
-  // --- The scheduler layer's API (impl/queue_handles.cc) ---
+  // --- QueuedPodInfos held outside the queue (impl/queue_handles.cc) ---
   // A Handle names one QueuedPodInfo (with its PodInfo) the caller holds a
   // reference to; every handle returned must be given back to Release.
   using Handle = uint32_t;
@@ -97,6 +102,8 @@ class PriorityQueue {
   std::optional<Handle> PopHandle();
   void Release(Handle h) { Unref(h); }
   const PodPtr& HandlePod(Handle h) const { return slab_[h].pod; }
+  // upstream: QueuedPodInfo.Attempts.
+  int HandleAttempts(Handle h) const { return slab_[h].attempts; }
   // A new QueuedPodInfo with h's attempts, timestamps, plugins and gate
   // holding `pod`: with `new_pod_info` a fresh PodInfo (affinity terms from
   // `pod`), else a copy of h's PodInfo whose pod is replaced (terms kept).
@@ -117,19 +124,6 @@ class PriorityQueue {
     return nominated_pods_;
   }
   int64_t SchedulingCycle() const { return scheduling_cycle_; }
-  // MoveAllToActiveOrBackoffQueue with a PreEnqueueCheck (null: none).
-  void MoveAllToActiveOrBackoffQueue(
-      const ClusterEvent& event,
-      const std::function<bool(const Pod&)>& precheck);
-  // The nominator's lister (the informer): the pod with `key`, or null.
-  const PodPtr* ListerGet(const std::string& key) const {
-    auto it = lister_.find(key);
-    return it == lister_.end() ? nullptr : &it->second;
-  }
-
-  // Exposed for tests: ids of the pods the plugin index yields for `event`
-  // (before the precheck), sorted.
-  std::vector<std::string> MoveCandidatesForTest(const ClusterEvent& event);
 
  private:
   static constexpr uint32_t kNone = 0xffffffffu;
@@ -218,7 +212,6 @@ class PriorityQueue {
   absl::flat_hash_map<std::string, uint32_t> key_ids_;
   std::vector<std::string> keys_;
   std::vector<uint32_t> unsched_;       // key -> record, or kNone
-  std::vector<uint32_t> last_popped_;   // key -> record, or kNone
   std::vector<uint32_t> stamp_;         // key -> epoch (candidate dedup)
   std::vector<uint32_t> unsched_keys_;  // keys in unschedulablePods
   std::vector<uint32_t> unsched_pos_;   // key -> position in unsched_keys_

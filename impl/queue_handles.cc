@@ -74,21 +74,4 @@ void PriorityQueue::AddNominatedPod(Handle h,
   AddNominatedPodUnlocked(h, node);
 }
 
-// upstream: PriorityQueue.MoveAllToActiveOrBackoffQueue with a
-// PreEnqueueCheck over the pods of unschedulablePods (a pure check: applying
-// it to the plugin index's candidates only is the same).
-void PriorityQueue::MoveAllToActiveOrBackoffQueue(
-    const ClusterEvent& event,
-    const std::function<bool(const Pod&)>& precheck) {
-  ComputeEventPlugins(event);
-  CollectCandidates(event);
-  if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
-    candidates_.erase(
-        std::remove_if(candidates_.begin(), candidates_.end(),
-                       [&](uint32_t h) { return !precheck(*slab_[h].pod); }),
-        candidates_.end());
-  }
-  MovePodsToActiveOrBackoffQueue(event);
-}
-
 }  // namespace schedtrace::impl

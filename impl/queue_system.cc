@@ -1,9 +1,17 @@
 // The queue layer's System over impl::PriorityQueue: applies each queue-layer
-// op of the spec's table and keeps the nominator's pod lister
-// (`nominatorPodLister: "queue-ops"`).
+// op of the spec's table, keeps the nominator's pod lister
+// (`nominatorPodLister: "queue-ops"`), and plays the caller upstream's queue
+// has: it holds the QueuedPodInfo each Pop returned, which the trace's
+// q_add_unschedulable names by pod key, and turns q_move_all's key list into
+// the queue's PreEnqueueCheck.
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "harness/refill.h"
 #include "impl/queue.h"
 #include "impl/system.h"
@@ -17,6 +25,7 @@ class QueueSystem : public SnapshotIntoSystem {
     if (header.layer != Layer::kQueue) {
       return absl::InvalidArgumentError("impl: not a queue-layer trace");
     }
+    last_popped_.clear();  // handles of the queue emplace destroys
     queue_.emplace(header.config);
     exited_ = false;
     return absl::OkStatus();
@@ -47,26 +56,32 @@ class QueueSystem : public SnapshotIntoSystem {
         break;
       case Op::kQPop: {
         out.popped_present = true;
-        if (std::optional<PriorityQueue::Popped> p = q.Pop()) {
-          out.popped = p->key;
-          out.attempts = p->attempts;
+        if (std::optional<PriorityQueue::Handle> h = q.PopHandle()) {
+          std::string key = q.HandlePod(*h)->Key();
+          out.attempts = q.HandleAttempts(*h);
+          KeepPopped(q, key, *h);
+          out.popped = std::move(key);
         }
         break;
       }
-      case Op::kQAddUnschedulable:
-        if (!q.WasPopped(step.pod_key)) {
+      case Op::kQAddUnschedulable: {
+        auto it = last_popped_.find(step.pod_key);
+        if (it == last_popped_.end()) {
           return absl::InvalidArgumentError(
               "impl: q_add_unschedulable of a pod never popped: " +
               step.pod_key);
         }
-        r = q.AddUnschedulableIfNotPresent(step.pod_key, step.plugins,
-                                           step.cycle);
+        // upstream's caller replaces the popped QueuedPodInfo's plugins.
+        q.SetHandlePlugins(it->second, step.plugins);
+        r = q.AddUnschedulableIfNotPresent(
+            it->second, step.cycle.value_or(q.SchedulingCycle()));
         break;
+      }
       case Op::kQActivate:
         q.Activate(step.pods);
         break;
       case Op::kQMoveAll:
-        q.MoveAllToActiveOrBackoffQueue(step.event, step.precheck);
+        q.MoveAllToActiveOrBackoffQueue(step.event, PrecheckOf(step.precheck));
         break;
       case Op::kQAssignedPodAdded:
         q.ListerSet(step.pod);
@@ -109,8 +124,39 @@ class QueueSystem : public SnapshotIntoSystem {
   }
 
  private:
+  // The last Pop of `key` returned h: the System holds h (the queue's
+  // reference moved to it) in place of the handle it held before.
+  void KeepPopped(PriorityQueue& q, const std::string& key,
+                  PriorityQueue::Handle h) {
+    auto [it, inserted] = last_popped_.try_emplace(key, h);
+    if (inserted) return;
+    const PriorityQueue::Handle old = it->second;
+    it->second = h;
+    q.Release(old);
+  }
+
+  // q_move_all's precheck, the keys of the pods it lets through (nullopt:
+  // no check), as the queue's PreEnqueueCheck.
+  std::function<bool(const Pod&)> PrecheckOf(
+      const std::optional<std::vector<std::string>>& keys) {
+    if (!keys) return nullptr;
+    precheck_keys_.clear();
+    precheck_keys_.insert(keys->begin(), keys->end());
+    return [this](const Pod& pod) {
+      key_buf_.assign(pod.namespace_);  // pod.Key() without allocating
+      key_buf_.push_back('/');
+      key_buf_.append(pod.name);
+      return precheck_keys_.contains(key_buf_);
+    };
+  }
+
   std::optional<PriorityQueue> queue_;
   bool exited_ = false;
+  // pod key -> the QueuedPodInfo its last Pop returned (never dropped: a
+  // q_add_unschedulable may name any pod popped before).
+  absl::flat_hash_map<std::string, PriorityQueue::Handle> last_popped_;
+  absl::flat_hash_set<std::string> precheck_keys_;
+  std::string key_buf_;
 };
 
 }  // namespace

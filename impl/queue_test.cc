@@ -1,6 +1,8 @@
 #include "impl/queue.h"
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,20 @@ PodPtr MakePod(const std::string& name, int32_t prio = 0) {
   return p;
 }
 
+// Pops the next pod and fails it with `plugins` in the current scheduling
+// cycle, as the scheduler's failure handler does; `name` must be the pod
+// popped.
+void PopAndFail(PriorityQueue& q, const std::string& name,
+                const std::vector<std::string>& plugins = {}) {
+  std::optional<PriorityQueue::Handle> h = q.PopHandle();
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(q.HandlePod(*h)->name, name);
+  q.SetHandlePlugins(*h, plugins);
+  EXPECT_EQ(q.AddUnschedulableIfNotPresent(*h, q.SchedulingCycle()),
+            QueueResult::kOk);
+  q.Release(*h);
+}
+
 // Adds, pops and fails `name` with `plugins` at time t (ms).
 void MakeUnschedulable(PriorityQueue& q, const std::string& name,
                        const std::vector<std::string>& plugins, int64_t t) {
@@ -39,9 +55,21 @@ void MakeUnschedulable(PriorityQueue& q, const std::string& name,
   PodPtr p = MakePod(name);
   q.ListerSet(p);
   q.Add(p);
-  ASSERT_TRUE(q.Pop().has_value());
-  ASSERT_EQ(q.AddUnschedulableIfNotPresent(p->Key(), plugins, std::nullopt),
-            QueueResult::kOk);
+  PopAndFail(q, name, plugins);
+}
+
+// The pods a move request for `event` visits (the plugin index's
+// candidates), sorted: its PreEnqueueCheck is asked of each and lets none
+// through, so none moves.
+std::vector<std::string> MoveCandidates(PriorityQueue& q,
+                                        const ClusterEvent& event) {
+  std::vector<std::string> seen;
+  q.MoveAllToActiveOrBackoffQueue(event, [&](const Pod& pod) {
+    seen.push_back(pod.Key());
+    return false;
+  });
+  std::sort(seen.begin(), seen.end());
+  return seen;
 }
 
 TEST(PluginIndexTest, EventVisitsOnlyMatchingAndPluginlessPods) {
@@ -51,19 +79,19 @@ TEST(PluginIndexTest, EventVisitsOnlyMatchingAndPluginlessPods) {
   MakeUnschedulable(q, "none", {}, 30);
   MakeUnschedulable(q, "other", {"VolumeBinding"}, 40);
 
-  EXPECT_EQ(q.MoveCandidatesForTest({"Node", "UpdateNodeTaint", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"Node", "UpdateNodeTaint", ""}),
             (std::vector<std::string>{"ns/fit", "ns/none", "ns/taint"}));
-  EXPECT_EQ(q.MoveCandidatesForTest({"Node", "UpdateNodeLabel", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"Node", "UpdateNodeLabel", ""}),
             (std::vector<std::string>{"ns/fit", "ns/none"}));
-  EXPECT_EQ(q.MoveCandidatesForTest({"Pod", "Delete", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"Pod", "Delete", ""}),
             (std::vector<std::string>{"ns/fit", "ns/none"}));
-  EXPECT_EQ(q.MoveCandidatesForTest({"PersistentVolume", "Add", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"PersistentVolume", "Add", ""}),
             (std::vector<std::string>{"ns/none"}));
   // Only "*"/All is the wildcard event: every pod.
   EXPECT_EQ(
-      q.MoveCandidatesForTest({"*", "All", ""}),
+      MoveCandidates(q, {"*", "All", ""}),
       (std::vector<std::string>{"ns/fit", "ns/none", "ns/other", "ns/taint"}));
-  EXPECT_EQ(q.MoveCandidatesForTest({"*", "Add", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"*", "Add", ""}),
             (std::vector<std::string>{"ns/none"}));
 }
 
@@ -72,16 +100,16 @@ TEST(PluginIndexTest, IndexFollowsMovesAndDeletes) {
   MakeUnschedulable(q, "a", {"NodeUnschedulable"}, 10);
   MakeUnschedulable(q, "b", {"NodeUnschedulable"}, 20);
   q.SetNow(100000);
-  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, std::nullopt);
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, nullptr);
   EXPECT_TRUE(q.SnapshotQueue().unschedulable.empty());
-  EXPECT_TRUE(q.MoveCandidatesForTest({"Node", "Add", ""}).empty());
+  EXPECT_TRUE(MoveCandidates(q, {"Node", "Add", ""}).empty());
   EXPECT_EQ(q.SnapshotQueue().active.size(), 2u);
   q.Delete(MakePod("a"));
   q.Delete(MakePod("b"));
 
   MakeUnschedulable(q, "c", {"NodeResourcesFit"}, 100100);
   q.Delete(MakePod("c"));
-  EXPECT_TRUE(q.MoveCandidatesForTest({"Pod", "Delete", ""}).empty());
+  EXPECT_TRUE(MoveCandidates(q, {"Pod", "Delete", ""}).empty());
 }
 
 TEST(PluginIndexTest, WildcardEntryInMapMatchesEveryEvent) {
@@ -89,7 +117,7 @@ TEST(PluginIndexTest, WildcardEntryInMapMatchesEveryEvent) {
   c.cluster_event_map.push_back({"*", {"All"}, {"Custom"}});
   PriorityQueue q(c);
   MakeUnschedulable(q, "x", {"Custom"}, 10);
-  EXPECT_EQ(q.MoveCandidatesForTest({"CSINode", "Add", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"CSINode", "Add", ""}),
             (std::vector<std::string>{"ns/x"}));
 }
 
@@ -104,7 +132,7 @@ TEST(PriorityQueueTest, GatedPodIndexedUnderSchedulingGates) {
   EXPECT_TRUE(s.unschedulable[0].gated);
   EXPECT_EQ(s.unschedulable[0].plugins,
             (std::vector<std::string>{"SchedulingGates"}));
-  EXPECT_EQ(q.MoveCandidatesForTest({"Pod", "Update", ""}),
+  EXPECT_EQ(MoveCandidates(q, {"Pod", "Update", ""}),
             (std::vector<std::string>{"ns/g"}));
 }
 
@@ -120,16 +148,20 @@ TEST(PriorityQueueTest, BackoffOverflowWrapsLikeGo) {
   q.SetNow(0);
   q.Add(p);
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(q.Pop().has_value());
-    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
-    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+    std::optional<PriorityQueue::Handle> h = q.PopHandle();
+    ASSERT_TRUE(h.has_value());
+    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, nullptr);
+    ASSERT_EQ(q.AddUnschedulableIfNotPresent(*h, q.SchedulingCycle()),
               QueueResult::kOk);
+    q.Release(*h);
     q.Activate({p});
   }
-  ASSERT_TRUE(q.Pop().has_value());  // attempts 4
-  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
-  ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+  std::optional<PriorityQueue::Handle> h = q.PopHandle();  // attempts 4
+  ASSERT_TRUE(h.has_value());
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, nullptr);
+  ASSERT_EQ(q.AddUnschedulableIfNotPresent(*h, q.SchedulingCycle()),
             QueueResult::kOk);
+  q.Release(*h);
   QueueState s = q.SnapshotQueue();
   ASSERT_EQ(s.backoff.size(), 1u);
   EXPECT_EQ(s.backoff[0].attempts, 4);
@@ -146,15 +178,19 @@ TEST(PriorityQueueTest, MaxBackoffCapsWithoutOverflow) {
   q.SetNow(0);
   q.Add(p);
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(q.Pop().has_value());
-    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
-    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
+    std::optional<PriorityQueue::Handle> h = q.PopHandle();
+    ASSERT_TRUE(h.has_value());
+    q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, nullptr);
+    ASSERT_EQ(q.AddUnschedulableIfNotPresent(*h, q.SchedulingCycle()),
               QueueResult::kOk);
+    q.Release(*h);
     q.Activate({p});
   }
-  ASSERT_TRUE(q.Pop().has_value());
-  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, std::nullopt);
-  q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt);
+  std::optional<PriorityQueue::Handle> h = q.PopHandle();
+  ASSERT_TRUE(h.has_value());
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", ""}, nullptr);
+  q.AddUnschedulableIfNotPresent(*h, q.SchedulingCycle());
+  q.Release(*h);
   EXPECT_EQ(q.SnapshotQueue().backoff.at(0).backoff_expires_at, 3000);
 }
 
@@ -200,17 +236,13 @@ TEST(BackoffTest, ExpiryPastTheInt64RangeSaturatesInsteadOfWrapping) {
   // 34 failures reach the cap (2^33 s doubles past it), then one more.
   for (int i = 0; i < 36; ++i) {
     q.SetNow(++t);
-    std::optional<PriorityQueue::Popped> popped = q.Pop();
-    ASSERT_TRUE(popped.has_value()) << "attempt " << i;
-    ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
-              QueueResult::kOk);
+    SCOPED_TRACE(testing::Message() << "attempt " << i);
+    PopAndFail(q, "p");
     q.Activate({p});
   }
   q.SetNow(++t);
-  ASSERT_TRUE(q.Pop().has_value());
-  ASSERT_EQ(q.AddUnschedulableIfNotPresent("ns/p", {}, std::nullopt),
-            QueueResult::kOk);
-  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, std::nullopt);
+  PopAndFail(q, "p");
+  q.MoveAllToActiveOrBackoffQueue({"Node", "Add", "NodeAdd"}, nullptr);
   QueueState s = q.SnapshotQueue();
   EXPECT_TRUE(s.active.empty());
   ASSERT_EQ(s.backoff.size(), 1u);

@@ -1,0 +1,198 @@
+// impl::PriorityQueue's move requests (impl/queue.h): which pods of
+// unschedulablePods an event can move (the plugin index's candidates,
+// queue_unschedulable.cc), and moving them to activeQ or backoffQ --
+// MoveAllToActiveOrBackoffQueue, AssignedPodAdded/Updated and the leftover
+// flush.
+#include <algorithm>
+
+#include "harness/go_int.h"
+#include "impl/mutants.h"
+#include "impl/queue.h"
+
+namespace schedtrace::impl {
+namespace {
+
+// upstream: labels.Selector.Matches for metav1.LabelSelectorAsSelector
+// (apimachinery): every matchLabels pair and every expression must hold.
+bool SelectorMatches(const LabelSelector& sel, const Labels& labels) {
+  for (const auto& [k, v] : sel.match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const LabelSelectorRequirement& r : sel.match_expressions) {
+    auto it = labels.find(r.key);
+    const bool has = it != labels.end();
+    const bool in = has && std::find(r.values.begin(), r.values.end(),
+                                     it->second) != r.values.end();
+    if (r.op == "In") {
+      if (!in) return false;
+    } else if (r.op == "NotIn") {
+      if (in) return false;
+    } else if (r.op == "Exists") {
+      if (!has) return false;
+    } else if (r.op == "DoesNotExist") {
+      if (has) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// upstream: PriorityQueue.podMatchesEvent, over the flags
+// ComputeEventPlugins set for the event.
+bool PriorityQueue::PodMatchesEvent(const Record& r,
+                                    const ClusterEvent& event) {
+  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+    return true;
+  }
+  for (uint16_t p : r.plugins) {
+    if (event_plugins_[p]) return true;
+  }
+  return false;
+}
+
+// Marks every plugin that some clusterEventMap entry matching `event` names
+// (upstream podMatchesEvent's evtMatch, hoisted out of the per-pod loop).
+void PriorityQueue::ComputeEventPlugins(const ClusterEvent& event) {
+  std::fill(event_plugins_.begin(), event_plugins_.end(), 0);
+  const uint32_t bits = static_cast<uint32_t>(ActionTypeBits(event.action));
+  for (const EventEntry& e : event_map_) {
+    const bool wild = e.resource == "*" && e.actions == kAllActionBits;
+    if (wild || (e.resource == event.resource && (e.actions & bits) != 0)) {
+      for (uint16_t p : e.plugins) event_plugins_[p] = 1;
+    }
+  }
+}
+
+// The pods of unschedulablePods that `event` can move: all of them for a
+// wildcard event, else those holding a marked plugin or no plugin at all.
+void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
+  candidates_.clear();
+  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+    for (uint32_t key : unsched_keys_) candidates_.push_back(unsched_[key]);
+    return;
+  }
+  ++epoch_;
+  auto take = [&](uint32_t key) {
+    if (stamp_[key] == epoch_) return;
+    stamp_[key] = epoch_;
+    candidates_.push_back(unsched_[key]);
+  };
+  for (uint16_t p = 0; p < event_plugins_.size(); ++p) {
+    if (!event_plugins_[p]) continue;
+    for (uint32_t key : plugin_index_[p]) take(key);
+  }
+  if (MutantActive(Mutant::kMoveSkipsPodsWithoutPlugins)) return;
+  for (uint32_t key : no_plugins_) take(key);
+}
+
+// upstream: PriorityQueue.movePodsToActiveOrBackoffQueue over candidates_.
+void PriorityQueue::MovePodsToActiveOrBackoffQueue(const ClusterEvent& event) {
+  for (uint32_t h : candidates_) {
+    Record& r = slab_[h];
+    if (!r.plugins.empty() && !PodMatchesEvent(r, event)) continue;
+    const uint32_t key = r.key;
+    if (IsPodBackingOff(r) && !MutantActive(Mutant::kMoveIgnoresBackoff)) {
+      BackoffUpsert(h);
+      UnschedDelete(key);
+    } else if (AddToActiveQ(h)) {
+      UnschedDelete(key);
+    }
+  }
+  if (MutantActive(Mutant::kMoveRequestCycleNotRecorded) &&
+      candidates_.empty()) {
+    return;
+  }
+  move_request_cycle_ = scheduling_cycle_;
+}
+
+// upstream: PriorityQueue.MoveAllToActiveOrBackoffQueue with a
+// PreEnqueueCheck over the pods of unschedulablePods (a pure check: applying
+// it to the plugin index's candidates only is the same).
+void PriorityQueue::MoveAllToActiveOrBackoffQueue(
+    const ClusterEvent& event,
+    const std::function<bool(const Pod&)>& precheck) {
+  ComputeEventPlugins(event);
+  CollectCandidates(event);
+  if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
+    candidates_.erase(
+        std::remove_if(candidates_.begin(), candidates_.end(),
+                       [&](uint32_t h) { return !precheck(*slab_[h].pod); }),
+        candidates_.end());
+  }
+  MovePodsToActiveOrBackoffQueue(event);
+}
+
+// upstream: AffinityTerm.Matches over PodInfo.RequiredAffinityTerms
+// (framework/types.go); the queue layer has no namespaces, so the namespace
+// labels are empty.
+bool PriorityQueue::AffinityMatches(const Record& r,
+                                    const Pod& assigned) const {
+  static const Labels kNoLabels;
+  const Pod& owner = *r.terms_pod;
+  for (const PodAffinityTerm& term : owner.required_pod_affinity) {
+    bool ns_match;
+    if (term.namespaces.empty() && !term.namespace_selector) {
+      ns_match = assigned.namespace_ == owner.namespace_;
+    } else {
+      ns_match = std::find(term.namespaces.begin(), term.namespaces.end(),
+                           assigned.namespace_) != term.namespaces.end() ||
+                 (term.namespace_selector &&
+                  SelectorMatches(*term.namespace_selector, kNoLabels));
+    }
+    if (!ns_match || !term.label_selector) continue;
+    if (SelectorMatches(*term.label_selector, assigned.labels)) return true;
+  }
+  return false;
+}
+
+// upstream: PriorityQueue.AssignedPodAdded.
+void PriorityQueue::AssignedPodAdded(const PodPtr& pod) {
+  candidates_.clear();
+  for (uint32_t key : unsched_keys_) {
+    const uint32_t h = unsched_[key];
+    if (h != kNone && AffinityMatches(slab_[h], *pod)) candidates_.push_back(h);
+  }
+  const ClusterEvent event{"Pod", "Add", "AssignedPodAdd"};
+  ComputeEventPlugins(event);
+  MovePodsToActiveOrBackoffQueue(event);
+}
+
+// upstream: PriorityQueue.AssignedPodUpdated.
+void PriorityQueue::AssignedPodUpdated(const PodPtr& pod) {
+  candidates_.clear();
+  for (uint32_t key : unsched_keys_) {
+    const uint32_t h = unsched_[key];
+    if (h != kNone && AffinityMatches(slab_[h], *pod)) candidates_.push_back(h);
+  }
+  const ClusterEvent event{"Pod", "Update", "AssignedPodUpdate"};
+  ComputeEventPlugins(event);
+  MovePodsToActiveOrBackoffQueue(event);
+}
+
+// upstream: PriorityQueue.flushUnschedulablePodsLeftover.
+void PriorityQueue::FlushUnschedulablePodsLeftover() {
+  candidates_.clear();
+  for (uint32_t key : unsched_keys_) {
+    const uint32_t h = unsched_[key];
+    if (h == kNone) continue;
+    if (MutantActive(Mutant::kLeftoverFlushSkipsGated) && slab_[h].gated) {
+      continue;  // planted: a gated pod would stay gated anyway
+    }
+    const int64_t age = WrapSub(now_ns_, slab_[h].timestamp_ns);
+    if (age > max_in_unschedulable_ns_ ||
+        (MutantActive(Mutant::kLeftoverFlushInclusive) &&
+         age == max_in_unschedulable_ns_)) {
+      candidates_.push_back(h);
+    }
+  }
+  if (candidates_.empty()) return;
+  const ClusterEvent event{"*", "All", "UnschedulableTimeout"};
+  ComputeEventPlugins(event);
+  MovePodsToActiveOrBackoffQueue(event);
+}
+
+}  // namespace schedtrace::impl
