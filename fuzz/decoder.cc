@@ -15,7 +15,9 @@
 namespace schedtrace::fuzz {
 namespace {
 
-// Record layout after [op][dt] (ArgBytes):
+// Record layout after [op][dt] (ArgBytes): the op table's arguments
+// (harness/op_table.h) in order, each ArgWidth bytes, except that an
+// update's old version comes after the new object; so for today's ops:
 //   one pod         [slot][v0][v1]           q_add q_delete q_assigned_pod_*
 //                                            c_* pod ops, pod_add pod_delete
 //   two pods        [slot][v0][v1][old]      q_update c_update_pod pod_update
@@ -25,7 +27,8 @@ namespace {
 //   q_activate      [slot bits]     q_move_all [event][precheck bits]
 //   q_nominate      [slot][node]    cluster_event [resource, action bit]
 //   permit_*, bind  [slot]
-// Op-byte flags (bits 4..7): pod_delete/node_delete bit 4 tombstone;
+// Op-byte flags (bits 4..7): the flag and outcome arguments in order
+// (FlagShift): pod_delete/node_delete bit 4 tombstone;
 // schedule_one bit 4 reserve error, bits 5-6 permit (allow wait reject
 // wait); bind bit 4 prebind error, bit 5 bind error; pod_update bit 4 resync
 // (valid mode), bit 5 binds (sets nodeName when unset); pod_add bit 5 adds an
@@ -244,52 +247,63 @@ const std::vector<std::string>& UnschedulablePlugins() {
   return kPlugins;
 }
 
-int ArgBytes(Op op) {
-  switch (op) {
-    case Op::kQAdd:
-    case Op::kQDelete:
-    case Op::kQAssignedPodAdded:
-    case Op::kQAssignedPodUpdated:
-    case Op::kCAssume:
-    case Op::kCFinishBinding:
-    case Op::kCForget:
-    case Op::kCAddPod:
-    case Op::kCRemovePod:
-    case Op::kPodAdd:
-    case Op::kPodDelete:
+int ArgWidth(Op op, Arg arg) {
+  switch (arg) {
+    case Arg::kPod:
+      // [slot][v0][v1]; q_nominate's pod is its slot byte alone (the
+      // committed corpus's layout).
+      return op == Op::kQNominate ? 1 : 3;
+    case Arg::kNewPod:
       return 3;
-    case Op::kQUpdate:
-    case Op::kCUpdatePod:
-    case Op::kPodUpdate:
-      return 4;
-    case Op::kCAddNode:
-    case Op::kCRemoveNode:
-    case Op::kNodeAdd:
-    case Op::kNodeDelete:
-      return 2;
-    case Op::kCUpdateNode:
-    case Op::kNodeUpdate:
-      return 3;
-    case Op::kQAddUnschedulable:
-      return 3;
-    case Op::kQActivate:
+    case Arg::kNode:
+    case Arg::kNewNode:
+      return 2;          // [slot][v]
+    case Arg::kOldPod:   // [old slot] (bit 7: null), after the new pod
+    case Arg::kOldNode:  // [old slot], after the new node
+    case Arg::kPodKey:
+    case Arg::kPodKeys:
+    case Arg::kPrecheck:
+    case Arg::kPlugins:
+    case Arg::kCycle:
+    case Arg::kMoveEvent:
+    case Arg::kEventResource:
+    case Arg::kNominatedNode:
       return 1;
-    case Op::kQMoveAll:
-    case Op::kQNominate:
-      return 2;
-    case Op::kClusterEvent:
-    case Op::kPermitAllow:
-    case Op::kPermitReject:
-    case Op::kBind:
-      return 1;
-    case Op::kQPop:
-    case Op::kFlushBackoff:
-    case Op::kFlushUnschedulable:
-    case Op::kCCleanup:
-    case Op::kScheduleOne:
+    case Arg::kEventAction:           // bit 3 of the resource byte
+    case Arg::kWaitForFirstConsumer:  // bit 4 of the resource byte
+    case Arg::kTombstone:             // op-byte flags
+    case Arg::kReserve:
+    case Arg::kPermit:
+    case Arg::kPreBind:
+    case Arg::kBindResult:
       return 0;
   }
   return 0;
+}
+
+int ArgBytes(Op op) {
+  static const std::array<int, kOpCount> kBytes = [] {
+    std::array<int, kOpCount> bytes = {};
+    for (const OpSpec& spec : AllOpSpecs()) {
+      for (const ArgSpec& a : spec.Args()) {
+        bytes[static_cast<int>(spec.op)] += ArgWidth(spec.op, a.arg);
+      }
+    }
+    return bytes;
+  }();
+  return kBytes[static_cast<int>(op)];
+}
+
+int FlagShift(Op op, Arg arg) {
+  int shift = 0;
+  for (const ArgSpec& a : SpecOf(op).Args()) {
+    const bool flag =
+        a.arg == Arg::kTombstone || KindOf(a.arg) == ArgKind::kOutcome;
+    if (!flag) continue;
+    if (a.arg == arg) return shift;
+    shift += a.arg == Arg::kPermit ? 2 : 1;
+  }
+  return -1;
 }
 
 namespace {
@@ -741,7 +755,7 @@ std::optional<Step> Decoder::Next() {
     if (!perturbing_ || !Perturb(step, op_byte, dt_byte, a.data())) {
       switch (layer_) {
         case Layer::kQueue:
-          DecodeQueue(step, a.data());
+          DecodeQueue(step, flags, a.data());
           break;
         case Layer::kCache:
           DecodeCache(step, flags, a.data());
@@ -770,7 +784,106 @@ std::optional<Step> Decoder::Next() {
   return step;
 }
 
-void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
+void Decoder::DecodePlainArgs(Step& step, uint8_t flags,
+                              const uint8_t* a) const {
+  // Objects first, old versions last (the record layout above).
+  int at = 0;
+  int event_byte = 0;
+  for (const ArgSpec& spec : SpecOf(step.op).Args()) {
+    const bool old = spec.arg == Arg::kOldPod || spec.arg == Arg::kOldNode;
+    const uint8_t b = old || at >= 4 ? 0 : a[at];
+    if (!old) at += ArgWidth(step.op, spec.arg);
+    if (const int shift = FlagShift(step.op, spec.arg); shift >= 0) {
+      const int bits = (flags >> shift) & (spec.arg == Arg::kPermit ? 3 : 1);
+      switch (spec.arg) {
+        case Arg::kTombstone:
+          step.tombstone = bits;
+          break;
+        case Arg::kReserve:
+          step.reserve = bits ? ReserveOutcome::kError : ReserveOutcome::kOk;
+          break;
+        case Arg::kPermit: {
+          static constexpr std::array<PermitOutcome, 4> kPermit = {
+              PermitOutcome::kAllow, PermitOutcome::kWait,
+              PermitOutcome::kReject, PermitOutcome::kWait};
+          step.permit = kPermit[bits];
+          break;
+        }
+        case Arg::kPreBind:
+          step.prebind_ok = !bits;
+          break;
+        case Arg::kBindResult:
+          step.bind_ok = !bits;
+          break;
+        default:
+          break;
+      }
+      continue;
+    }
+    switch (spec.arg) {
+      case Arg::kPodKey:
+        step.pod_key = PodKeys()[SlotOf(b)];
+        break;
+      case Arg::kPlugins:
+        step.plugins.reserve(std::popcount(b));
+        for (size_t i = 0; i < UnschedulablePlugins().size(); ++i) {
+          if (b & (1u << i)) step.plugins.push_back(UnschedulablePlugins()[i]);
+        }
+        break;
+      case Arg::kCycle:
+        if (b & 1) step.cycle = static_cast<int64_t>(b >> 1);
+        break;
+      case Arg::kPodKeys: {
+        const uint8_t slots = b & ((1u << kPodPool) - 1);
+        step.pod_keys.reserve(std::popcount(slots));
+        step.pods.reserve(std::popcount(slots));
+        for (int i = 0; i < kPodPool; ++i) {
+          if (slots & (1u << i)) {
+            step.pod_keys.push_back(PodKeys()[i]);
+            step.pods.push_back(LatestOrStub(i));
+          }
+        }
+        break;
+      }
+      case Arg::kMoveEvent:
+        step.event = MoveEvents()[b % MoveEvents().size()];
+        break;
+      case Arg::kPrecheck:
+        if (b & 128) {
+          const uint8_t slots = b & ((1u << kPodPool) - 1);
+          std::vector<std::string>& keys = step.precheck.emplace();
+          keys.reserve(std::popcount(slots));
+          for (int i = 0; i < kPodPool; ++i) {
+            if (slots & (1u << i)) keys.push_back(PodKeys()[i]);
+          }
+        }
+        break;
+      case Arg::kNominatedNode:
+        step.nominated_node = (b & 3) == 3 ? "" : NodeName((b & 3) % kNodePool);
+        break;
+      case Arg::kEventResource: {
+        const auto& rs = ClusterEventResources();
+        step.event.resource = rs[(b & 7) % rs.size()];
+        event_byte = b;
+        break;
+      }
+      case Arg::kEventAction:
+        step.event.action = (event_byte & 8) ? "Update" : "Add";
+        break;
+      case Arg::kWaitForFirstConsumer:
+        // Upstream moves pods on it only for a StorageClass Add.
+        if (step.event.resource == "StorageClass" &&
+            step.event.action == "Add") {
+          step.wait_for_first_consumer = event_byte & 16;
+        }
+        break;
+      default:  // objects: the layer's own decoding
+        break;
+    }
+  }
+}
+
+void Decoder::DecodeQueue(Step& step, uint8_t flags, const uint8_t* a) {
   const bool valid = mode_ == Mode::kValid;
   const int slot = SlotOf(a[0]);
   const PodVariant v = PodVariant::Unpack(a[1], a[2]);
@@ -790,6 +903,7 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
       step.op = Op::kQPop;
     }
   }
+  DecodePlainArgs(step, flags, a);
   switch (step.op) {
     case Op::kQAdd:
       if (valid) {
@@ -816,7 +930,7 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
       step.pod = valid ? s.latest : HostilePod(a[0], v);
       if (valid) s.live = false;
       break;
-    case Op::kQAddUnschedulable: {
+    case Op::kQAddUnschedulable:
       if (valid) {
         // The (a[0] mod n)-th of the n pods in flight, in key order.
         int k = a[0] % std::popcount(in_flight_);
@@ -826,43 +940,12 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
             break;
           }
         }
-      } else {
-        step.pod_key = PodKeys()[slot];
-      }
-      step.plugins.reserve(std::popcount(a[1]));
-      for (size_t i = 0; i < UnschedulablePlugins().size(); ++i) {
-        if (a[1] & (1u << i)) step.plugins.push_back(UnschedulablePlugins()[i]);
-      }
-      if (a[2] & 1) {
-        step.cycle = valid ? std::max(0, successful_pops_ - ((a[2] >> 1) & 1))
-                           : static_cast<int64_t>(a[2] >> 1);
-      }
-      break;
-    }
-    case Op::kQActivate: {
-      const uint8_t slots = a[0] & ((1u << kPodPool) - 1);
-      step.pod_keys.reserve(std::popcount(slots));
-      step.pods.reserve(std::popcount(slots));
-      for (int i = 0; i < kPodPool; ++i) {
-        if (slots & (1u << i)) {
-          step.pod_keys.push_back(PodKeys()[i]);
-          step.pods.push_back(LatestOrStub(i));
+        // A cycle given: the current one or the one before.
+        if (a[2] & 1) {
+          step.cycle = std::max(0, successful_pops_ - ((a[2] >> 1) & 1));
         }
       }
       break;
-    }
-    case Op::kQMoveAll: {
-      step.event = MoveEvents()[a[0] % MoveEvents().size()];
-      if (a[1] & 128) {
-        const uint8_t slots = a[1] & ((1u << kPodPool) - 1);
-        std::vector<std::string>& keys = step.precheck.emplace();
-        keys.reserve(std::popcount(slots));
-        for (int i = 0; i < kPodPool; ++i) {
-          if (slots & (1u << i)) keys.push_back(PodKeys()[i]);
-        }
-      }
-      break;
-    }
     case Op::kQAssignedPodAdded:
     case Op::kQAssignedPodUpdated: {
       // An assigned pod: in valid mode a slot not pending in the queue; an
@@ -879,8 +962,6 @@ void Decoder::DecodeQueue(Step& step, const uint8_t* a) {
     }
     case Op::kQNominate:
       step.pod = valid ? LatestOrStub(slot) : HostilePod(a[0], v);
-      step.nominated_node =
-          (a[1] & 3) == 3 ? "" : NodeName((a[1] & 3) % kNodePool);
       break;
     default:
       break;
@@ -1038,45 +1119,24 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
     case Op::kNodeUpdate:
     case Op::kNodeDelete:
       DecodeNodeOp(step, a);
-      if (step.op == Op::kNodeDelete) step.tombstone = flags & 1;
+      DecodePlainArgs(step, flags, a);  // as the valid op reads them
       return;
-    case Op::kClusterEvent: {
-      const auto& rs = ClusterEventResources();
-      step.event.resource = rs[(a[0] & 7) % rs.size()];
-      step.event.action = (a[0] & 8) ? "Update" : "Add";
-      if (step.event.resource == "StorageClass" && step.event.action == "Add") {
-        step.wait_for_first_consumer = a[0] & 16;
-      }
-      return;
-    }
-    case Op::kScheduleOne: {
-      step.reserve = (flags & 1) ? ReserveOutcome::kError : ReserveOutcome::kOk;
-      static constexpr std::array<PermitOutcome, 4> kPermit = {
-          PermitOutcome::kAllow, PermitOutcome::kWait, PermitOutcome::kReject,
-          PermitOutcome::kWait};
-      step.permit = kPermit[(flags >> 1) & 3];
-      return;
-    }
     case Op::kPermitAllow:
     case Op::kPermitReject:
     case Op::kBind: {
+      DecodePlainArgs(step, flags, a);
+      // Valid mode aims at a pod waiting on Permit (or parked) when any is.
       const std::vector<std::string>& aim =
           step.op == Op::kBind ? parked_ : waiting_;
-      if (valid && !aim.empty()) {
-        step.pod_key = aim[a[0] % aim.size()];
-      } else {
-        step.pod_key = PodKeys()[SlotOf(a[0])];
-      }
-      if (step.op == Op::kBind) {
-        step.prebind_ok = !(flags & 1);
-        step.bind_ok = !(flags & 2);
-      }
+      if (valid && !aim.empty()) step.pod_key = aim[a[0] % aim.size()];
       return;
     }
-    case Op::kFlushBackoff:
-    case Op::kFlushUnschedulable:
-      return;
     default:
+      if (!SpecOf(step.op).HasKind(ArgKind::kPodObject)) {
+        // cluster_event, schedule_one, flush_*: arguments only.
+        DecodePlainArgs(step, flags, a);
+        return;
+      }
       break;
   }
   const int slot = SlotOf(a[0]);
@@ -1088,8 +1148,8 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
       step.new_pod = HostilePod(a[0], v);
     } else {
       step.pod = HostilePod(a[0], v);
-      step.tombstone = step.op == Op::kPodDelete && (flags & 1);
     }
+    DecodePlainArgs(step, flags, a);
     return;
   }
   if (step.op == Op::kPodAdd && s.live) step.op = Op::kPodUpdate;
@@ -1109,12 +1169,12 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
       break;
     case Op::kPodDelete:
       step.pod = s.latest;
-      step.tombstone = flags & 1;
       s.live = false;
       break;
     default:
       break;
   }
+  DecodePlainArgs(step, flags, a);
 }
 
 bool Decoder::Fires(int k, uint8_t op_byte, uint8_t dt_byte) const {

@@ -70,6 +70,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/generator.h"
+#include "harness/op_table.h"
 #include "harness/state.h"
 #include "harness/system.h"
 #include "harness/trace.h"
@@ -82,8 +83,13 @@ inline constexpr int kPodPool = 6;   // p0..p5, even in "default", odd in "team"
 inline constexpr int kNodePool = 3;  // n0..n2, TraceScore label i+1
 inline constexpr int kMaxSteps = 200;
 
-// The op table of a layer: the low 4 bits of a record's op byte index it.
-// Frequent ops appear twice; the encoder uses the first index.
+// The op nibbles of a layer: the low 4 bits of a record's op byte index it.
+// Frequent ops appear twice; the encoder uses the first index. Part of the
+// byte format (the committed corpus/ means what it means through it), so
+// it is written out here rather than derived from harness/op_table.h: an op
+// added there is fuzzed once it takes one of the repeated nibbles, which
+// changes what corpus records with that nibble decode to
+// (docs/ADDING-AN-OP.md).
 const std::array<Op, 16>& OpTable(Layer layer);
 
 // The clock table: the low 4 bits of a record's dt byte index it (ms).
@@ -96,8 +102,16 @@ const std::vector<std::string>& ClusterEventResources();
 // q_add_unschedulable's plugins, one bit each.
 const std::vector<std::string>& UnschedulablePlugins();
 
-// How many argument bytes follow [op][dt] for `op`.
+// How many argument bytes follow [op][dt] for `op`: the sum of its op-table
+// arguments' ArgWidth.
 int ArgBytes(Op op);
+// The bytes one argument of `op` takes in its record (decoder.cc's layout):
+// 0 for those held in the op byte's flags or in another argument's byte.
+int ArgWidth(Op op, Arg arg);
+// Where a flag or outcome argument of `op` sits in the op byte's flags
+// (bits 4-7, shifted down): the flag arguments take bits in the op table's
+// order, one each, permit two. -1 for other arguments.
+int FlagShift(Op op, Arg arg);
 
 // The header byte 0 decodes to, for `layer`.
 TraceHeader HeaderFor(Layer layer, uint8_t config_byte);
@@ -241,10 +255,14 @@ class Decoder {
   PodPtr LatestOrStub(int slot) const;
   std::string Rv() { return std::to_string(++rv_); }
 
-  void DecodeQueue(Step& step, const uint8_t* a);
+  void DecodeQueue(Step& step, uint8_t flags, const uint8_t* a);
   void DecodeCache(Step& step, uint8_t flags, const uint8_t* a);
   void DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a);
   void DecodeNodeOp(Step& step, const uint8_t* a);
+  // The arguments of step.op that are not objects, in their record form
+  // (a pod key or cycle as hostile mode reads it; valid mode then picks its
+  // own), flags included.
+  void DecodePlainArgs(Step& step, uint8_t flags, const uint8_t* a) const;
 
   // Perturbations (valid mode): whether kind `k` fires at this record, and
   // the per-layer builders, each true when it applied (filled `step`, maybe

@@ -1,5 +1,6 @@
 #include "fuzz/decoder.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
@@ -271,6 +272,66 @@ TEST(DecoderTest, VariantsPackAndUnpack) {
     }
   }
   for (int b = 0; b < 128; ++b) EXPECT_EQ(NodeVariant::Unpack(b).Pack(), b);
+}
+
+// The record widths and flag bits the committed corpus was written with:
+// derived from the op table, they must not move when it changes.
+TEST(DecoderTest, RecordLayoutOfTheCommittedCorpus) {
+  const std::map<Op, int> kBytes = {
+      {Op::kQAdd, 3},
+      {Op::kQUpdate, 4},
+      {Op::kQDelete, 3},
+      {Op::kQPop, 0},
+      {Op::kQAddUnschedulable, 3},
+      {Op::kQActivate, 1},
+      {Op::kQMoveAll, 2},
+      {Op::kQAssignedPodAdded, 3},
+      {Op::kQAssignedPodUpdated, 3},
+      {Op::kQNominate, 2},
+      {Op::kFlushBackoff, 0},
+      {Op::kFlushUnschedulable, 0},
+      {Op::kCAssume, 3},
+      {Op::kCFinishBinding, 3},
+      {Op::kCForget, 3},
+      {Op::kCAddPod, 3},
+      {Op::kCUpdatePod, 4},
+      {Op::kCRemovePod, 3},
+      {Op::kCAddNode, 2},
+      {Op::kCUpdateNode, 3},
+      {Op::kCRemoveNode, 2},
+      {Op::kCCleanup, 0},
+      {Op::kPodAdd, 3},
+      {Op::kPodUpdate, 4},
+      {Op::kPodDelete, 3},
+      {Op::kNodeAdd, 2},
+      {Op::kNodeUpdate, 3},
+      {Op::kNodeDelete, 2},
+      {Op::kClusterEvent, 1},
+      {Op::kScheduleOne, 0},
+      {Op::kPermitAllow, 1},
+      {Op::kPermitReject, 1},
+      {Op::kBind, 1},
+  };
+  for (const auto& [op, bytes] : kBytes) {
+    EXPECT_EQ(ArgBytes(op), bytes) << OpName(op);
+  }
+  EXPECT_EQ(FlagShift(Op::kPodDelete, Arg::kTombstone), 0);
+  EXPECT_EQ(FlagShift(Op::kNodeDelete, Arg::kTombstone), 0);
+  EXPECT_EQ(FlagShift(Op::kScheduleOne, Arg::kReserve), 0);
+  EXPECT_EQ(FlagShift(Op::kScheduleOne, Arg::kPermit), 1);
+  EXPECT_EQ(FlagShift(Op::kBind, Arg::kPreBind), 0);
+  EXPECT_EQ(FlagShift(Op::kBind, Arg::kBindResult), 1);
+  EXPECT_EQ(FlagShift(Op::kBind, Arg::kPodKey), -1);
+  // Every op a layer's nibble table names is of that layer, and every op
+  // of the layer has a nibble.
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    for (Op op : OpTable(layer)) EXPECT_TRUE(OpInLayer(op, layer));
+    for (Op op : OpsOfLayer(layer)) {
+      EXPECT_NE(std::find(OpTable(layer).begin(), OpTable(layer).end(), op),
+                OpTable(layer).end())
+          << OpName(op);
+    }
+  }
 }
 
 }  // namespace

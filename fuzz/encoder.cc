@@ -87,144 +87,155 @@ class Encoder {
     return 0;
   }
 
-  void Record(const Step& s, int64_t dt) {
+  // The flag and outcome arguments' bits (FlagShift), then the hints valid
+  // mode reads from the scheduler layer's pod records.
+  static uint8_t Flags(const Step& s) {
     uint8_t flags = 0;
-    switch (s.op) {
-      case Op::kPodDelete:
-      case Op::kNodeDelete:
-        flags = s.tombstone ? 1 : 0;
-        break;
-      case Op::kScheduleOne:
-        flags = (s.reserve == ReserveOutcome::kError ? 1 : 0) |
-                (s.permit == PermitOutcome::kWait     ? 1 << 1
-                 : s.permit == PermitOutcome::kReject ? 2 << 1
-                                                      : 0);
-        break;
-      case Op::kBind:
-        flags = (s.prebind_ok ? 0 : 1) | (s.bind_ok ? 0 : 2);
-        break;
-      case Op::kPodUpdate:
-        if (s.old_pod && s.new_pod) {
-          flags = (*s.old_pod == *s.new_pod ? 1 : 0) |
-                  (s.old_pod->node_name.empty() && !s.new_pod->node_name.empty()
-                       ? 2
-                       : 0);
-        }
-        break;
-      case Op::kPodAdd:
-        flags = s.pod && !s.pod->node_name.empty() ? 2 : 0;
-        break;
-      default:
-        break;
+    for (const ArgSpec& a : SpecOf(s.op).Args()) {
+      const int shift = FlagShift(s.op, a.arg);
+      if (shift < 0) continue;
+      int bits = 0;
+      switch (a.arg) {
+        case Arg::kTombstone:
+          bits = s.tombstone ? 1 : 0;
+          break;
+        case Arg::kReserve:
+          bits = s.reserve == ReserveOutcome::kError ? 1 : 0;
+          break;
+        case Arg::kPermit:
+          bits = s.permit == PermitOutcome::kWait     ? 1
+                 : s.permit == PermitOutcome::kReject ? 2
+                                                      : 0;
+          break;
+        case Arg::kPreBind:
+          bits = s.prebind_ok ? 0 : 1;
+          break;
+        case Arg::kBindResult:
+          bits = s.bind_ok ? 0 : 1;
+          break;
+        default:
+          break;
+      }
+      flags |= static_cast<uint8_t>(bits << shift);
     }
-    Put(static_cast<uint8_t>(OpIndex(s.op) | flags << 4));
+    if (s.op == Op::kPodUpdate && s.old_pod && s.new_pod) {
+      // bit 4 a resync, bit 5 a bind (decoder.cc)
+      flags =
+          (*s.old_pod == *s.new_pod ? 1 : 0) |
+          (s.old_pod->node_name.empty() && !s.new_pod->node_name.empty() ? 2
+                                                                         : 0);
+    } else if (s.op == Op::kPodAdd) {
+      flags = s.pod && !s.pod->node_name.empty() ? 2 : 0;  // an assigned pod
+    }
+    return flags;
+  }
+
+  void Record(const Step& s, int64_t dt) {
+    Put(static_cast<uint8_t>(OpIndex(s.op) | Flags(s) << 4));
     Put(DeltaIndex(std::max<int64_t>(dt, 1)));
     const size_t start = out_.size();
-    switch (s.op) {
-      case Op::kQAdd:
-      case Op::kQDelete:
-      case Op::kQAssignedPodAdded:
-      case Op::kQAssignedPodUpdated:
-      case Op::kCAssume:
-      case Op::kCFinishBinding:
-      case Op::kCForget:
-      case Op::kCAddPod:
-      case Op::kCRemovePod:
-      case Op::kPodAdd:
-      case Op::kPodDelete:
-        PodArg(*s.pod);
-        break;
-      case Op::kQUpdate:
-      case Op::kCUpdatePod:
-      case Op::kPodUpdate:
-        if (s.old_pod) {
-          // Slot first, so a key first seen here gets its slot in order.
-          const uint8_t old = KeySlotByte(s.old_pod->Key());
-          PodArg(*s.new_pod);
-          Put(old);
-        } else {
-          PodArg(*s.new_pod);
-          Put(128);
-        }
-        break;
-      case Op::kCAddNode:
-      case Op::kCRemoveNode:
-      case Op::kNodeAdd:
-      case Op::kNodeDelete:
-        NodeArg(*s.node);
-        break;
-      case Op::kCUpdateNode:
-      case Op::kNodeUpdate: {
-        const uint8_t old = static_cast<uint8_t>(NodeSlot(s.old_node->name));
-        NodeArg(*s.new_node);
-        Put(old);
-        break;
-      }
-      case Op::kQAddUnschedulable: {
-        Put(KeySlotByte(s.pod_key));
-        uint8_t bits = 0;
-        const auto& plugins = UnschedulablePlugins();
-        for (const std::string& p : s.plugins) {
-          auto it = std::find(plugins.begin(), plugins.end(), p);
-          if (it != plugins.end()) bits |= 1u << (it - plugins.begin());
-        }
-        Put(bits);
-        Put(s.cycle ? static_cast<uint8_t>(
-                          1 | (std::clamp<int64_t>(*s.cycle, 0, 127) << 1))
-                    : 0);
-        break;
-      }
-      case Op::kQActivate: {
-        uint8_t bits = 0;
-        for (const std::string& k : s.pod_keys) bits |= 1u << PodSlot(k);
-        Put(bits);
-        break;
-      }
-      case Op::kQMoveAll: {
-        const auto& events = MoveEvents();
-        size_t best = 0;
-        for (size_t i = 0; i < events.size(); ++i) {
-          if (events[i] == s.event) {
-            best = i;
-            break;
+    // The op table's arguments in order, except that an update's old
+    // version (its slot byte, taken first so that a key first seen here
+    // gets its slot in order) follows the new object.
+    std::array<uint8_t, kMaxArgs> old_bytes;
+    int olds = 0;
+    size_t event_byte = 0;
+    for (const ArgSpec& a : SpecOf(s.op).Args()) {
+      switch (a.arg) {
+        case Arg::kPod:
+          if (s.op == Op::kQNominate) {
+            Put(SlotByte(*s.pod));  // its slot byte alone (ArgWidth)
+          } else {
+            PodArg(*s.pod);
           }
-          if (events[i].resource == s.event.resource &&
-              events[i].action == s.event.action && best == 0) {
-            best = i;
+          break;
+        case Arg::kNewPod:
+          PodArg(*s.new_pod);
+          break;
+        case Arg::kOldPod:
+          old_bytes[olds++] = s.old_pod ? KeySlotByte(s.old_pod->Key()) : 128;
+          break;
+        case Arg::kNode:
+          NodeArg(*s.node);
+          break;
+        case Arg::kNewNode:
+          NodeArg(*s.new_node);
+          break;
+        case Arg::kOldNode:
+          old_bytes[olds++] = static_cast<uint8_t>(NodeSlot(s.old_node->name));
+          break;
+        case Arg::kPodKey:
+          Put(KeySlotByte(s.pod_key));
+          break;
+        case Arg::kPlugins: {
+          uint8_t bits = 0;
+          const auto& plugins = UnschedulablePlugins();
+          for (const std::string& p : s.plugins) {
+            auto it = std::find(plugins.begin(), plugins.end(), p);
+            if (it != plugins.end()) bits |= 1u << (it - plugins.begin());
           }
+          Put(bits);
+          break;
         }
-        Put(static_cast<uint8_t>(best));
-        uint8_t bits = 0;
-        if (s.precheck) {
-          bits = 128;
-          for (const std::string& k : *s.precheck) bits |= 1u << PodSlot(k);
+        case Arg::kCycle:
+          Put(s.cycle ? static_cast<uint8_t>(
+                            1 | (std::clamp<int64_t>(*s.cycle, 0, 127) << 1))
+                      : 0);
+          break;
+        case Arg::kPodKeys: {
+          uint8_t bits = 0;
+          for (const std::string& k : s.pod_keys) bits |= 1u << PodSlot(k);
+          Put(bits);
+          break;
         }
-        Put(bits);
-        break;
+        case Arg::kMoveEvent: {
+          const auto& events = MoveEvents();
+          size_t best = 0;
+          for (size_t i = 0; i < events.size(); ++i) {
+            if (events[i] == s.event) {
+              best = i;
+              break;
+            }
+            if (events[i].resource == s.event.resource &&
+                events[i].action == s.event.action && best == 0) {
+              best = i;
+            }
+          }
+          Put(static_cast<uint8_t>(best));
+          break;
+        }
+        case Arg::kPrecheck: {
+          uint8_t bits = 0;
+          if (s.precheck) {
+            bits = 128;
+            for (const std::string& k : *s.precheck) bits |= 1u << PodSlot(k);
+          }
+          Put(bits);
+          break;
+        }
+        case Arg::kNominatedNode:
+          Put(s.nominated_node.empty()
+                  ? 3
+                  : static_cast<uint8_t>(NodeSlot(s.nominated_node)));
+          break;
+        case Arg::kEventResource: {
+          const auto& rs = ClusterEventResources();
+          auto it = std::find(rs.begin(), rs.end(), s.event.resource);
+          event_byte = out_.size();
+          Put(it == rs.end() ? 0 : static_cast<uint8_t>(it - rs.begin()));
+          break;
+        }
+        case Arg::kEventAction:
+          if (s.event.action != "Add") out_[event_byte] |= 8;
+          break;
+        case Arg::kWaitForFirstConsumer:
+          if (s.wait_for_first_consumer) out_[event_byte] |= 16;
+          break;
+        default:  // flags: in the op byte
+          break;
       }
-      case Op::kQNominate:
-        Put(SlotByte(*s.pod));
-        Put(s.nominated_node.empty()
-                ? 3
-                : static_cast<uint8_t>(NodeSlot(s.nominated_node)));
-        break;
-      case Op::kClusterEvent: {
-        const auto& rs = ClusterEventResources();
-        auto it = std::find(rs.begin(), rs.end(), s.event.resource);
-        uint8_t b = it == rs.end() ? 0 : static_cast<uint8_t>(it - rs.begin());
-        if (s.event.action != "Add") b |= 8;
-        if (s.wait_for_first_consumer) b |= 16;
-        Put(b);
-        break;
-      }
-      case Op::kPermitAllow:
-      case Op::kPermitReject:
-      case Op::kBind:
-        Put(KeySlotByte(s.pod_key));
-        break;
-      default:
-        break;
     }
+    for (int i = 0; i < olds; ++i) Put(old_bytes[i]);
     // Always exactly ArgBytes(op), so records stay aligned.
     out_.resize(start + ArgBytes(s.op), '\0');
   }
