@@ -123,15 +123,9 @@ bool CacheValid(const Model& m, const Step& s) {
   }
 }
 
-constexpr Layer kCache = {&CacheStep, &CacheValid,
-                          PerturbOps{.add = Op::kCAddPod,
-                                     .update = Op::kCUpdatePod,
-                                     .remove = Op::kCRemovePod,
-                                     .node_add = Op::kCAddNode,
-                                     .node_update = Op::kCUpdateNode,
-                                     .node_remove = Op::kCRemoveNode,
-                                     .bound_recreate = true,
-                                     .nodes = true}};
+// A re-created pod keeps its node: the cache only holds placed pods.
+constexpr Layer kCache = {&CacheStep, &CacheValid, schedtrace::Layer::kCache,
+                          /*bound_recreate=*/true};
 
 TEST(RcCacheTest, ModelAndImplAgreeAndKeepEveryProperty) {
   for (int64_t ttl : {0, 30000}) {

@@ -165,10 +165,7 @@ bool QueueValid(const Model& m, const Step& s) {
 }
 
 // No node perturbations: the queue layer has no node ops.
-constexpr Layer kQueue = {
-    &QueueStep, &QueueValid,
-    PerturbOps{
-        .add = Op::kQAdd, .update = Op::kQUpdate, .remove = Op::kQDelete}};
+constexpr Layer kQueue = {&QueueStep, &QueueValid, schedtrace::Layer::kQueue};
 
 TEST(RcQueueTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = QueueHeader("rc/queue");

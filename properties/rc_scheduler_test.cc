@@ -184,7 +184,7 @@ bool SchedulerValid(const Model& m, const Step& s) {
 }
 
 constexpr Layer kScheduler = {&SchedulerStep, &SchedulerValid,
-                              PerturbOps{.tombstone = true, .nodes = true}};
+                              schedtrace::Layer::kScheduler};
 
 TEST(RcSchedulerTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = SchedulerHeader("rc/scheduler");

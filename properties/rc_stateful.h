@@ -46,6 +46,7 @@
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/generator.h"
+#include "harness/op_table.h"
 #include "harness/system.h"
 #include "harness/trace.h"
 #include "model/system.h"
@@ -87,38 +88,18 @@ inline void Advance(Model& m, const Step& step) {
     if (s.op == Op::kQDelete) m.in_flight.erase(s.pod->Key());
   }
   m.state = ref->Snapshot();
-  switch (step.op) {
-    case Op::kQAdd:
-    case Op::kQAssignedPodAdded:
-    case Op::kQAssignedPodUpdated:
-    case Op::kPodAdd:
-    case Op::kCAssume:
-    case Op::kCAddPod:
-      m.pods[step.pod->Key()] = step.pod;
+  // What the step leaves current or removes (the op table's effect on the
+  // objects it carries).
+  switch (SpecOf(step.op).effect) {
+    case Effect::kPuts:
+      if (PodPtr pod = CurrentPod(step)) m.pods[pod->Key()] = pod;
+      if (NodePtr node = CurrentNode(step)) m.nodes[node->name] = node;
       break;
-    case Op::kQUpdate:
-    case Op::kPodUpdate:
-    case Op::kCUpdatePod:
-      m.pods[step.new_pod->Key()] = step.new_pod;
+    case Effect::kRemoves:
+      if (PodPtr pod = CurrentPod(step)) m.pods.erase(pod->Key());
+      if (NodePtr node = CurrentNode(step)) m.nodes.erase(node->name);
       break;
-    case Op::kQDelete:
-    case Op::kPodDelete:
-    case Op::kCRemovePod:
-      m.pods.erase(step.pod->Key());
-      break;
-    case Op::kNodeAdd:
-    case Op::kCAddNode:
-      m.nodes[step.node->name] = step.node;
-      break;
-    case Op::kNodeUpdate:
-    case Op::kCUpdateNode:
-      m.nodes[step.new_node->name] = step.new_node;
-      break;
-    case Op::kNodeDelete:
-    case Op::kCRemoveNode:
-      m.nodes.erase(step.node->name);
-      break;
-    default:
+    case Effect::kNone:
       break;
   }
 }
@@ -141,11 +122,14 @@ inline bool Lists(const std::optional<std::vector<std::string>>& list,
   return list && std::find(list->begin(), list->end(), key) != list->end();
 }
 
-// The ops a layer's perturbations use. `tombstone`: a stale delete is
-// flagged as a tombstone (scheduler layer). `bound_recreate`: a re-created
+// The ops a layer's perturbations use: its informer deliveries (the op
+// table's DeliveryOp). `tombstone`: a stale delete is flagged as a tombstone
+// (its delete takes one: scheduler layer). `bound_recreate`: a re-created
 // pod keeps its node (cache layer: the cache only holds pods with a node).
-// `nodes`: node perturbations exist (not in the queue layer).
+// `nodes`: node perturbations exist (the layer delivers nodes: not the
+// queue layer).
 struct PerturbOps {
+  schedtrace::Layer layer = schedtrace::Layer::kScheduler;
   Op add = Op::kPodAdd;
   Op update = Op::kPodUpdate;
   Op remove = Op::kPodDelete;
@@ -157,12 +141,31 @@ struct PerturbOps {
   bool nodes = false;
 };
 
+inline PerturbOps PerturbOpsOf(schedtrace::Layer layer, bool bound_recreate) {
+  PerturbOps ops;
+  ops.layer = layer;
+  ops.add = *DeliveryOp(layer, false, Delivery::kAdd);
+  ops.update = *DeliveryOp(layer, false, Delivery::kUpdate);
+  ops.remove = *DeliveryOp(layer, false, Delivery::kDelete);
+  ops.tombstone = SpecOf(ops.remove).Has(Arg::kTombstone);
+  ops.bound_recreate = bound_recreate;
+  if (std::optional<Op> add = DeliveryOp(layer, true, Delivery::kAdd)) {
+    ops.nodes = true;
+    ops.node_add = *add;
+    ops.node_update = *DeliveryOp(layer, true, Delivery::kUpdate);
+    ops.node_remove = *DeliveryOp(layer, true, Delivery::kDelete);
+  }
+  return ops;
+}
+
 // A step generator (inside RapidCheck's generation: may use `*gen`), its
-// validity check, and the ops its perturbations use.
+// validity check, the layer (whose informer deliveries its perturbations
+// send, PerturbOpsOf) and whether a re-created pod keeps its node.
 struct Layer {
   Step (*generate)(const Model& m);
   bool (*valid)(const Model& m, const Step& step);
-  PerturbOps ops;
+  schedtrace::Layer layer;
+  bool bound_recreate = false;
 };
 
 // The perturbation kinds, in the order they are drawn.
@@ -238,9 +241,9 @@ inline std::optional<Perturbation> Perturb(const Model& m,
       }
       case 1: {  // race: a pod in the middle of its scheduling cycle
         std::vector<std::string> busy;
-        if (ops.update == Op::kQUpdate) {
+        if (ops.layer == schedtrace::Layer::kQueue) {
           busy.assign(m.in_flight.begin(), m.in_flight.end());
-        } else if (ops.update == Op::kCUpdatePod) {
+        } else if (ops.layer == schedtrace::Layer::kCache) {
           if (m.state.cache) busy = m.state.cache->assumed;
         } else {
           for (const auto* list : {&m.state.waiting, &m.state.parked}) {
@@ -370,7 +373,9 @@ struct StepCommand : rc::state::Command<Model, Sut> {
   std::string kind;    // the perturbation's, "" for a plain step
   bool stale = false;  // Perturbation::stale
   StepCommand(const Model& m, const Perturbations& p) {
-    if (std::optional<Perturbation> q = Perturb(m, p, kLayer->ops)) {
+    static const PerturbOps kOps =
+        PerturbOpsOf(kLayer->layer, kLayer->bound_recreate);
+    if (std::optional<Perturbation> q = Perturb(m, p, kOps)) {
       steps = std::move(q->steps);
       kind = std::move(q->kind);
       stale = q->stale;
