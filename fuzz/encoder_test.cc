@@ -10,18 +10,18 @@
 #include "fuzz/decoder.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
-#include "harness/trace_files.h"
+#include "harness/golden_test_util.h"
 #include "model/system.h"
 
 namespace schedtrace::fuzz {
 namespace {
 
+// GoldenSample(): every op, argument and config variant of the golden
+// corpus, layer by layer, in 25 traces (the corpus is for the systems'
+// golden passes, model/golden_test.cc and impl/golden_test.cc).
 std::vector<Trace> ReadGolden() {
-  const std::string root = std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
-  absl::StatusOr<std::vector<std::string>> files = FindTraceFiles({root});
-  EXPECT_TRUE(files.ok()) << files.status();
   std::vector<Trace> traces;
-  for (const std::string& f : *files) {
+  for (const std::string& f : GoldenSamplePaths()) {
     absl::StatusOr<Trace> t = ReadTraceFile(f);
     EXPECT_TRUE(t.ok()) << t.status();
     if (t.ok()) traces.push_back(*std::move(t));
@@ -52,7 +52,7 @@ std::string NodeOf(const Step& s) {
 // and nodes (renamed into the pools), with the clock still increasing.
 TEST(EncoderTest, EveryGoldenTraceRoundTripsItsOps) {
   const std::vector<Trace>& traces = GoldenTraces();
-  ASSERT_GT(traces.size(), 300u);
+  ASSERT_EQ(traces.size(), GoldenSample().size());
   int fitting = 0;
   for (const Trace& golden : traces) {
     const std::string bytes = EncodeForFuzzing(golden);
@@ -102,7 +102,7 @@ TEST(EncoderTest, EveryGoldenTraceRoundTripsItsOps) {
       EXPECT_EQ(keys_back.size(), keys.size()) << golden.path;
     }
   }
-  EXPECT_GT(fitting, 200);
+  EXPECT_GT(fitting, 20);
 }
 
 TEST(EncoderTest, HostileSeedsCarryTheLayer) {
@@ -249,7 +249,7 @@ TEST(EncoderTest, WithDrawsChangesOnlyTheDrawNibbles) {
   }
   // The draws are about uniform (over many seeds): 2 of 16 nibbles fire at
   // level 2.
-  ASSERT_GT(records, 10000);
+  ASSERT_GT(records, 1000);
   EXPECT_GT(firing, records / 12);
   EXPECT_LT(firing, records / 6);
   // Short and cut-short inputs.
@@ -277,39 +277,42 @@ TEST(EncoderTest, WithDrawsIsDeterministic) {
       differ += WithDraws(layer, in, 8) != a;
     }
   }
-  ASSERT_GT(traces, 100);
+  ASSERT_GE(traces, 10);
   EXPECT_EQ(differ, traces);
 }
 
 // With a perturbation header and drawn nibbles, the golden seeds decode
 // perturbed (with the model's feedback, as the fuzz targets decode them), in
-// every layer and every kind the layer has; with draw 0 they never do.
+// every layer and every kind the layer has; with draw 0 they never do. Each
+// trace is drawn with several seeds.
 TEST(EncoderTest, DrawnSeedsDecodePerturbed) {
   std::map<Layer, std::set<PerturbKind>> kinds;
   std::map<Layer, int> perturbed, steps;
   uint64_t seed = 0;
-  for (const Trace& golden : GoldenTraces()) {
-    ++seed;
-    const Layer layer = golden.header.layer;
-    const std::string header =
-        WithPerturbations(EncodeForFuzzing(golden), AllAt(2));
-    for (const bool drawn : {false, true}) {
-      const std::string in = drawn ? WithDraws(layer, header, seed) : header;
-      std::unique_ptr<System> model = model::NewSystem();
-      Decoder dec(layer, Mode::kValid, in);
-      ASSERT_TRUE(model->Configure(dec.header()).ok());
-      while (std::optional<Step> s = dec.Next()) {
-        if (dec.last_perturbation()) {
-          EXPECT_TRUE(drawn) << golden.path;
-          kinds[layer].insert(*dec.last_perturbation());
-          ++perturbed[layer];
+  for (int round = 0; round < 8; ++round) {
+    for (const Trace& golden : GoldenTraces()) {
+      ++seed;
+      const Layer layer = golden.header.layer;
+      const std::string header =
+          WithPerturbations(EncodeForFuzzing(golden), AllAt(2));
+      for (const bool drawn : {false, true}) {
+        const std::string in = drawn ? WithDraws(layer, header, seed) : header;
+        std::unique_ptr<System> model = model::NewSystem();
+        Decoder dec(layer, Mode::kValid, in);
+        ASSERT_TRUE(model->Configure(dec.header()).ok());
+        while (std::optional<Step> s = dec.Next()) {
+          if (dec.last_perturbation()) {
+            EXPECT_TRUE(drawn) << golden.path;
+            kinds[layer].insert(*dec.last_perturbation());
+            ++perturbed[layer];
+          }
+          steps[layer] += drawn;
+          absl::StatusOr<StepOut> out = model->Apply(*s);
+          ASSERT_TRUE(out.ok()) << golden.path << ": " << out.status();
+          if (out->fatal) break;
+          State after = model->Snapshot();
+          dec.Observe(*s, *out, &after);
         }
-        steps[layer] += drawn;
-        absl::StatusOr<StepOut> out = model->Apply(*s);
-        ASSERT_TRUE(out.ok()) << golden.path << ": " << out.status();
-        if (out->fatal) break;
-        State after = model->Snapshot();
-        dec.Observe(*s, *out, &after);
       }
     }
   }

@@ -9,7 +9,7 @@
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
-#include "harness/trace_files.h"
+#include "harness/golden_test_util.h"
 #include "impl/system.h"
 #include "model/system.h"
 
@@ -112,14 +112,12 @@ TEST(LockstepTest, ALayerImplLacksRunsOnTheModelAlone) {
   EXPECT_EQ(r.steps, 3);
 }
 
-// The golden traces, as seeds, pass every differential target, and the
-// known upstream violations they show are counted, not failed.
+// Golden traces (GoldenSample(): every op, argument and config variant of
+// the corpus), as seeds, pass every differential target, and the known
+// upstream violations they show are counted, not failed.
 TEST(LockstepTest, GoldenSeedsPassAndCountKnownViolations) {
-  absl::StatusOr<std::vector<std::string>> files =
-      FindTraceFiles({std::string(SCHEDTRACE_SOURCE_DIR) + "/golden"});
-  ASSERT_TRUE(files.ok());
   std::map<std::string, int> known;
-  for (const std::string& f : *files) {
+  for (const std::string& f : GoldenSamplePaths()) {
     absl::StatusOr<Trace> t = ReadTraceFile(f);
     ASSERT_TRUE(t.ok()) << t.status();
     const std::string bytes = EncodeForFuzzing(*t);

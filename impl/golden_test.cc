@@ -1,70 +1,59 @@
-// Replays every golden trace (upstream-recorded and handwritten) of the
-// three layers — queue, cache and scheduler — against impl: each must pass,
-// every step run.
-#include <cctype>
+// impl's one replay of the golden corpus (golden/: upstream-recorded,
+// handwritten and regression traces), a test per layer: every trace passes
+// on one impl System configured again for each, with every property checked
+// after every step, the incremental check agreeing with the full one and
+// SnapshotInto agreeing with Snapshot (properties/golden_pass_test_util.h).
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/replay.h"
-#include "harness/trace_files.h"
+#include "harness/golden_test_util.h"
 #include "impl/system.h"
+#include "properties/golden_pass_test_util.h"
 
 namespace schedtrace::impl {
 namespace {
 
-std::string GoldenDir() {
-  return std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
+struct LayerCorpus {
+  Layer layer;
+  int upstream;     // traces recorded from upstream v1.26.7
+  int handwritten;  // at least
+};
+
+void PrintTo(const LayerCorpus& c, std::ostream* os) {
+  *os << LayerName(c.layer);
 }
 
-std::vector<std::string> Traces() {
-  absl::StatusOr<std::vector<std::string>> files =
-      FindTraceFiles({GoldenDir() + "/upstream-v1.26.7/queue",
-                      GoldenDir() + "/handwritten/queue",
-                      GoldenDir() + "/upstream-v1.26.7/cache",
-                      GoldenDir() + "/handwritten/cache",
-                      GoldenDir() + "/upstream-v1.26.7/scheduler",
-                      GoldenDir() + "/handwritten/scheduler"});
-  return files.ok() ? *files : std::vector<std::string>{};
+class GoldenPass : public testing::TestWithParam<LayerCorpus> {};
+
+TEST_P(GoldenPass, EveryTracePassesEveryCheck) {
+  const LayerCorpus& want = GetParam();
+  const std::vector<GoldenFile> files =
+      ReadGoldenLayer(GoldenDir(), want.layer);
+  int upstream = 0, handwritten = 0;
+  for (const GoldenFile& f : files) {
+    upstream += f.path.find("/upstream-v1.26.7/") != std::string::npos;
+    handwritten += f.path.find("/handwritten/") != std::string::npos;
+  }
+  EXPECT_EQ(upstream, want.upstream);
+  EXPECT_GE(handwritten, want.handwritten);
+
+  const properties::GoldenPassResult r =
+      properties::RunGoldenPass(&NewSystem, files);
+  EXPECT_EQ(r.traces, static_cast<int>(files.size()));
+  int known = 0;
+  for (const auto& ids : r.known) known += !ids.empty();
+  EXPECT_GT(known, 0);
 }
 
-int CountUnder(const std::string& dir) {
-  int n = 0;
-  for (const std::string& f : Traces()) n += f.find(dir) != std::string::npos;
-  return n;
-}
-
-TEST(GoldenTest, UpstreamCorpusIsThere) {
-  EXPECT_EQ(CountUnder("/upstream-v1.26.7/queue/"), 168);
-  EXPECT_EQ(CountUnder("/upstream-v1.26.7/cache/"), 86);
-  EXPECT_EQ(CountUnder("/upstream-v1.26.7/scheduler/"), 89);
-  EXPECT_GE(CountUnder("/handwritten/scheduler/"), 20);
-}
-
-class GoldenTrace : public testing::TestWithParam<std::string> {};
-
-TEST_P(GoldenTrace, Passes) {
-  const std::string& path = GetParam();
-  absl::StatusOr<Trace> trace = ReadTraceFile(path);
-  ASSERT_TRUE(trace.ok()) << trace.status();
-  std::unique_ptr<System> sut = NewSystem();
-  TraceResult result = Replay(*sut, *trace);
-  EXPECT_EQ(result.verdict, Verdict::kPassed)
-      << VerdictName(result.verdict) << " " << result.message
-      << (result.divergence ? result.divergence->Format(path) : "");
-  EXPECT_EQ(result.steps_run, static_cast<int>(trace->steps.size()));
-}
-
-INSTANTIATE_TEST_SUITE_P(Corpus, GoldenTrace, testing::ValuesIn(Traces()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name =
-                               info.param.substr(GoldenDir().size() + 1);
-                           for (char& c : name) {
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           }
-                           return name;
+INSTANTIATE_TEST_SUITE_P(Corpus, GoldenPass,
+                         testing::Values(LayerCorpus{Layer::kQueue, 168, 20},
+                                         LayerCorpus{Layer::kCache, 86, 10},
+                                         LayerCorpus{Layer::kScheduler, 89,
+                                                     20}),
+                         [](const testing::TestParamInfo<LayerCorpus>& info) {
+                           return std::string(LayerName(info.param.layer));
                          });
 
 }  // namespace

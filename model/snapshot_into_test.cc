@@ -1,11 +1,14 @@
 // The model's SnapshotInto writes what its Snapshot returns, into a State
 // reused from step to step as the fuzz targets reuse it: before Configure, at
-// every step of every golden trace and of generated traces of each layer,
-// from a dirty State (CheckSnapshotIntoEverywhere,
-// harness/snapshot_into_check.h).
+// every step of generated traces of each layer and of GoldenSample(), from a
+// dirty State (CheckSnapshotIntoEverywhere, harness/snapshot_into_check.h).
+// Every step of the whole golden corpus gets the same check in the model's
+// golden pass (model/golden_test.cc).
+#include <filesystem>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "harness/golden_test_util.h"
 #include "harness/snapshot_into_check.h"
 #include "model/system.h"
 
@@ -13,11 +16,16 @@ namespace schedtrace::model {
 namespace {
 
 TEST(SnapshotIntoTest, AgreesWithSnapshotEverywhere) {
-  absl::StatusOr<SnapshotIntoCoverage> checked = CheckSnapshotIntoEverywhere(
-      &NewSystem, &NewSystem, std::string(SCHEDTRACE_SOURCE_DIR) + "/golden");
+  const std::string sample = CopyGoldenSample(
+      (std::filesystem::path(testing::TempDir()) / "model-snapshot-into")
+          .string());
+  absl::StatusOr<SnapshotIntoCoverage> checked =
+      CheckSnapshotIntoEverywhere(&NewSystem, &NewSystem, sample);
   ASSERT_TRUE(checked.ok()) << checked.status();
-  // 168 queue, 86 cache and 89 scheduler traces from upstream alone.
-  EXPECT_GE(checked->carried_traces, 168 + 86 + 89);
+  EXPECT_EQ(checked->carried_traces, static_cast<int>(GoldenSample().size()));
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    EXPECT_GT(checked->generated_steps[layer], 2000u) << LayerName(layer);
+  }
 }
 
 }  // namespace
