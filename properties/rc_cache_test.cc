@@ -157,7 +157,6 @@ TEST(RcCacheTest, EachPerturbationOccurs) {
                      *ParsePerturbations("all:0.2"));
   EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
   for (const char* kind : kPerturbKinds) {
-    if (false) continue;
     EXPECT_GT(PerturbCounts()[kind], 0) << kind;
   }
   std::cout << "perturbations: " << FormatCounts(PerturbCounts())
