@@ -9,6 +9,11 @@
 // the cache handler runs before the queue handler, and a binding cycle the
 // step releases runs after the handler that released it returns.
 //
+// Its definitions follow upstream's files: model/event_handlers.cc
+// (eventhandlers.go), model/schedule_one.cc (schedule_one.go),
+// model/framework.cc (framework/runtime/framework.go) and model/scheduler.cc
+// (construction, the Permit and flush steps, snapshots).
+//
 //   Scheduler s(header.config);
 //   s.SetNow(step.t);
 //   s.OnPodAdd(pod);            // informer Add
@@ -26,9 +31,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "harness/state.h"
 #include "harness/trace.h"
 #include "model/cache.h"
+#include "model/filters.h"
+#include "model/node_info.h"
 #include "model/queue.h"
 #include "model/snapshot.h"
 
@@ -85,7 +93,7 @@ class Scheduler {
   // A continuation queued by a handler, run after it returns.
   using Continuation = std::function<absl::Status()>;
 
-  // upstream: eventhandlers.go
+  // upstream: eventhandlers.go (model/event_handlers.cc)
   absl::Status addPodToCache(const PodPtr& pod);
   absl::Status updatePodInCache(const PodPtr& old_pod, const PodPtr& new_pod);
   absl::Status deletePodFromCache(const PodPtr& pod);
@@ -100,21 +108,69 @@ class Scheduler {
     return !assignedPod(pod) && responsibleForPod(pod);
   }
 
-  // upstream: schedule_one.go
-  absl::Status schedulingCycle(const std::string& profile,
-                               const std::shared_ptr<QueuedPodInfo>& pod_info,
-                               ReserveOutcome reserve, PermitOutcome permit);
+  // upstream: schedule_one.go (model/schedule_one.cc), in its order.
+  //
+  // upstream: framework.Diagnosis; the model keeps UnschedulablePlugins
+  // (NodeToStatusMap only feeds messages and preemption, which it lacks).
+  struct Diagnosis {
+    std::set<std::string> unschedulable_plugins;
+  };
+  // upstream: the error schedulePod returns, by what schedulingCycle tells
+  // apart: nil, ErrNoNodesAvailable, a *FitError, any other error.
+  enum class ScheduleError { kNone, kNoNodesAvailable, kFitError, kError };
+  // upstream: schedulePod's (ScheduleResult, error).
+  struct SchedulePodResult {
+    std::string suggested_host;  // upstream: ScheduleResult.SuggestedHost
+    ScheduleError err = ScheduleError::kNone;
+    Diagnosis diagnosis;  // upstream: FitError.Diagnosis (kFitError)
+  };
+  // upstream: schedulingCycle's (ScheduleResult, *QueuedPodInfo, error).
+  struct SchedulingCycleResult {
+    // upstream: SuggestedHost; set once selectHost chose a node.
+    std::optional<std::string> suggested_host;
+    // upstream: podInfo, or assumedPodInfo once the cycle assumed the pod.
+    std::shared_ptr<QueuedPodInfo> pod_info;
+    bool failed = false;  // upstream: err != nil
+    // upstream: ScheduleResult.reason and .nominatingInfo (when failed).
+    std::string reason;
+    std::optional<NominatingInfo> nominating_info;
+    // upstream: a FitError's Diagnosis.UnschedulablePlugins.
+    std::optional<std::set<std::string>> fit_error_plugins;
+  };
+  bool skipPodSchedule(const Pod& pod);
+  // A non-OK status is fatal only; upstream's errors are in the result.
+  absl::StatusOr<SchedulingCycleResult> schedulingCycle(
+      const std::shared_ptr<QueuedPodInfo>& pod_info, ReserveOutcome reserve,
+      PermitOutcome permit);
+  absl::StatusOr<SchedulePodResult> schedulePod(const Pod& pod);
+  // A non-OK status is upstream's error (never fatal), as in the two below.
+  absl::StatusOr<std::vector<const NodeInfo*>> findNodesThatFitPod(
+      const Pod& pod, Diagnosis& diagnosis) const;
+  absl::StatusOr<std::vector<const NodeInfo*>> evaluateNominatedNode(
+      const Pod& pod, Diagnosis& diagnosis) const;
+  absl::StatusOr<std::vector<const NodeInfo*>> findNodesThatPassFilters(
+      const Pod& pod, Diagnosis& diagnosis,
+      const std::vector<const NodeInfo*>& nodes) const;
+  absl::Status assume(PodInfo& assumed, const std::string& host);
   absl::Status runBindingCycleUntilParked(BindingCycle cycle);
+  // Whether the binding succeeded; a non-OK status is fatal only.
+  absl::StatusOr<bool> bind(const BindingCycle& cycle, bool bind_ok);
+  absl::Status finishBinding(const PodPtr& assumed, bool bound);
   absl::Status handleBindingCycleError(const BindingCycle& cycle,
                                        const CycleStatus& status);
   absl::Status handleSchedulingFailure(
       const std::shared_ptr<QueuedPodInfo>& pod_info, const std::string& reason,
       const std::optional<std::set<std::string>>& fit_error_plugins,
       const std::optional<NominatingInfo>& nominating_info);
-  bool skipPodSchedule(const Pod& pod);
 
-  // upstream: framework.RejectWaitingPod for the pod's profile.
+  // upstream: framework/runtime/framework.go for the pod's profile
+  // (model/framework.cc).
+  FilterStatus RunFilterPluginsWithNominatedPods(const Pod& pod,
+                                                 const NodeInfo& info) const;
+  std::optional<NodeInfo> addNominatedPods(const Pod& pod,
+                                           const NodeInfo& info) const;
   bool RejectWaitingPod(const std::string& profile, const std::string& uid);
+
   absl::Status RunContinuations();
 
   Config config_;
