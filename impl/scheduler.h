@@ -13,13 +13,17 @@
 // (impl/filters.h). A cycle filters each node with a few comparisons and
 // picks the host in the same pass.
 //
+// Its definitions follow upstream's files: impl/event_handlers.cc
+// (eventhandlers.go), impl/schedule_one.cc (schedule_one.go),
+// impl/scheduler_snapshot.cc (cache.go's UpdateSnapshot) and
+// impl/scheduler.cc (construction, the Permit and flush steps, snapshots).
+//
 //   Scheduler s(header.config);
 //   s.SetNow(step.t);
 //   bool alive = s.OnPodAdd(pod);  // false: upstream exited (fatal)
 //   alive = s.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kWait);
-//   StepOut out = s.TakeOut();     // what the steps since the last call
-//   emitted State state = s.Snapshot();    // the spec's scheduler-layer
-//   snapshot
+//   StepOut out = s.TakeOut();  // what the steps since the last call emitted
+//   State state = s.Snapshot();  // the spec's scheduler-layer snapshot
 #ifndef SCHEDTRACE_IMPL_SCHEDULER_H_
 #define SCHEDTRACE_IMPL_SCHEDULER_H_
 
@@ -108,6 +112,9 @@ class Scheduler {
     int64_t pods = 0;
     Requests requested;
   };
+
+  // upstream: internalqueue.AssignedPodDelete
+  static const ClusterEvent& AssignedPodDeleteEvent();
 
   bool Responsible(const Pod& pod) const;
   // The cache handler's informer filter (an assigned pod).

@@ -1,0 +1,278 @@
+// The informer's event handlers of impl::Scheduler (upstream:
+// eventhandlers.go): cache handler, then queue handler, then the binding
+// cycles they released.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "impl/mutants.h"
+#include "impl/scheduler.h"
+
+namespace schedtrace::impl {
+namespace {
+
+// upstream: nodeSchedulingPropertiesChange (eventhandlers.go).
+std::optional<ClusterEvent> NodePropertiesChange(const Node& new_node,
+                                                 const Node& old_node) {
+  if (new_node.unschedulable != old_node.unschedulable &&
+      !new_node.unschedulable) {
+    return ClusterEvent{"Node", "UpdateNodeTaint",
+                        "NodeSpecUnschedulableChange"};
+  }
+  if (old_node.allocatable != new_node.allocatable) {
+    return ClusterEvent{"Node", "UpdateNodeAllocatable",
+                        "NodeAllocatableChange"};
+  }
+  if (old_node.labels != new_node.labels) {
+    if (MutantActive(Mutant::kLabelChangeAsTaintEvent)) {
+      // Planted: copy-pasted from the taint case below.
+      return ClusterEvent{"Node", "UpdateNodeTaint", "NodeLabelChange"};
+    }
+    return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
+  }
+  if (old_node.taints != new_node.taints) {
+    return ClusterEvent{"Node", "UpdateNodeTaint", "NodeTaintChange"};
+  }
+  auto statuses = [](const Node& n) {
+    std::map<std::string, std::string> m;
+    for (const NodeCondition& c : n.conditions) m[c.type] = c.status;
+    return m;
+  };
+  if (old_node.conditions != new_node.conditions &&
+      statuses(old_node) != statuses(new_node)) {
+    return ClusterEvent{"Node", "UpdateNodeCondition", "NodeConditionChange"};
+  }
+  return std::nullopt;
+}
+
+// upstream: the handlers addAllEventHandlers registers for other kinds
+// (buildEvtResHandler, onStorageClassAdd): the event a cluster_event step
+// sends, or nullopt when no handler runs.
+std::optional<ClusterEvent> OtherKindEvent(
+    const std::vector<ClusterEventMapEntry>& map, const std::string& resource,
+    const std::string& action, bool wait_for_first_consumer) {
+  if (resource == "Node" || resource == "Pod") return std::nullopt;
+  const int bits = ActionTypeBits(action);
+  bool registered = false;
+  for (const ClusterEventMapEntry& e : map) {
+    if (e.resource != resource) continue;
+    for (const std::string& a : e.actions) {
+      if ((ActionTypeBits(a) & bits) != 0) registered = true;
+    }
+  }
+  if (!registered) return std::nullopt;
+  if (action != "Add" && action != "Update" && action != "Delete") {
+    return std::nullopt;
+  }
+  if (resource == "StorageClass" &&
+      ((action == "Add" && !wait_for_first_consumer) || action == "Delete")) {
+    return std::nullopt;
+  }
+  std::string short_name = resource == "PersistentVolume"        ? "Pv"
+                           : resource == "PersistentVolumeClaim" ? "Pvc"
+                                                                 : resource;
+  return ClusterEvent{resource, action, short_name + action};
+}
+
+}  // namespace
+
+bool Scheduler::OnPodAdd(const PodPtr& pod) {
+  queue_.ListerSet(pod);
+  if (ForCache(*pod) && !AddPodToCache(pod)) return false;
+  if (pod->node_name.empty() && Responsible(*pod) &&
+      !AddPodToSchedulingQueue(pod)) {
+    return false;
+  }
+  return RunContinuations();
+}
+
+// upstream: FilteringResourceEventHandler.OnUpdate for both handlers.
+bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
+  queue_.ListerSet(new_pod);
+  {
+    const bool older = ForCache(*old_pod);
+    const bool newer = ForCache(*new_pod);
+    bool ok = true;
+    if (older && newer) {
+      ok = UpdatePodInCache(old_pod, new_pod);
+    } else if (newer) {
+      ok = AddPodToCache(new_pod);
+    } else if (older) {
+      ok = DeletePodFromCache(old_pod);
+    }
+    if (!ok) return false;
+  }
+  {
+    const bool older =
+        old_pod->node_name.empty() &&
+        Responsible(MutantActive(Mutant::kQueueFilterNewSchedulerName)
+                        ? *new_pod  // planted: the new object's name
+                        : *old_pod);
+    const bool newer = new_pod->node_name.empty() && Responsible(*new_pod);
+    bool ok = true;
+    if (older && newer) {
+      ok = UpdatePodInSchedulingQueue(old_pod, new_pod);
+    } else if (newer) {
+      ok = AddPodToSchedulingQueue(new_pod);
+    } else if (older) {
+      ok = DeletePodFromSchedulingQueue(old_pod);
+    }
+    if (!ok) return false;
+  }
+  return RunContinuations();
+}
+
+bool Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
+  queue_.ListerDelete(*pod);
+  // upstream: both filters accept a DeletedFinalStateUnknown holding a pod:
+  // the cache's whatever the pod, the queue's by scheduler name.
+  bool to_cache = tombstone || ForCache(*pod);
+  bool to_queue = Responsible(*pod) && (tombstone || pod->node_name.empty());
+  if (MutantActive(Mutant::kTombstoneMishandled)) {
+    // Planted: both filters judge a tombstone by the carried object.
+    to_cache = !pod->node_name.empty();
+    to_queue = Responsible(*pod) && pod->node_name.empty();
+  }
+  if (to_cache && !DeletePodFromCache(pod)) return false;
+  if (to_queue && !DeletePodFromSchedulingQueue(pod)) return false;
+  return RunContinuations();
+}
+
+// The PreEnqueueCheck preCheckForNode over the cache's NodeInfo of the node.
+void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id,
+                            const NodePtr& old_node) {
+  NodeFacts node;
+  if (MutantActive(Mutant::kNodeUpdatePrecheckOldNode) && old_node) {
+    // Planted: the precheck reads the update's old object.
+    ComputeNodeFacts(old_node, cache_, node);
+  } else {
+    ComputeNodeFacts(cache_.NodeObject(node_id), cache_, node);
+  }
+  const int64_t pods = static_cast<int64_t>(cache_.NodePodCount(node_id));
+  Requests requested;
+  cache_.NodeRequested(node_id, requested);
+  PodFacts pod_facts;
+  queue_.MoveAllToActiveOrBackoffQueue(event, [&](const Pod& pod) {
+    ComputePodFacts(pod, cache_, pod_facts);
+    return PreCheckForNode(pod_facts, node, pods, requested);
+  });
+}
+
+// upstream: addNodeToCache
+bool Scheduler::OnNodeAdd(const NodePtr& node) {
+  if (cache_.AddNode(node) == CacheResult::kFatal) return false;
+  static const ClusterEvent kNodeAdd{"Node", "Add", "NodeAdd"};
+  MoveForNode(kNodeAdd, cache_.FindNodeId(node->name));
+  return true;
+}
+
+// upstream: updateNodeInCache
+bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
+  if (cache_.UpdateNode(old_node, new_node) == CacheResult::kFatal) {
+    return false;
+  }
+  if (std::optional<ClusterEvent> event =
+          NodePropertiesChange(*new_node, *old_node)) {
+    MoveForNode(*event, cache_.FindNodeId(new_node->name), old_node);
+  }
+  return true;
+}
+
+// upstream: deleteNodeFromCache (errors are logged)
+bool Scheduler::OnNodeDelete(const NodePtr& node) {
+  const CacheResult r = cache_.RemoveNode(node);
+  if (MutantActive(Mutant::kUnknownNodeDeleteFatal)) {
+    return r == CacheResult::kOk;  // planted: an error exits
+  }
+  return r != CacheResult::kFatal;
+}
+
+bool Scheduler::OnClusterEvent(const std::string& resource,
+                               const std::string& action,
+                               bool wait_for_first_consumer) {
+  if (std::optional<ClusterEvent> event =
+          OtherKindEvent(config_.cluster_event_map, resource, action,
+                         wait_for_first_consumer)) {
+    queue_.MoveAllToActiveOrBackoffQueue(*event,
+                                         std::function<bool(const Pod&)>());
+  }
+  return true;
+}
+
+// upstream: addPodToCache
+bool Scheduler::AddPodToCache(const PodPtr& pod) {
+  if (cache_.AddPod(pod) == CacheResult::kFatal) return false;
+  queue_.AssignedPodAdded(pod);
+  return true;
+}
+
+// upstream: updatePodInCache
+bool Scheduler::UpdatePodInCache(const PodPtr& old_pod, const PodPtr& new_pod) {
+  if (cache_.UpdatePod(old_pod, new_pod) == CacheResult::kFatal) return false;
+  queue_.AssignedPodUpdated(new_pod);
+  return true;
+}
+
+// upstream: deletePodFromCache
+bool Scheduler::DeletePodFromCache(const PodPtr& pod) {
+  if (cache_.RemovePod(pod) == CacheResult::kFatal) return false;
+  queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
+                                       std::function<bool(const Pod&)>());
+  return true;
+}
+
+// upstream: addPodToSchedulingQueue
+bool Scheduler::AddPodToSchedulingQueue(const PodPtr& pod) {
+  return queue_.Add(pod) != QueueResult::kFatal;
+}
+
+// upstream: updatePodInSchedulingQueue
+bool Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod,
+                                           const PodPtr& new_pod) {
+  if (old_pod->resource_version == new_pod->resource_version &&
+      !MutantActive(Mutant::kResyncProcessed)) {
+    return true;
+  }
+  if (MutantActive(Mutant::kStaleResourceVersionIgnored)) {
+    // Planted: an update older than the one held is dropped as stale.
+    int64_t old_rv = 0;
+    int64_t new_rv = 0;
+    if (absl::SimpleAtoi(old_pod->resource_version, &old_rv) &&
+        absl::SimpleAtoi(new_pod->resource_version, &new_rv) &&
+        new_rv < old_rv) {
+      return true;
+    }
+  }
+  if (cache_.IsAssumedPod(new_pod->uid) &&
+      !MutantActive(Mutant::kAssumedPodRequeued)) {
+    return true;
+  }
+  return queue_.Update(old_pod, new_pod) != QueueResult::kFatal;
+}
+
+// upstream: deletePodFromSchedulingQueue
+bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
+  if (queue_.Delete(pod) == QueueResult::kFatal) return false;
+  if (!Responsible(*pod)) return true;  // frameworkForPod
+  if (MutantActive(Mutant::kWaitingPodNotRejected)) return true;
+  const std::string* uid = &pod->uid;
+  std::string by_key;
+  if (MutantActive(Mutant::kWaitingPodRejectedByName)) {
+    // Planted: the waiting pod is found by its key, as the queue finds pods.
+    for (const BindingCycle& w : waiting_) {
+      if (w.profile == pod->scheduler_name && w.key == pod->Key()) {
+        by_key = w.uid;
+        uid = &by_key;
+        break;
+      }
+    }
+  }
+  if (RejectWaitingPod(pod->scheduler_name, *uid)) {
+    queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
+                                         std::function<bool(const Pod&)>());
+  }
+  return true;
+}
+
+}  // namespace schedtrace::impl

@@ -1,0 +1,398 @@
+// The scheduling and binding cycles of impl::Scheduler (upstream:
+// schedule_one.go, and framework.go's RunFilterPluginsWithNominatedPods).
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "harness/go_int.h"
+#include "impl/mutants.h"
+#include "impl/scheduler.h"
+
+namespace schedtrace::impl {
+namespace {
+
+constexpr char kUnschedulable[] = "Unschedulable";  // v1.PodReasonUnschedulable
+constexpr char kSchedulerError[] =
+    "SchedulerError";  // v1.PodReasonSchedulerError
+
+}  // namespace
+
+void Scheduler::CollectNominated() {
+  ++epoch_;
+  if (!queue_.HasNominatedPods()) return;
+  const Pod& pod = *pod_facts_.pod;
+  for (const auto& [node, handles] : queue_.NominatedPods()) {
+    const uint32_t id = SnapshotGet(node);
+    if (id == Cache::kNoNode) continue;
+    for (uint32_t h : handles) {
+      const Pod& other = *queue_.HandlePod(h);
+      if (MutantActive(Mutant::kNominatedEqualPriorityIgnored)) {
+        // Planted: only strictly higher priorities are counted.
+        if (other.Priority() <= pod.Priority() || other.uid == pod.uid) {
+          continue;
+        }
+      } else if (MutantActive(Mutant::kNominatedSelfCounted)) {
+        // Planted: the pod's own nomination is counted too.
+        if (other.Priority() < pod.Priority()) continue;
+      } else {
+        if (other.Priority() < pod.Priority() || other.uid == pod.uid) {
+          continue;
+        }
+      }
+      if (nominated_epoch_.size() <= id) {
+        nominated_epoch_.resize(id + 1, 0);
+        nominated_.resize(id + 1);
+      }
+      NominatedExtra& e = nominated_[id];
+      if (nominated_epoch_[id] != epoch_) {
+        nominated_epoch_[id] = epoch_;
+        e.pods = 0;
+        e.requested = Requests{};
+      }
+      AddPodRequests(other, cache_, e.requested);
+      ++e.pods;
+    }
+  }
+}
+
+// upstream: RunFilterPluginsWithNominatedPods: with the nominated pods of
+// equal or higher priority added to the node, then without them when that
+// passed.
+int Scheduler::FilterNode(uint32_t id) {
+  SnapNode& s = snap_[id];
+  int8_t* memo = nullptr;
+  if (cycle_memo_) {
+    if (s.affinity_memo.size() <= cycle_sig_) {
+      s.affinity_memo.resize(cycle_sig_ + 1, -1);
+    }
+    memo = &s.affinity_memo[cycle_sig_];
+  }
+  if (id < nominated_epoch_.size() && nominated_epoch_[id] == epoch_) {
+    const NominatedExtra& e = nominated_[id];
+    with_nominated_ = s.requested;
+    with_nominated_.cpu = WrapAdd(with_nominated_.cpu, e.requested.cpu);
+    with_nominated_.memory =
+        WrapAdd(with_nominated_.memory, e.requested.memory);
+    with_nominated_.ephemeral =
+        WrapAdd(with_nominated_.ephemeral, e.requested.ephemeral);
+    for (const auto& [sid, amount] : e.requested.scalars) {
+      bool found = false;
+      for (auto& [have_id, have] : with_nominated_.scalars) {
+        if (have_id == sid) {
+          have = WrapAdd(have, amount);
+          found = true;
+        }
+      }
+      if (!found) with_nominated_.scalars.push_back({sid, amount});
+    }
+    int r = RunFilters(pod_facts_, s.facts, WrapAdd(s.pods, e.pods),
+                       with_nominated_, memo);
+    if (r == kPass)
+      r = RunFilters(pod_facts_, s.facts, s.pods, s.requested, memo);
+    return r;
+  }
+  return RunFilters(pod_facts_, s.facts, s.pods, s.requested, memo);
+}
+
+// upstream: scheduleOne
+bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
+  std::optional<Handle> h = queue_.PopHandle();
+  out_.popped_present = true;
+  if (!h) return true;
+  const PodPtr pod = queue_.HandlePod(*h);
+  out_.popped = pod->Key();
+  if (!Responsible(*pod)) {  // frameworkForPod
+    queue_.Release(*h);
+    return true;
+  }
+  // upstream: skipPodSchedule
+  if (pod->deletion_timestamp) {
+    if (!MutantActive(Mutant::kSkipDeletingPodNoEvent)) {
+      out_.events.push_back({*out_.popped, "FailedScheduling"});
+    }  // planted (when skipped): the skip is not reported
+    out_.result = ScheduleResult{*out_.popped, "skipped"};
+    queue_.Release(*h);
+    return true;
+  }
+  if (cache_.IsAssumedPod(pod->uid) &&
+      !MutantActive(Mutant::kAssumedPodScheduledTwice)) {
+    out_.result = ScheduleResult{*out_.popped, "skipped"};
+    queue_.Release(*h);
+    return true;
+  }
+  if (!SchedulingCycle(pod->scheduler_name, *h, reserve, permit)) return false;
+  return RunContinuations();
+}
+
+// upstream: schedulingCycle with schedulePod, findNodesThatFitPod,
+// evaluateNominatedNode, findNodesThatPassFilters, prioritizeNodes,
+// selectHost, assume, Reserve and Permit. Consumes `h`.
+bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
+                                ReserveOutcome reserve, PermitOutcome permit) {
+  const PodPtr pod = queue_.HandlePod(h);
+  ScheduleResult& result = out_.result.emplace();
+  result.pod = pod->Key();
+
+  if (!UpdateSnapshot()) {
+    result.outcome = "error";
+    return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
+  }
+  if (snap_list_.empty()) {  // ErrNoNodesAvailable
+    result.outcome = "unschedulable";
+    return HandleSchedulingFailure(h, kUnschedulable, std::nullopt, true);
+  }
+  // --- findNodesThatFitPod
+  ComputePodFacts(*pod, cache_, pod_facts_);
+  cycle_memo_ = !pod_facts_.affinity_trivial;
+  if (cycle_memo_) {
+    cycle_sig_ = affinity_sigs_
+                     .try_emplace(pod_facts_.affinity_signature,
+                                  static_cast<uint32_t>(affinity_sigs_.size()))
+                     .first->second;
+  }
+  CollectNominated();
+  uint32_t mask = 0;  // Diagnosis.UnschedulablePlugins
+  bool error = false;
+  feasible_.clear();
+  PreFilterResult pre = NodeAffinityPreFilter(*pod);
+  if (pre.unresolvable) {
+    mask |= 1u << kNodeAffinity;
+  } else {
+    if (!pod->nominated_node_name.empty()) {
+      // upstream: evaluateNominatedNode (a missing node is logged).
+      if (uint32_t id = SnapshotGet(pod->nominated_node_name);
+          id != Cache::kNoNode) {
+        int r = FilterNode(id);
+        if (r == kPass) {
+          feasible_.push_back(id);
+        } else {
+          mask |= 1u << r;
+        }
+      }
+    }
+    if (feasible_.empty()) {
+      auto filter = [&](uint32_t id) {
+        int r = FilterNode(id);
+        if (r == kPass) {
+          feasible_.push_back(id);
+        } else if (MutantActive(Mutant::kFitErrorLastPluginOnly)) {
+          mask = 1u << r;  // planted: the last rejection only
+        } else {
+          mask |= 1u << r;
+        }
+      };
+      if (score_order_dirty_) RebuildScoreOrder();
+      bool early_stop = pre.all_nodes && out_of_range_scores_ == 0;
+      if (MutantActive(Mutant::kEarlyStopIgnoresOutOfRange)) {
+        early_stop = pre.all_nodes;  // planted: scores never checked
+      }
+      if (early_stop) {
+        // Every score is valid: the host is the first feasible node in
+        // descending score order (ties in list order), and the FitError
+        // needs every node only when none is feasible.
+        for (uint32_t id : score_order_) {
+          filter(id);
+          if (!feasible_.empty()) break;
+        }
+      } else if (pre.all_nodes) {
+        for (uint32_t id : snap_list_) filter(id);
+      } else {
+        std::vector<uint32_t> ids;
+        for (const std::string& name : pre.names) {
+          uint32_t id = SnapshotGet(name);
+          if (id == Cache::kNoNode) {
+            error = true;  // upstream: NodeInfos().Get fails
+            break;
+          }
+          ids.push_back(id);
+        }
+        if (!error) {
+          for (uint32_t id : ids) filter(id);
+        }
+      }
+    }
+  }
+  if (error) {
+    result.outcome = "error";
+    return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
+  }
+  if (feasible_.empty()) {  // FitError; no PostFilter
+    result.outcome = "unschedulable";
+    result.plugins = FilterPluginNames(mask);
+    return HandleSchedulingFailure(h, kUnschedulable, mask, false);
+  }
+  // upstream: prioritizeNodes (scores outside [0, 100] are an error) and
+  // selectHost (the first highest score).
+  uint32_t host = feasible_.front();
+  if (feasible_.size() > 1) {
+    int64_t best = -1;
+    for (uint32_t id : feasible_) {
+      const int64_t score = snap_[id].facts.score;
+      if (score < 0 || score > 100) {
+        result.outcome = "error";
+        return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
+      }
+      if (score > best) {
+        best = score;
+        host = id;
+      }
+    }
+  }
+  const std::string& node_name = snap_[host].facts.node->name;
+  result.node = node_name;
+
+  // --- assume
+  auto assumed_pod = std::make_shared<Pod>(*pod);
+  assumed_pod->node_name = node_name;
+  const Handle assumed = queue_.CloneHandle(h, assumed_pod, false);
+  queue_.Release(h);
+  if (cache_.AssumePod(assumed_pod) != CacheResult::kOk) {
+    result.outcome = "error";
+    return HandleSchedulingFailure(assumed, kSchedulerError, std::nullopt,
+                                   true);
+  }
+  queue_.DeleteNominatedPodIfExists(*assumed_pod);
+
+  // --- Reserve, then Permit
+  if (reserve == ReserveOutcome::kError || permit == PermitOutcome::kReject) {
+    // upstream: RunReservePluginsUnreserve, then ForgetPod (errors logged).
+    const CacheResult forget = cache_.ForgetPod(assumed_pod);
+    if (forget == CacheResult::kFatal) return false;
+    if (MutantActive(Mutant::kSchedulingFailureRequestsMove) &&
+        forget == CacheResult::kOk) {
+      // Planted: as handleBindingCycleError does after forgetting.
+      queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
+                                           std::function<bool(const Pod&)>());
+    }
+    const bool reserve_failed = reserve == ReserveOutcome::kError;
+    result.outcome = reserve_failed ? "error" : "unschedulable";
+    return HandleSchedulingFailure(
+        assumed, reserve_failed ? kSchedulerError : kUnschedulable,
+        std::nullopt, true);
+  }
+  result.outcome = "scheduled";
+  BindingCycle cycle{MutantActive(Mutant::kBindingCycleFirstProfile)
+                         ? config_.profiles.front()  // planted
+                         : profile,
+                     assumed, node_name, result.pod, assumed_pod->uid};
+  if (permit == PermitOutcome::kWait) {
+    // upstream: waitingPodsMap.add keys by uid, so a second waiting pod with
+    // the same uid (only hostile input gets there) replaces the first, whose
+    // goroutine then waits on nothing anyone can reach.
+    for (BindingCycle& w : waiting_) {
+      if (w.profile == cycle.profile && w.uid == cycle.uid) {
+        queue_.Release(w.assumed);
+        w = std::move(cycle);
+        return true;
+      }
+    }
+    waiting_.push_back(std::move(cycle));
+  } else {
+    continuations_.push_back({false, std::move(cycle)});
+  }
+  return true;
+}
+
+// upstream: the rest of bindingCycle: RunPreBindPlugins, bind (finishBinding
+// deferred), RunPostBindPlugins.
+bool Scheduler::Bind(const std::string& key, bool prebind_ok, bool bind_ok) {
+  auto it = std::find_if(parked_.begin(), parked_.end(),
+                         [&](const BindingCycle& c) { return c.key == key; });
+  if (it == parked_.end()) return true;
+  BindingCycle cycle = std::move(*it);
+  parked_.erase(it);
+  if (!prebind_ok) return HandleBindingCycleError(cycle, false);
+  const PodPtr assumed = queue_.HandlePod(cycle.assumed);
+  if (cache_.FinishBinding(assumed, now_ms_) == CacheResult::kFatal) {
+    return false;
+  }
+  if (!bind_ok) return HandleBindingCycleError(cycle, false);
+  out_.events.push_back({cycle.key, "Scheduled"});
+  out_.bindings.push_back({cycle.key, cycle.node});
+  queue_.Release(cycle.assumed);
+  return true;
+}
+
+// upstream: handleBindingCycleError. Consumes the cycle's handle.
+bool Scheduler::HandleBindingCycleError(const BindingCycle& cycle,
+                                        bool unschedulable) {
+  const PodPtr assumed = queue_.HandlePod(cycle.assumed);
+  const CacheResult forget =
+      MutantActive(Mutant::kBindFailureNotForgotten) && !unschedulable
+          ? CacheResult::kError  // planted: stays assumed, no move request
+          : cache_.ForgetPod(assumed);
+  if (forget == CacheResult::kFatal) return false;
+  bool deferred_move = false;
+  if (forget == CacheResult::kOk) {
+    if (unschedulable && !MutantActive(Mutant::kRejectedPodMoveNotDeferred)) {
+      deferred_move = true;  // runs after the failure handler
+    } else {
+      queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
+                                           std::function<bool(const Pod&)>());
+    }
+  }
+  const char* reason = unschedulable ? kUnschedulable : kSchedulerError;
+  if (MutantActive(Mutant::kBindingFailureReasonUnschedulable)) {
+    reason = kUnschedulable;  // planted: every binding failure
+  }
+  if (!HandleSchedulingFailure(cycle.assumed, reason, std::nullopt, true)) {
+    return false;
+  }
+  if (deferred_move) {
+    const std::string& uid = cycle.uid;
+    queue_.MoveAllToActiveOrBackoffQueue(
+        AssignedPodDeleteEvent(),
+        [&uid](const Pod& pod) { return pod.uid != uid; });
+  }
+  return true;
+}
+
+// upstream: handleSchedulingFailure. Consumes `h`.
+bool Scheduler::HandleSchedulingFailure(Handle h, const char* reason,
+                                        std::optional<uint32_t> fit_error_mask,
+                                        bool clear_nominated_node) {
+  if (fit_error_mask) {
+    queue_.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask));
+  }
+  const PodPtr pod = queue_.HandlePod(h);
+  std::string key = pod->Key();
+  Handle current = h;
+  const PodPtr* cached = queue_.ListerGet(key);
+  if (MutantActive(Mutant::kFailureRequeuesDeletedPod) && cached == nullptr) {
+    // Planted: the informer no longer has the pod; requeue it anyway.
+    queue_.AddUnschedulableIfNotPresent(h, queue_.SchedulingCycle());
+  }
+  if (cached != nullptr && (*cached)->node_name.empty()) {
+    // upstream: a new PodInfo of the informer's object.
+    if (MutantActive(Mutant::kFailureRequeuesPoppedObject)) {
+      // Planted: the informer is only asked whether the pod still exists;
+      // the QueuedPodInfo that failed is requeued as it is.
+    } else {
+      current = queue_.CloneHandle(h, *cached, true);
+      queue_.Release(h);
+    }
+    if (queue_.AddUnschedulableIfNotPresent(
+            current, queue_.SchedulingCycle()) == QueueResult::kFatal) {
+      queue_.Release(current);
+      return false;
+    }
+  }
+  static const std::optional<std::string> kClear = std::string();
+  if (MutantActive(Mutant::kNominationKeptOnFailure)) {
+    clear_nominated_node = false;  // planted: the old failure path
+  }
+  queue_.AddNominatedPod(
+      current, clear_nominated_node ? kClear : std::optional<std::string>());
+  // upstream: the FailedScheduling event and updatePod's status patch.
+  out_.events.push_back({key, "FailedScheduling"});
+  out_.status_updates.push_back(
+      {std::move(key), reason,
+       clear_nominated_node ? std::string() : pod->nominated_node_name});
+  queue_.Release(current);
+  return true;
+}
+
+}  // namespace schedtrace::impl
