@@ -2,10 +2,7 @@
 // closing line, divergence reports, bad-input messages, report formats, and
 // its manners: per-command help, one-line usage errors, suggestions,
 // required flags, messages free of internal status names.
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -22,31 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-// `schedtrace ARGS` with stdout and stderr apart.
-struct SplitResult {
-  int status = -1;
-  std::string out, err;
-};
-
-SplitResult RunSplit(const std::string& args,
-                     const std::filesystem::path& dir) {
-  SplitResult r;
-  const std::string err_file = (dir / "stderr.txt").string();
-  std::string cmd =
-      std::string(SCHEDTRACE_BIN) + " " + args + " 2>'" + err_file + "'";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::stringstream err;
-  err << std::ifstream(err_file).rdbuf();
-  r.err = err.str();
-  return r;
-}
 
 int Lines(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
@@ -68,26 +40,11 @@ const char kAddNode[] =
 const char kAddPod[] =
     R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"250m"}}}]}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":["default/a"],"requested":{"cpu":250}}]}}}})";
 
-class CliTest : public ::testing::Test {
+class CliTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_cli_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
   std::string Trace(const std::string& name, const std::string& steps) {
     return Write(name, std::string(kHeader) + "\n" + steps);
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(CliTest, PassingTraceExitsZero) {
@@ -330,7 +287,7 @@ TEST_F(CliTest, ConformanceReplaysTheGoldenCorpusGreen) {
 }
 
 TEST_F(CliTest, CommandHelpShowsThatCommandAloneOnStdout) {
-  SplitResult help = RunSplit("gen --help", dir_);
+  SplitResult help = RunSchedtraceSplit("gen --help", dir_);
   EXPECT_EQ(help.status, 0);
   EXPECT_EQ(help.err, "");
   EXPECT_THAT(help.out, StartsWith("usage: schedtrace gen --layer=L"));
@@ -346,7 +303,7 @@ TEST_F(CliTest, CommandHelpShowsThatCommandAloneOnStdout) {
   EXPECT_THAT(help.out, Not(HasSubstr("exit status")));
   // -h and `help gen` say the same; --help wins over whatever else is there.
   for (const char* same : {"gen -h", "help gen", "gen --bogus --help"}) {
-    SplitResult r = RunSplit(same, dir_);
+    SplitResult r = RunSchedtraceSplit(same, dir_);
     EXPECT_EQ(r.status, 0) << same;
     EXPECT_EQ(r.out, help.out) << same;
   }
@@ -354,14 +311,14 @@ TEST_F(CliTest, CommandHelpShowsThatCommandAloneOnStdout) {
 
 TEST_F(CliTest, CommandHelpShowsShortNames) {
   // The runner's -x and -j (cli/run_flags.h).
-  SplitResult r = RunSplit("replay --help", dir_);
+  SplitResult r = RunSchedtraceSplit("replay --help", dir_);
   EXPECT_EQ(r.status, 0);
   EXPECT_THAT(r.out, HasSubstr("-x, --fail-fast "));
   EXPECT_THAT(r.out, HasSubstr("-j, --jobs=VALUE "));
 }
 
 TEST_F(CliTest, HelpIsTheOverviewWithExitStatuses) {
-  SplitResult r = RunSplit("help", dir_);
+  SplitResult r = RunSchedtraceSplit("help", dir_);
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
   for (const char* command : {"conformance", "replay", "diff", "gen", "record",
@@ -376,12 +333,12 @@ TEST_F(CliTest, HelpIsTheOverviewWithExitStatuses) {
   }
   // Synopses and summaries, not every flag's help.
   EXPECT_THAT(r.out, Not(HasSubstr("mix in sequences the apiserver")));
-  EXPECT_EQ(RunSplit("--help", dir_).out, r.out);
-  EXPECT_EQ(RunSplit("-h", dir_).out, r.out);
+  EXPECT_EQ(RunSchedtraceSplit("--help", dir_).out, r.out);
+  EXPECT_EQ(RunSchedtraceSplit("-h", dir_).out, r.out);
 }
 
 TEST_F(CliTest, HelpForAnUnknownCommandIsAUsageError) {
-  SplitResult r = RunSplit("help gne", dir_);
+  SplitResult r = RunSchedtraceSplit("help gne", dir_);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
@@ -391,7 +348,7 @@ TEST_F(CliTest, HelpForAnUnknownCommandIsAUsageError) {
 
 TEST_F(CliTest, AUsageErrorIsOneLineAndAHint) {
   std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n");
-  SplitResult r = RunSplit("replay --sut=model --bogus=1 " + t, dir_);
+  SplitResult r = RunSchedtraceSplit("replay --sut=model --bogus=1 " + t, dir_);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_LE(Lines(r.err), 2) << r.err;
@@ -400,13 +357,14 @@ TEST_F(CliTest, AUsageErrorIsOneLineAndAHint) {
   EXPECT_THAT(r.err, HasSubstr("\nrun 'schedtrace replay --help' for its "
                                "flags\n"));
   // A command's own usage errors look the same.
-  SplitResult bad_steps = RunSplit("gen --layer=queue --steps=many", dir_);
+  SplitResult bad_steps =
+      RunSchedtraceSplit("gen --layer=queue --steps=many", dir_);
   EXPECT_EQ(bad_steps.status, 2);
   EXPECT_LE(Lines(bad_steps.err), 2) << bad_steps.err;
   EXPECT_THAT(bad_steps.err, HasSubstr("--steps"));
   EXPECT_THAT(bad_steps.err, HasSubstr("run 'schedtrace gen --help'"));
   // Outside a command the hint is the overview.
-  SplitResult none = RunSplit("", dir_);
+  SplitResult none = RunSchedtraceSplit("", dir_);
   EXPECT_EQ(none.status, 2);
   EXPECT_EQ(none.err,
             "schedtrace: no command given\n"
@@ -428,42 +386,42 @@ TEST_F(CliTest, AFlagsValueMayFollowAsTheNextArgument) {
   written << std::ifstream(out).rdbuf();
   EXPECT_THAT(equals.output, HasSubstr(written.str()));
   // A valued flag at the end with nothing after it.
-  SplitResult missing = RunSplit("gen --layer", dir_);
+  SplitResult missing = RunSchedtraceSplit("gen --layer", dir_);
   EXPECT_EQ(missing.status, 2);
   EXPECT_THAT(missing.err, HasSubstr("--layer needs a value"));
 }
 
 TEST_F(CliTest, AnUnknownFlagOrCommandNamesTheClosestKnownOne) {
-  SplitResult flag = RunSplit("gen --layer=queue --sede=3", dir_);
+  SplitResult flag = RunSchedtraceSplit("gen --layer=queue --sede=3", dir_);
   EXPECT_EQ(flag.status, 2);
   EXPECT_THAT(flag.err, HasSubstr("gen takes no --sede; did you mean --seed?"));
-  SplitResult dash = RunSplit("gen -layer=queue", dir_);
+  SplitResult dash = RunSchedtraceSplit("gen -layer=queue", dir_);
   EXPECT_EQ(dash.status, 2);
   EXPECT_THAT(dash.err, HasSubstr("did you mean --layer?"));
-  SplitResult command = RunSplit("conformence", dir_);
+  SplitResult command = RunSchedtraceSplit("conformence", dir_);
   EXPECT_EQ(command.status, 2);
   EXPECT_THAT(command.err, HasSubstr("unknown command \"conformence\"; did you "
                                      "mean conformance?"));
   // Nothing close: no guess.
-  SplitResult far = RunSplit("gen --layer=queue --zzzzzz=1", dir_);
+  SplitResult far = RunSchedtraceSplit("gen --layer=queue --zzzzzz=1", dir_);
   EXPECT_EQ(far.status, 2);
   EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
 }
 
 TEST_F(CliTest, RequiredFlagsAreEnforced) {
-  SplitResult gen = RunSplit("gen", dir_);
+  SplitResult gen = RunSchedtraceSplit("gen", dir_);
   EXPECT_EQ(gen.status, 2);
   EXPECT_EQ(gen.out, "");
   EXPECT_LE(Lines(gen.err), 2) << gen.err;
   EXPECT_THAT(gen.err, StartsWith("schedtrace: gen needs --layer"));
   std::string t = Trace("ok.jsonl", std::string(kAddNode) + "\n");
   for (const char* command : {"bench ", "minimize "}) {
-    SplitResult r = RunSplit(command + t, dir_);
+    SplitResult r = RunSchedtraceSplit(command + t, dir_);
     EXPECT_EQ(r.status, 2) << command;
     EXPECT_THAT(r.err, HasSubstr("needs --sut")) << command;
   }
   // --help is no usage error, required flags or not.
-  EXPECT_EQ(RunSplit("gen --help", dir_).status, 0);
+  EXPECT_EQ(RunSchedtraceSplit("gen --help", dir_).status, 0);
 }
 
 TEST_F(CliTest, NoInternalStatusNamesInMessages) {

@@ -1,10 +1,6 @@
 // Runs `schedtrace bench` on small traces, in-process systems and exec:
 // children: the output lines' shape and the exit statuses (never the speed).
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "cli/cli_test_util.h"
@@ -27,22 +23,7 @@ const char kPod[] =
 const char kCycle[] = R"({"t":3,"op":"schedule_one"})";
 const char kBind[] = R"({"t":4,"op":"bind","pod":"ns/p"})";
 
-class BenchCliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_bench_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string Write(const std::string& name, const std::string& text) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
-  std::filesystem::path dir_;
-};
+class BenchCliTest : public ScratchDirTest {};
 
 TEST_F(BenchCliTest, PrintsThroughputMemoryAndTimeLines) {
   std::string t =

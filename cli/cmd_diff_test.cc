@@ -1,9 +1,5 @@
 // Runs the real `schedtrace` binary: gen (all layers, perturbations, hostile,
 // known-violation counts), diff (generated traces and files) and record.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,18 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class DiffCliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_diff_cli_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return dir_ / name; }
-  std::filesystem::path dir_;
-};
+class DiffCliTest : public ScratchDirTest {};
 
 int CountLines(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
@@ -98,9 +83,8 @@ TEST_F(DiffCliTest, DiffOnFiles) {
 }
 
 TEST_F(DiffCliTest, DiffBadInputAndBadCommandLines) {
-  const std::string broken = Path("broken.jsonl");
-  std::ofstream(broken)
-      << "{\"schedtrace\":1,\"layer\":\"queue\"}\n{\"t\":1}\n";
+  const std::string broken = WriteTrace(
+      "broken.jsonl", {R"({"schedtrace":1,"layer":"queue"})", R"({"t":1})"});
   CliResult r = RunSchedtrace("diff --a=model --b=impl " + broken);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("ERROR " + broken));
@@ -127,7 +111,7 @@ TEST_F(DiffCliTest, RecordFillsExpectations) {
     j.erase("expect");
     bare << j.dump() << "\n";
   }
-  std::ofstream(in) << bare.str();
+  Write("in.jsonl", bare.str());
   ASSERT_THAT(bare.str(), Not(HasSubstr("\"expect\"")));
   CliResult rec = RunSchedtrace("record --sut=impl " + in + " " + out);
   ASSERT_EQ(rec.status, 0) << rec.output;

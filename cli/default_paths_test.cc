@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/cli_test_util.h"
 #include "gtest/gtest.h"
 
 namespace schedtrace::cli {
@@ -18,25 +19,19 @@ namespace {
 namespace fs = std::filesystem;
 
 // A scratch directory laid out like an installed prefix on demand.
-class DefaultPathsTest : public ::testing::Test {
+class DefaultPathsTest : public ScratchDirTest {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("schedtrace-default-paths-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "prefix" / "bin");
-    fs::create_directories(root_ / "src" / "golden");
+    ScratchDirTest::SetUp();
+    fs::create_directories(dir_ / "prefix" / "bin");
+    fs::create_directories(dir_ / "src" / "golden");
   }
-  void TearDown() override { fs::remove_all(root_); }
 
-  std::string Bin() const { return (root_ / "prefix" / "bin").string(); }
+  std::string Bin() const { return (dir_ / "prefix" / "bin").string(); }
   std::string Installed(const std::string& what) const {
-    return (root_ / "prefix" / "share" / "schedtrace" / what).string();
+    return (dir_ / "prefix" / "share" / "schedtrace" / what).string();
   }
-  std::string Source() const { return (root_ / "src" / "golden").string(); }
-
-  fs::path root_;
+  std::string Source() const { return (dir_ / "src" / "golden").string(); }
 };
 
 TEST_F(DefaultPathsTest, EnvironmentComesFirst) {

@@ -2,10 +2,6 @@
 // systems behind `schedtrace serve` give the same results as direct replay;
 // deliberately broken children (serve --fault) are reported as failures of
 // their trace; capabilities turn into skips; conformance reports; minimize.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -26,8 +22,7 @@ using ::testing::Not;
 
 // `--sut=exec:schedtrace serve ARGS`, quoted for the shell.
 std::string Serve(const std::string& args) {
-  return "\"--sut=exec:" + std::string(SCHEDTRACE_BIN) + " serve" +
-         (args.empty() ? "" : " " + args) + "\"";
+  return "\"--sut=" + ExecServe(args) + "\"";
 }
 
 const char kHeader[] =
@@ -38,31 +33,15 @@ const char kAddPod[] =
     R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"250m"}}}]}},"expect":{"out":{},"state":{"cache":{"nodes":[{"name":"n1","present":true,"pods":["default/a"],"requested":{"cpu":250}}],"assumed":[],"bindingFinished":[]}}}})";
 const char kCleanup[] = R"({"t":300,"op":"c_cleanup","expect":{"out":{}}})";
 
-class ExecTest : public ::testing::Test {
+class ExecTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_exec_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
   // header, add node, add pod, cleanup: three steps.
   std::string ThreeSteps(const std::string& name) {
-    return Write(name, std::string(kHeader) + "\n" + kAddNode + "\n" + kAddPod +
-                           "\n" + kCleanup + "\n");
+    return WriteTrace(name, {kHeader, kAddNode, kAddPod, kCleanup});
   }
   nlohmann::json ReadJson(const std::string& path) {
     return nlohmann::json::parse(std::ifstream(path));
   }
-
-  std::filesystem::path dir_;
 };
 
 // path -> what must be equal between direct replay and replay through serve.

@@ -2,8 +2,6 @@
 // child, with --pod, --from/--to and --all, on passing and failing traces,
 // its usage errors and bad input; and the explanation `minimize --out` and
 // `diff --minimize` write beside each minimized trace.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -46,21 +44,11 @@ int CountLines(const std::string& text) {
 
 // `--sut=exec:schedtrace serve ARGS`, quoted for the shell.
 std::string Serve(const std::string& args) {
-  return "\"--sut=exec:" + std::string(SCHEDTRACE_BIN) + " serve " + args +
-         "\"";
+  return "\"--sut=" + ExecServe(args) + "\"";
 }
 
-class ExplainCliTest : public ::testing::Test {
+class ExplainCliTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_explain_cli_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return dir_ / name; }
-
   // The permit trace with step 9's expectation edited: upstream is made to
   // put the rejected default/b in backoffQ, where every system of ours puts
   // it in unschedulablePods.
@@ -81,9 +69,7 @@ class ExplainCliTest : public ::testing::Test {
       }
       text += line + "\n";
     }
-    const std::string path = Path("planted.jsonl");
-    std::ofstream(path) << text;
-    return path;
+    return Write("planted.jsonl", text);
   }
 
   // A child that is impl with a bug of its own: it reports attempts 2 as 3
@@ -100,8 +86,6 @@ class ExplainCliTest : public ::testing::Test {
                           << sed << "\n";
     return "exec:sh " + script;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ExplainCliTest, APassingTraceShowsHowUpstreamTreatsIt) {
@@ -230,9 +214,9 @@ TEST_F(ExplainCliTest, BadInputNamesTheFile) {
   EXPECT_THAT(r.output, HasSubstr(missing));
   EXPECT_EQ(CountLines(r.output), 1) << r.output;
 
-  const std::string broken = Path("broken.jsonl");
-  std::ofstream(broken) << R"({"schedtrace":1,"layer":"queue"})"
-                        << "\n{\"t\":1,\"op\":\"q_fly\"}\n";
+  const std::string broken = WriteTrace(
+      "broken.jsonl",
+      {R"({"schedtrace":1,"layer":"queue"})", R"({"t":1,"op":"q_fly"})"});
   r = RunSchedtrace("explain " + broken);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr(broken + ":2: field \"op\""));
@@ -276,8 +260,7 @@ TEST_F(ExplainCliTest, APropertyViolationIsExplainedUnlessTurnedOff) {
     j.erase("expect");
     bare += j.dump() + "\n";
   }
-  const std::string trace = Path("bare.jsonl");
-  std::ofstream(trace) << bare;
+  const std::string trace = Write("bare.jsonl", bare);
   const std::string child = Child(
       "twice",
       R"(s/"active":\[\],"backoff":\[{"attempts":1,"backoffExpiresAt":1700,"pod":"default\/c"}\]/"active":[{"attempts":1,"pod":"default\/c"}],"backoff":[{"attempts":1,"backoffExpiresAt":1700,"pod":"default\/c"}]/)");

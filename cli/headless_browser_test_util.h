@@ -71,7 +71,7 @@ rows = {raw[k * stride:(k + 1) * stride] for k in range(h)}
 print(json.dumps({"width": w, "height": h, "distinct_rows": len(rows)}))
 )";
   PngStats s;
-  CommandResult r = RunPython(kProgram, path);
+  CliResult r = RunPython(kProgram, path);
   nlohmann::json j = nlohmann::json::parse(r.output, nullptr, false);
   if (r.status != 0 || j.is_discarded() || !j.is_object()) {
     s.error = "cannot read the PNG: " + r.output.substr(0, 2000);
@@ -94,7 +94,7 @@ class HeadlessBrowser {
 
   explicit HeadlessBrowser(std::filesystem::path dir) : dir_(std::move(dir)) {
     for (const char* name : {"chromium", "chromium-browser"}) {
-      CommandResult r = RunCommand(std::string("command -v ") + name);
+      CliResult r = RunCommand(std::string("command -v ") + name);
       if (r.status == 0 && !r.output.empty()) {
         binary_ = r.output.substr(0, r.output.find('\n'));
         break;
@@ -173,7 +173,7 @@ class HeadlessBrowser {
         " --user-data-dir=" +
         ShellQuote((home / "profile").string()) + " " + flags + " " +
         ShellQuote(url) + " 2>" + ShellQuote(log);
-    CommandResult r = RunCommand(cmd);
+    CliResult r = RunCommand(cmd);
     BrowserRun out;
     out.status = r.status;
     out.output = std::move(r.output);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/cli_test_util.h"
 #include "cli/headless_browser_test_util.h"
 #include "cli/report.h"
 #include "cli/report_test_util.h"
@@ -242,7 +243,7 @@ print(json.dumps({"tags": p.tags, "attrs": sorted(p.attrs), "hrefs": p.hrefs,
                   "hits": p.hits, "details": p.details,
                   "text": "".join(p.text)}))
 )";
-  CommandResult r = RunPython(kProgram, path);
+  CliResult r = RunPython(kProgram, path);
   if (r.status != 0) return json{{"error", r.output.substr(0, 3000)}};
   json j = json::parse(r.output, nullptr, false);
   if (j.is_discarded()) return json{{"error", "html.parser printed no JSON"}};
@@ -297,17 +298,9 @@ int CountOf(const std::string& text, const std::string& what) {
   return n;
 }
 
-class HtmlReportTest : public ::testing::Test {
+class HtmlReportTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_html_report_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
+  using ScratchDirTest::Write;
   // Writes `runs` through WriteReport (the .html dispatch) as `name`.
   std::string Write(const std::vector<SystemRun>& runs,
                     const std::string& name = "r.html") {
@@ -316,8 +309,6 @@ class HtmlReportTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return path;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(HtmlReportTest, HostileBytesStayText) {
@@ -550,10 +541,9 @@ TEST_F(HtmlReportTest, TheBinaryWritesTheReportOfAFailingTrace) {
   const std::string trace = WriteSwappedTrace(dir_);
   ASSERT_FALSE(trace.empty());
   const std::string report = (dir_ / "r.html").string();
-  CommandResult r =
-      RunCommand(std::string(SCHEDTRACE_BIN) +
-                 " replay --sut=model --report=" + ShellQuote(report) + " " +
-                 ShellQuote((dir_ / "traces").string()) + " 2>&1");
+  CliResult r =
+      RunSchedtrace("replay --sut=model --report=" + ShellQuote(report) + " " +
+                    ShellQuote((dir_ / "traces").string()));
   EXPECT_EQ(r.status, 1) << r.output;
   const std::string page = ReadFileBytes(report);
   const json s = HtmlStructure(report);
@@ -579,7 +569,7 @@ TEST_F(HtmlReportTest, AMutantOverGoldenTracesGivesOnePageOfFailures) {
     GTEST_SKIP() << "no " << mutants << " (a SCHEDTRACE_MUTANTS=ON build)";
   }
   const std::string report = (dir_ / "m.html").string();
-  CommandResult r = RunCommand(
+  CliResult r = RunCommand(
       "SCHEDTRACE_MUTANT=attempts-not-counted " + ShellQuote(mutants.string()) +
       " replay -q --sut=impl --report=" + ShellQuote(report) + " " +
       ShellQuote(std::string(SCHEDTRACE_SOURCE_DIR) +
@@ -685,9 +675,9 @@ TEST_F(HtmlReportTest, ABrowserShowsTheFailureOfTheBinarysReport) {
   const std::string trace = WriteSwappedTrace(dir_);
   ASSERT_FALSE(trace.empty());
   const std::string report = (dir_ / "r.html").string();
-  CommandResult r =
-      RunCommand(std::string(SCHEDTRACE_BIN) + " replay --sut=model --report=" +
-                 ShellQuote(report) + " " + ShellQuote(trace) + " 2>&1");
+  CliResult r =
+      RunSchedtrace("replay --sut=model --report=" + ShellQuote(report) + " " +
+                    ShellQuote(trace));
   ASSERT_EQ(r.status, 1) << r.output;
 
   // What a person sees: a screenshot of the top of the page, not blank.

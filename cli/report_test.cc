@@ -5,12 +5,11 @@
 // exec_test.cc.
 #include "cli/report.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "cli/cli_test_util.h"
 #include "cli/report_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -135,16 +134,9 @@ std::vector<SystemRun> HostileRuns() {
   return {run, model};
 }
 
-class ReportTest : public ::testing::Test {
+class ReportTest : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("schedtrace_report_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
+  using ScratchDirTest::Write;
   // Writes `runs` as `name` (its extension picks the format).
   std::string Write(const std::string& name,
                     const std::vector<SystemRun>& runs) {
@@ -153,8 +145,6 @@ class ReportTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return path;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ReportTest, EveryReportOfAHostileRunIsWellFormed) {
@@ -389,7 +379,7 @@ TEST_F(ReportTest, EveryReportShowsTheWholeDivergence) {
                    {"expected", 7000},
                    {"actual", 6000}}}));
   // What a Python tool reads.
-  CommandResult py = RunPython(
+  CliResult py = RunPython(
       "import json, sys\n"
       "d = json.load(open(sys.argv[1]))['systems'][0]['traces'][0]"
       "['divergence']\n"

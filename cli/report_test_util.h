@@ -11,57 +11,17 @@
 #ifndef SCHEDTRACE_CLI_REPORT_TEST_UTIL_H_
 #define SCHEDTRACE_CLI_REPORT_TEST_UTIL_H_
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli/cli_test_util.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
-
-struct CommandResult {
-  int status = -1;     // exit status; -1 when killed by a signal
-  std::string output;  // stdout (stderr too when the command says 2>&1)
-};
-
-// Runs `command` through the shell.
-inline CommandResult RunCommand(const std::string& command) {
-  CommandResult r;
-  FILE* p = popen(command.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
-
-inline std::string ReadFileBytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// `s` quoted for the shell.
-inline std::string ShellQuote(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 // The whole file is UTF-8 with no control character but newline and tab
 // (what a terminal or a browser could act on).
@@ -71,8 +31,8 @@ inline std::string CheckPrintable(const std::string& text) {
 }
 
 // A Python program run on `path` (sys.argv[1]); its stdout.
-inline CommandResult RunPython(const std::string& program,
-                               const std::string& path) {
+inline CliResult RunPython(const std::string& program,
+                           const std::string& path) {
   return RunCommand("python3 -c " + ShellQuote(program) + " " +
                     ShellQuote(path) + " 2>&1");
 }
@@ -82,13 +42,12 @@ inline std::string CheckXml(const std::string& path) {
   if (std::string p = CheckPrintable(ReadFileBytes(path)); !p.empty()) {
     return "xml: " + p;
   }
-  CommandResult lint =
-      RunCommand("xmllint --noout " + ShellQuote(path) + " 2>&1");
+  CliResult lint = RunCommand("xmllint --noout " + ShellQuote(path) + " 2>&1");
   if (lint.status != 0) {
     return "xmllint (libxml2-utils, ci/bootstrap) exit " +
            std::to_string(lint.status) + ": " + lint.output.substr(0, 2000);
   }
-  CommandResult etree = RunPython(
+  CliResult etree = RunPython(
       "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])", path);
   if (etree.status != 0) {
     return "xml.etree: " + etree.output.substr(0, 2000);
@@ -121,7 +80,7 @@ for s in root.findall("testsuite"):
 print(json.dumps({"tag": root.tag, "attrib": dict(root.attrib),
                   "testsuites": suites}))
 )";
-  CommandResult r = RunPython(kProgram, path);
+  CliResult r = RunPython(kProgram, path);
   if (r.status != 0) return nlohmann::json{{"error", r.output}};
   return nlohmann::json::parse(r.output, nullptr, false);
 }
@@ -132,7 +91,7 @@ inline std::string CheckJson(const std::string& path) {
   if (std::string p = CheckPrintable(text); !p.empty()) return "json: " + p;
   nlohmann::json ours = nlohmann::json::parse(text, nullptr, false);
   if (ours.is_discarded()) return "nlohmann::json::parse failed";
-  CommandResult py = RunPython(
+  CliResult py = RunPython(
       "import json, sys; print(json.dumps(json.load(open(sys.argv[1], "
       "encoding='utf-8'))))",
       path);

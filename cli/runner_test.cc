@@ -41,33 +41,25 @@ const char kQueueHeader[] =
 const char kPopEmpty[] =
     R"({"t":100,"op":"q_pop","expect":{"out":{"popped":null}}})";
 
-class RunnerTest : public ::testing::Test {
+class RunnerTest : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat(
-               "schedtrace_runner_test_", getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    ScratchDirTest::SetUp();
     fs::create_directories(dir_ / "traces");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A cache trace named `name` at traces/NAME.jsonl that passes or fails.
   void Cache(const std::string& name, bool passes) {
     std::string header = kHeader;
     header.replace(header.find("NAME"), 4, name);
-    std::ofstream(dir_ / "traces" / (name + ".jsonl"))
-        << header << "\n"
-        << (passes ? kAddNodeOk : kAddNodeWrong) << "\n";
+    WriteTrace("traces/" + name + ".jsonl",
+               {header, passes ? kAddNodeOk : kAddNodeWrong});
   }
   void Queue(const std::string& name) {
     std::string header = kQueueHeader;
     header.replace(header.find("NAME"), 4, name);
-    std::ofstream(dir_ / "traces" / (name + ".jsonl")) << header << "\n"
-                                                       << kPopEmpty << "\n";
+    WriteTrace("traces/" + name + ".jsonl", {header, kPopEmpty});
   }
-  fs::path dir_;
 };
 
 // In `dir`: .schedtrace/ is kept in the working directory.
@@ -338,13 +330,8 @@ TEST_F(RunnerTest, ProgressLineOnATerminalOnly) {
   std::string seen;
   for (int i = 0; i < 100; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    FILE* p =
-        popen(absl::StrCat("tmux capture-pane -p -t ", session).c_str(), "r");
-    char buf[4096];
-    size_t n;
-    std::string screen;
-    while ((n = fread(buf, 1, sizeof(buf), p)) > 0) screen.append(buf, n);
-    pclose(p);
+    const std::string screen =
+        RunCommand(absl::StrCat("tmux capture-pane -p -t ", session)).output;
     if (screen.find("ETA") != std::string::npos) {
       seen = screen;
       break;

@@ -1,11 +1,10 @@
 #include "cli/select.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "cli/cli_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -16,29 +15,25 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class SelectTest : public ::testing::Test {
+class SelectTest : public ScratchDirTest {
  protected:
+  using ScratchDirTest::Write;
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat(
-               "schedtrace_select_test_", getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    ScratchDirTest::SetUp();
     fs::create_directories(dir_ / "corpus" / "queue");
     fs::create_directories(dir_ / "corpus" / "cache");
     Write("corpus/queue/backoff.jsonl", "queue/backoff-doubles", "queue");
     Write("corpus/queue/pop.jsonl", "queue/pop-order", "queue");
     Write("corpus/cache/assume.jsonl", "cache/assume-forget", "cache");
-    std::ofstream(dir_ / "corpus" / "cache" / "broken.jsonl") << "{not json\n";
-    std::ofstream(dir_ / "corpus" / "notes.txt") << "not a trace\n";
+    Write("corpus/cache/broken.jsonl", "{not json\n");
+    Write("corpus/notes.txt", "not a trace\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   void Write(const std::string& rel, const std::string& name,
              const std::string& layer) {
-    std::ofstream(dir_ / rel) << "# a comment line first\n\n"
-                              << R"({"schedtrace":1,"name":")" << name
-                              << R"(","layer":")" << layer << "\"}\n";
+    Write(rel, absl::StrCat("# a comment line first\n\n",
+                            R"({"schedtrace":1,"name":")", name,
+                            R"(","layer":")", layer, "\"}\n"));
   }
   std::vector<std::string> Names(const std::vector<TraceFile>& traces) {
     std::vector<std::string> out;
@@ -51,7 +46,6 @@ class SelectTest : public ::testing::Test {
     EXPECT_TRUE(all.ok()) << all.status();
     return all.ok() ? *all : std::vector<TraceFile>{};
   }
-  fs::path dir_;
 };
 
 TEST_F(SelectTest, FindsTracesWithNamesRelativeToThePathGiven) {

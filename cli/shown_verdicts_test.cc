@@ -6,8 +6,6 @@
 // A violation planted in a shown part (a sed-wrapped child) is caught
 // whatever else the child hides, and the run says which properties it could
 // not check, once, and so do the reports.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -57,8 +55,7 @@ class ShownVerdictsTest : public ::testing::Test {
  protected:
   // The traces are shared by the tests: made once.
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("schedtrace_shown_" + std::to_string(getpid())));
+    dir_ = new fs::path(MakeScratchDir("shown"));
     fs::create_directories(*dir_ / "gen");
     const std::string golden = std::string(SCHEDTRACE_SOURCE_DIR) + "/golden";
     for (const char* layer : {"queue", "cache", "scheduler"}) {
