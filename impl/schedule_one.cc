@@ -1,11 +1,13 @@
 // The scheduling and binding cycles of impl::Scheduler (upstream:
 // schedule_one.go, and framework.go's RunFilterPluginsWithNominatedPods).
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "harness/go_int.h"
 #include "impl/mutants.h"
@@ -127,119 +129,28 @@ bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
   return RunContinuations();
 }
 
-// upstream: schedulingCycle with schedulePod, findNodesThatFitPod,
-// evaluateNominatedNode, findNodesThatPassFilters, prioritizeNodes,
-// selectHost, assume, Reserve and Permit. Consumes `h`.
+// upstream: schedulingCycle: schedulePod, then assume, Reserve and Permit;
+// the binding goroutine scheduleOne starts after it. Consumes `h`.
 bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
                                 ReserveOutcome reserve, PermitOutcome permit) {
   const PodPtr pod = queue_.HandlePod(h);
   ScheduleResult& result = out_.result.emplace();
   result.pod = pod->Key();
-
-  if (!UpdateSnapshot()) {
-    result.outcome = "error";
-    return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
-  }
-  if (snap_list_.empty()) {  // ErrNoNodesAvailable
-    result.outcome = "unschedulable";
-    return HandleSchedulingFailure(h, kUnschedulable, std::nullopt, true);
-  }
-  // --- findNodesThatFitPod
-  ComputePodFacts(*pod, cache_, pod_facts_);
-  cycle_memo_ = !pod_facts_.affinity_trivial;
-  if (cycle_memo_) {
-    cycle_sig_ = affinity_sigs_
-                     .try_emplace(pod_facts_.affinity_signature,
-                                  static_cast<uint32_t>(affinity_sigs_.size()))
-                     .first->second;
-  }
-  CollectNominated();
-  uint32_t mask = 0;  // Diagnosis.UnschedulablePlugins
-  bool error = false;
-  feasible_.clear();
-  PreFilterResult pre = NodeAffinityPreFilter(*pod);
-  if (pre.unresolvable) {
-    mask |= 1u << kNodeAffinity;
-  } else {
-    if (!pod->nominated_node_name.empty()) {
-      // upstream: evaluateNominatedNode (a missing node is logged).
-      if (uint32_t id = SnapshotGet(pod->nominated_node_name);
-          id != Cache::kNoNode) {
-        int r = FilterNode(id);
-        if (r == kPass) {
-          feasible_.push_back(id);
-        } else {
-          mask |= 1u << r;
-        }
-      }
-    }
-    if (feasible_.empty()) {
-      auto filter = [&](uint32_t id) {
-        int r = FilterNode(id);
-        if (r == kPass) {
-          feasible_.push_back(id);
-        } else if (MutantActive(Mutant::kFitErrorLastPluginOnly)) {
-          mask = 1u << r;  // planted: the last rejection only
-        } else {
-          mask |= 1u << r;
-        }
-      };
-      if (score_order_dirty_) RebuildScoreOrder();
-      bool early_stop = pre.all_nodes && out_of_range_scores_ == 0;
-      if (MutantActive(Mutant::kEarlyStopIgnoresOutOfRange)) {
-        early_stop = pre.all_nodes;  // planted: scores never checked
-      }
-      if (early_stop) {
-        // Every score is valid: the host is the first feasible node in
-        // descending score order (ties in list order), and the FitError
-        // needs every node only when none is feasible.
-        for (uint32_t id : score_order_) {
-          filter(id);
-          if (!feasible_.empty()) break;
-        }
-      } else if (pre.all_nodes) {
-        for (uint32_t id : snap_list_) filter(id);
-      } else {
-        std::vector<uint32_t> ids;
-        for (const std::string& name : pre.names) {
-          uint32_t id = SnapshotGet(name);
-          if (id == Cache::kNoNode) {
-            error = true;  // upstream: NodeInfos().Get fails
-            break;
-          }
-          ids.push_back(id);
-        }
-        if (!error) {
-          for (uint32_t id : ids) filter(id);
-        }
-      }
-    }
-  }
-  if (error) {
-    result.outcome = "error";
-    return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
-  }
-  if (feasible_.empty()) {  // FitError; no PostFilter
-    result.outcome = "unschedulable";
-    result.plugins = FilterPluginNames(mask);
-    return HandleSchedulingFailure(h, kUnschedulable, mask, false);
-  }
-  // upstream: prioritizeNodes (scores outside [0, 100] are an error) and
-  // selectHost (the first highest score).
-  uint32_t host = feasible_.front();
-  if (feasible_.size() > 1) {
-    int64_t best = -1;
-    for (uint32_t id : feasible_) {
-      const int64_t score = snap_[id].facts.score;
-      if (score < 0 || score > 100) {
-        result.outcome = "error";
-        return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
-      }
-      if (score > best) {
-        best = score;
-        host = id;
-      }
-    }
+  uint32_t mask = 0;  // a FitError's Diagnosis.UnschedulablePlugins
+  uint32_t host = 0;
+  switch (SchedulePod(*pod, mask, host)) {
+    case ScheduleError::kError:
+      result.outcome = "error";
+      return HandleSchedulingFailure(h, kSchedulerError, std::nullopt, true);
+    case ScheduleError::kNoNodesAvailable:
+      result.outcome = "unschedulable";
+      return HandleSchedulingFailure(h, kUnschedulable, std::nullopt, true);
+    case ScheduleError::kFitError:  // no PostFilter
+      result.outcome = "unschedulable";
+      result.plugins = FilterPluginNames(mask);
+      return HandleSchedulingFailure(h, kUnschedulable, mask, false);
+    case ScheduleError::kNone:
+      break;
   }
   const std::string& node_name = snap_[host].facts.node->name;
   result.node = node_name;
@@ -274,10 +185,127 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
         std::nullopt, true);
   }
   result.outcome = "scheduled";
-  BindingCycle cycle{MutantActive(Mutant::kBindingCycleFirstProfile)
-                         ? config_.profiles.front()  // planted
-                         : profile,
-                     assumed, node_name, result.pod, assumed_pod->uid};
+  return StartBindingCycle(
+      BindingCycle{MutantActive(Mutant::kBindingCycleFirstProfile)
+                       ? config_.profiles.front()  // planted
+                       : profile,
+                   assumed, node_name, result.pod, assumed_pod->uid},
+      permit);
+}
+
+// upstream: schedulePod: the chosen node's snapshot id into `host`, a
+// FitError's Diagnosis into `mask`.
+Scheduler::ScheduleError Scheduler::SchedulePod(const Pod& pod, uint32_t& mask,
+                                                uint32_t& host) {
+  if (!UpdateSnapshot()) return ScheduleError::kError;
+  if (snap_list_.empty()) return ScheduleError::kNoNodesAvailable;
+  if (!FindNodesThatFitPod(pod, mask)) return ScheduleError::kError;
+  if (feasible_.empty()) return ScheduleError::kFitError;
+  host = feasible_.front();  // only one feasible node: just use it
+  if (feasible_.size() > 1 && !PrioritizeNodesAndSelectHost(host)) {
+    return ScheduleError::kError;
+  }
+  return ScheduleError::kNone;
+}
+
+// upstream: findNodesThatFitPod into feasible_, its Diagnosis into `mask`;
+// false is its error (a PreFilter node name missing from the snapshot).
+bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
+  ComputePodFacts(pod, cache_, pod_facts_);
+  cycle_memo_ = !pod_facts_.affinity_trivial;
+  if (cycle_memo_) {
+    cycle_sig_ = affinity_sigs_
+                     .try_emplace(pod_facts_.affinity_signature,
+                                  static_cast<uint32_t>(affinity_sigs_.size()))
+                     .first->second;
+  }
+  CollectNominated();
+  feasible_.clear();
+  PreFilterResult pre = NodeAffinityPreFilter(pod);
+  if (pre.unresolvable) {
+    mask |= 1u << kNodeAffinity;
+    return true;
+  }
+  if (!pod.nominated_node_name.empty()) {
+    // upstream: evaluateNominatedNode (a missing node is logged).
+    if (uint32_t id = SnapshotGet(pod.nominated_node_name);
+        id != Cache::kNoNode) {
+      int r = FilterNode(id);
+      if (r == kPass) {
+        feasible_.push_back(id);
+      } else {
+        mask |= 1u << r;
+      }
+    }
+    if (!feasible_.empty()) return true;
+  }
+  if (score_order_dirty_) RebuildScoreOrder();
+  if (pre.all_nodes) {
+    FindNodesThatPassFilters(mask);
+    return true;
+  }
+  std::vector<uint32_t> ids;
+  for (const std::string& name : pre.names) {
+    uint32_t id = SnapshotGet(name);
+    if (id == Cache::kNoNode) return false;  // upstream: NodeInfos().Get
+    ids.push_back(id);
+  }
+  for (uint32_t id : ids) FilterInto(id, mask);
+  return true;
+}
+
+// upstream: findNodesThatPassFilters over every node. When every score is
+// valid the host is the first feasible node in descending score order (ties
+// in list order), so the search stops there; the FitError needs every node
+// only when none is feasible.
+void Scheduler::FindNodesThatPassFilters(uint32_t& mask) {
+  bool early_stop = out_of_range_scores_ == 0;
+  if (MutantActive(Mutant::kEarlyStopIgnoresOutOfRange)) {
+    early_stop = true;  // planted: scores never checked
+  }
+  if (early_stop) {
+    for (uint32_t id : score_order_) {
+      FilterInto(id, mask);
+      if (!feasible_.empty()) break;
+    }
+    return;
+  }
+  for (uint32_t id : snap_list_) FilterInto(id, mask);
+}
+
+// One node of findNodesThatPassFilters: into feasible_ if it passes, else
+// the plugin that rejected it into `mask`.
+void Scheduler::FilterInto(uint32_t id, uint32_t& mask) {
+  int r = FilterNode(id);
+  if (r == kPass) {
+    feasible_.push_back(id);
+  } else if (MutantActive(Mutant::kFitErrorLastPluginOnly)) {
+    mask = 1u << r;  // planted: the last rejection only
+  } else {
+    mask |= 1u << r;
+  }
+}
+
+// upstream: prioritizeNodes (TraceScore; scores outside [0, 100] are an
+// error: false) and selectHost (the first highest score) in one pass over
+// feasible_, into `host`.
+bool Scheduler::PrioritizeNodesAndSelectHost(uint32_t& host) const {
+  int64_t best = -1;
+  for (uint32_t id : feasible_) {
+    const int64_t score = snap_[id].facts.score;
+    if (score < 0 || score > 100) return false;
+    if (score > best) {
+      best = score;
+      host = id;
+    }
+  }
+  return true;
+}
+
+// upstream: the binding goroutine scheduleOne starts. One waiting on Permit
+// (RunPermitPlugins put it in waitingPods) is kept until a permit step; any
+// other runs until it parks once the step's handlers are done.
+bool Scheduler::StartBindingCycle(BindingCycle cycle, PermitOutcome permit) {
   if (permit == PermitOutcome::kWait) {
     // upstream: waitingPodsMap.add keys by uid, so a second waiting pod with
     // the same uid (only hostile input gets there) replaces the first, whose

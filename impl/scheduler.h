@@ -131,9 +131,18 @@ class Scheduler {
   void MoveForNode(const ClusterEvent& event, uint32_t node_id,
                    const NodePtr& old_node = nullptr);
 
-  // upstream: schedule_one.go
+  // upstream: schedule_one.go (impl/schedule_one.cc)
   bool SchedulingCycle(const std::string& profile, Handle h,
                        ReserveOutcome reserve, PermitOutcome permit);
+  // upstream: the error schedulePod returns, by what schedulingCycle tells
+  // apart: nil, ErrNoNodesAvailable, a *FitError, any other error.
+  enum class ScheduleError { kNone, kNoNodesAvailable, kFitError, kError };
+  ScheduleError SchedulePod(const Pod& pod, uint32_t& mask, uint32_t& host);
+  bool FindNodesThatFitPod(const Pod& pod, uint32_t& mask);
+  void FindNodesThatPassFilters(uint32_t& mask);
+  void FilterInto(uint32_t id, uint32_t& mask);
+  bool PrioritizeNodesAndSelectHost(uint32_t& host) const;
+  bool StartBindingCycle(BindingCycle cycle, PermitOutcome permit);
   bool HandleSchedulingFailure(Handle h, const char* reason,
                                std::optional<uint32_t> fit_error_mask,
                                bool clear_nominated_node);
