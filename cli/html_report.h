@@ -20,6 +20,10 @@
 // Text from a run goes through SanitizeText / SanitizeLine
 // (harness/text_sanitize.h), is cut when very long, then HTML-escaped; the
 // bytes depend only on the runs (timings aside).
+// The page's parts: its text (html_text.h), CSS and script
+// (html_assets.h), one failure (html_failure.h) with its timeline
+// (html_timeline.h); this file lays out the page, the header, the summary
+// table and the failures by signature.
 #ifndef SCHEDTRACE_CLI_HTML_REPORT_H_
 #define SCHEDTRACE_CLI_HTML_REPORT_H_
 
