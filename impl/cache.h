@@ -13,6 +13,9 @@
 // resources on known nodes) allocates nothing. Observable behaviour is
 // upstream's, proven by the golden traces.
 //
+// Defined in impl/cache.cc (pods, their accounting, cleanup, snapshots and
+// what impl::Scheduler reads) and impl/cache_nodes.cc (nodes, node tree).
+//
 //   impl::Cache cache(ttl_ms);
 //   CacheResult r = cache.AssumePod(pod);   // kOk, kError or kFatal
 //   CacheState s = cache.Snapshot();        // the spec's cache snapshot
