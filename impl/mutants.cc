@@ -43,7 +43,7 @@ std::vector<MutantInfo> MakeTable() {
        "negative duration with a huge max (old behaviour)",
        "regression trace", "#105094/PR #105125", "pr105125"},
       {M::kBackoffResetAfterIdle, "issue86373-backoff-reset-after-idle",
-       "PriorityQueue::Pop, PopHandle",
+       "PriorityQueue::PopHandle",
        "a pod not retried within podMaxBackoffDuration starts its backoff "
        "over (the old backoff map dropped its entry)",
        "regression trace", "#86373 (PR #87616)", "issue86373"},
@@ -60,12 +60,12 @@ std::vector<MutantInfo> MakeTable() {
        "regression trace", "#86373 family (notes 29)",
        "issue86373-backoff-expiry-saturates"},
       {M::kMoveRequestLost, "pr73309-move-request-lost",
-       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "PriorityQueue::AddUnschedulableIfNotPresent",
        "a move request during a pod's scheduling cycle is ignored: the failed "
        "pod goes to unschedulablePods instead of backoffQ (old behaviour)",
        "regression trace", "#73216/PR #73309", "pr73309"},
       {M::kMoveIgnoresPrecheck, "move-ignores-precheck",
-       "PriorityQueue::MoveAllToActiveOrBackoffQueue (both overloads)",
+       "PriorityQueue::MoveAllToActiveOrBackoffQueue",
        "a move request's precheck (the scheduler's preCheckForNode, the "
        "queue layer's key list) is not applied: every matching pod moves",
        kGolden, "", ""},
@@ -104,7 +104,7 @@ std::vector<MutantInfo> MakeTable() {
        "a pod the informer shows bound is nominated anyway (old behaviour)",
        "regression trace", "#109236/PR #109245", "pr109245"},
       {M::kAttemptsNotCounted, "attempts-not-counted",
-       "PriorityQueue::Pop, PopHandle",
+       "PriorityQueue::PopHandle",
        "Pop does not count the attempt: backoff never grows", kGolden, "", ""},
       // --- Cache -------------------------------------------------------
       {M::kForgetLeaksRequests, "forget-leaks-requests", "Cache::ForgetPod",
@@ -334,7 +334,7 @@ std::vector<MutantInfo> MakeTable() {
        kGolden, "", ""},
       {M::kAddUnschedulableSkipsBackoffCheck,
        "add-unschedulable-skips-backoff-check",
-       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "PriorityQueue::AddUnschedulableIfNotPresent",
        "the already-present check misses backoffQ: a pod in backoffQ is "
        "re-added (no error) and its entry reset",
        kGolden, "", ""},
@@ -426,7 +426,7 @@ std::vector<MutantInfo> MakeTable() {
        "stays listed under its old node",
        "golden replay (state.nominated)", "", ""},
       {M::kBackoffTimestampNotReset, "backoff-timestamp-not-reset",
-       "PriorityQueue::AddUnschedulableIfNotPresent (both overloads)",
+       "PriorityQueue::AddUnschedulableIfNotPresent",
        "a failed pod keeps the timestamp it had in activeQ: its backoff is "
        "counted from when it was queued, not from when it failed",
        "golden replay (backoffExpiresAt)", "", ""},
