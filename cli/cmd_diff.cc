@@ -22,6 +22,7 @@
 #include "cli/command.h"
 #include "cli/explanation.h"
 #include "cli/flags.h"
+#include "cli/gen_flags.h"
 #include "cli/ordered_pool.h"
 #include "cli/progress.h"
 #include "cli/run.h"
@@ -230,29 +231,25 @@ int Diff(const CommandLine& cl) {
     }
     layer = LayerFromName(cl.Last("layer", ""));
     if (!layer) return UsageError("diff: --layer=queue, cache or scheduler");
-    if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0 ||
-        !absl::SimpleAtoi(cl.Last("seed", "1"), &gen.seed) ||
-        !absl::SimpleAtoi(cl.Last("steps", "60"), &gen.steps) ||
-        gen.steps < 0) {
-      return UsageError("diff: --count, --seed and --steps take whole numbers");
+    if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0) {
+      return UsageError(
+          absl::StrCat("--count takes a whole number >= 0, not \"",
+                       cl.Last("count", ""), "\""));
     }
-    absl::StatusOr<Perturbations> perturb =
-        ParsePerturbations(cl.Last("perturb", ""));
-    if (!perturb.ok()) {
-      return UsageError(std::string(perturb.status().message()));
+    absl::StatusOr<GenOptions> options = GenOptionsFromFlags(cl);
+    if (!options.ok()) {
+      return UsageError(std::string(options.status().message()));
     }
-    gen.perturb = *perturb;
-    gen.hostile = cl.Has("hostile");
+    gen = *options;
     if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(gen_sut);
         !s.ok()) {
       return UsageError(std::string(s.status().message()));
     }
   } else {
-    for (const char* flag : {"count", "seed", "steps", "perturb", "hostile"}) {
-      if (cl.Has(flag)) {
-        return UsageError(
-            absl::StrCat("--", flag, " is for generated traces: give no PATH"));
-      }
+    std::string flag = cl.Has("count") ? "count" : FirstGenFlag(cl);
+    if (!flag.empty()) {
+      return UsageError(
+          absl::StrCat("--", flag, " is for generated traces: give no PATH"));
     }
     absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, cl.paths);
     if (!choice.ok()) {
@@ -355,50 +352,46 @@ const CommandRegistrar kDiff({
     .order = 35,
     .synopsis = "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
                 "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
-                "[--steps=K] [--perturb=...] [--hostile]) [-x] [-j N] [-q] "
-                "[--out-dir=DIR] [--minimize]",
+                "[--steps=K] [--pods=N] [--queue-pool=N] [--perturb=...] "
+                "[--hostile] [...]) [-x] [-j N] [-q] [--out-dir=DIR] "
+                "[--minimize]",
     .summary = "run two systems side by side and report where they first "
-               "disagree (every property checked on both)",
-    .flags =
-        {{.name = "a",
-          .help = "the first system (model, impl, exec:CMD)",
-          .required = true},
-         {.name = "b", .help = "the second system", .required = true},
-         {"layer",
-          "with PATH: run only traces of this layer; without: generate "
-          "traces of this layer (queue, cache or scheduler)"},
-         {"count", "how many traces to generate (default 100)"},
-         {"seed",
-          "the first generated trace's seed (default 1); trace "
-          "k uses seed+k"},
-         {"steps", "steps per generated trace (default 60)"},
-         {"perturb", "informer perturbations, as for gen"},
-         {.name = "hostile",
-          .help = "generate hostile sequences, as for gen; every property is "
-                  "checked on them as on any trace (upstream's own violations "
-                  "under hostile input are known ones, counted on stderr)",
-          .boolean = true},
-         {.name = "no-properties",
-          .help = "compare only, check no property",
-          .boolean = true},
-         {.name = "minimize",
-          .help =
-              "shrink each disagreeing trace (harness/minimize.h) and write "
-              "it next to the trace as *.min.jsonl, with a's expectations, "
-              "and beside it *.min.explain.txt, its explanation on b (what "
-              "explain --all prints)",
-          .boolean = true},
-         {"gen-sut", "the system that drives generation (default model)"},
-         {"out-dir",
-          "where disagreeing generated traces are written "
-          "(default diff-failures)"},
-         kTimeoutFlag,
-         kFilterFlag,
-         kFailFastFlag,
-         kLastFailedFlag,
-         kListFlag,
-         kJobsFlag,
-         kQuietFlag},
+               "disagree (every property checked on both, on hostile traces "
+               "too: upstream's own violations under hostile input are known "
+               "ones, counted on stderr); generated traces take gen's "
+               "generator flags",
+    .flags = JoinFlags(
+        {{{.name = "a",
+           .help = "the first system (model, impl, exec:CMD)",
+           .required = true},
+          {.name = "b", .help = "the second system", .required = true},
+          {"layer",
+           "with PATH: run only traces of this layer; without: generate "
+           "traces of this layer (queue, cache or scheduler)"},
+          {"count", "how many traces to generate (default 100)"}},
+         GenFlagSpecs("the first generated trace's seed; trace k uses "
+                      "seed+k"),
+         {{.name = "no-properties",
+           .help = "compare only, check no property",
+           .boolean = true},
+          {.name = "minimize",
+           .help =
+               "shrink each disagreeing trace (harness/minimize.h) and write "
+               "it next to the trace as *.min.jsonl, with a's expectations, "
+               "and beside it *.min.explain.txt, its explanation on b (what "
+               "explain --all prints)",
+           .boolean = true},
+          {"gen-sut", "the system that drives generation (default model)"},
+          {"out-dir",
+           "where disagreeing generated traces are written "
+           "(default diff-failures)"},
+          kTimeoutFlag,
+          kFilterFlag,
+          kFailFastFlag,
+          kLastFailedFlag,
+          kListFlag,
+          kJobsFlag,
+          kQuietFlag}}),
     .run = &Diff,
 });
 

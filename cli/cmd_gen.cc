@@ -5,10 +5,10 @@
 #include <iostream>
 #include <map>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/gen_flags.h"
 #include "cli/suts.h"
 #include "harness/codec.h"
 #include "harness/generator.h"
@@ -38,21 +38,12 @@ int Gen(const CommandLine& cl) {
                      "not \"",
                      layer_name, "\""));
   }
-  GenOptions options;
-  if (!absl::SimpleAtoi(cl.Last("seed", "1"), &options.seed) ||
-      !absl::SimpleAtoi(cl.Last("steps", "60"), &options.steps) ||
-      options.steps < 0) {
-    return UsageError("gen: --seed and --steps take whole numbers");
-  }
-  absl::StatusOr<Perturbations> perturb =
-      ParsePerturbations(cl.Last("perturb", ""));
-  if (!perturb.ok()) return UsageError(std::string(perturb.status().message()));
-  options.perturb = *perturb;
-  options.hostile = cl.Has("hostile");
+  absl::StatusOr<GenOptions> options = GenOptionsFromFlags(cl);
+  if (!options.ok()) return UsageError(std::string(options.status().message()));
   const std::string sut_name = cl.Last("sut", "model");
   absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(sut_name);
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
-  absl::StatusOr<Trace> trace = GenerateTrace(*layer, **sut, options);
+  absl::StatusOr<Trace> trace = GenerateTrace(*layer, **sut, *options);
   if (!trace.ok()) {
     std::cerr << "schedtrace gen: " << trace.status().message() << "\n";
     return 1;
@@ -75,30 +66,20 @@ int Gen(const CommandLine& cl) {
 const CommandRegistrar kGen({
     .name = "gen",
     .order = 40,
-    .synopsis = "--layer=L [--seed=N] [--steps=K] [--perturb=NAME:P,...] "
-                "[--hostile] [--sut=S] [--out=FILE]",
+    .synopsis = "--layer=L [--seed=N] [--steps=K] [--pods=N] [--nodes=N] "
+                "[--queue-pool=N] [--perturb=NAME:P,...] [--hostile] "
+                "[--step-ms=MIN:MAX] [...] [--sut=S] [--out=FILE]",
     .summary = "write a random valid trace, expectations recorded from S "
-               "(default model)",
-    .flags =
-        {{.name = "layer",
-          .help = "the layer to generate: queue, cache or scheduler",
-          .required = true},
-         {"seed", "the random seed (default 1)"},
-         {"steps", "how many steps (default 60)"},
-         {"perturb",
-          "informer perturbations with their probabilities, e.g. "
-          "resync:0.1,race:0.2 (resync, race, tombstone, recreate, "
-          "recreate_update, node_recreate, node_burst, all; "
-          "harness/generator.h)"},
-         {.name = "hostile",
-          .help = "mix in sequences the apiserver never sends (duplicate adds, "
-                  "unknown pods, node name changes, decreasing "
-                  "resourceVersions)",
-          .boolean = true},
-         {"sut",
-          "the system the expectations are recorded from "
-          "(default model)"},
-         {"out", "write the trace there instead of stdout"}},
+               "(default model); the generator's flags (harness/generator.h "
+               "GenOptions) are diff's too",
+    .flags = JoinFlags({{{.name = "layer",
+                          .help = "queue, cache or scheduler",
+                          .required = true}},
+                        GenFlagSpecs(),
+                        {{"sut",
+                          "the system the expectations are recorded from "
+                          "(default model)"},
+                         {"out", "write the trace there instead of stdout"}}}),
     .run = &Gen,
 });
 
