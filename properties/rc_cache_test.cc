@@ -15,10 +15,9 @@
 namespace schedtrace::properties::rc_stateful {
 namespace {
 
-constexpr int kPods = 4;
-constexpr int kNodes = 3;
-
-std::string NodeName() { return absl::StrCat("n", Uniform(0, kNodes)); }
+std::string NodeName(const Model& m) {
+  return absl::StrCat("n", Uniform(0, m.gen.nodes));
+}
 
 PodPtr NewPod(int i, int64_t t, const std::string& node) {
   auto p = std::make_shared<Pod>();
@@ -45,8 +44,8 @@ NodePtr NewNode(const std::string& name) {
 
 Step CacheStep(const Model& m) {
   Step s;
-  s.t = m.t + (Uniform(0, 8) == 0 ? Uniform(20000, 40000) : Uniform(100, 3000));
-  const int i = Uniform(0, kPods);
+  s.t = m.t + ClockStep(m.gen.clock, schedtrace::Layer::kCache);
+  const int i = Uniform(0, m.gen.pods);
   const std::string key = absl::StrCat("default/p", i);
   auto it = m.pods.find(key);
   const PodPtr known = it == m.pods.end() ? nullptr : it->second;
@@ -54,7 +53,7 @@ Step CacheStep(const Model& m) {
     case 0:
     case 1:
       s.op = Op::kCAssume;
-      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName());
+      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName(m));
       return s;
     case 2:
       if (!known) break;
@@ -68,7 +67,7 @@ Step CacheStep(const Model& m) {
       return s;
     case 4:
       s.op = Op::kCAddPod;
-      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName());
+      s.pod = known && Uniform(0, 3) ? known : NewPod(i, s.t, NodeName(m));
       return s;
     case 5: {
       if (!known) break;
@@ -86,10 +85,10 @@ Step CacheStep(const Model& m) {
       return s;
     case 7:
       s.op = Op::kCAddNode;
-      s.node = NewNode(NodeName());
+      s.node = NewNode(NodeName(m));
       return s;
     case 8: {
-      std::string name = NodeName();
+      std::string name = NodeName(m);
       auto n = m.nodes.find(name);
       s.op = Op::kCUpdateNode;
       s.old_node = n == m.nodes.end() ? NewNode(name) : n->second;
@@ -97,7 +96,7 @@ Step CacheStep(const Model& m) {
       return s;
     }
     case 9: {
-      std::string name = NodeName();
+      std::string name = NodeName(m);
       auto n = m.nodes.find(name);
       s.op = Op::kCRemoveNode;
       s.node = n == m.nodes.end() ? NewNode(name) : n->second;
@@ -124,8 +123,11 @@ bool CacheValid(const Model& m, const Step& s) {
 }
 
 // A re-created pod keeps its node: the cache only holds placed pods.
-constexpr Layer kCache = {&CacheStep, &CacheValid, schedtrace::Layer::kCache,
-                          /*bound_recreate=*/true};
+constexpr Layer kCache = {.generate = &CacheStep,
+                          .valid = &CacheValid,
+                          .layer = schedtrace::Layer::kCache,
+                          .bound_recreate = true,
+                          .defaults = {.pods = 4, .nodes = 3}};
 
 TEST(RcCacheTest, ModelAndImplAgreeAndKeepEveryProperty) {
   for (int64_t ttl : {0, 30000}) {

@@ -1,11 +1,16 @@
 // RapidCheck state machine for the queue layer: model against impl on
 // random valid sequences of q_* steps (properties/rc_stateful.h), and a
 // planted bug that the check must find and shrink.
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/generator.h"
@@ -14,8 +19,6 @@
 
 namespace schedtrace::properties::rc_stateful {
 namespace {
-
-constexpr int kPods = 4;  // a small pool: keys collide
 
 std::string Key(int i) {
   return absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
@@ -37,7 +40,7 @@ PodPtr NewPod(int i, int64_t t) {
 // A pod the model holds unassigned, or -1.
 int PendingPod(const Model& m) {
   std::vector<int> found;
-  for (int i = 0; i < kPods; ++i) {
+  for (int i = 0; i < QueuePool(m.gen); ++i) {
     auto it = m.pods.find(Key(i));
     if (it != m.pods.end() && it->second->node_name.empty()) found.push_back(i);
   }
@@ -46,11 +49,8 @@ int PendingPod(const Model& m) {
 
 Step QueueStep(const Model& m) {
   Step s;
-  const int jump = Uniform(0, 20);
-  s.t = m.t + (jump == 0  ? 310000
-               : jump < 4 ? Uniform(5000, 20000)
-                          : Uniform(100, 3000));
-  const int i = Uniform(0, kPods);
+  s.t = m.t + ClockStep(m.gen.clock, schedtrace::Layer::kQueue);
+  const int i = Uniform(0, QueuePool(m.gen));
   const int pending = PendingPod(m);
   switch (Uniform(0, 12)) {
     case 0:
@@ -164,8 +164,12 @@ bool QueueValid(const Model& m, const Step& s) {
   }
 }
 
-// No node perturbations: the queue layer has no node ops.
-constexpr Layer kQueue = {&QueueStep, &QueueValid, schedtrace::Layer::kQueue};
+// No node perturbations: the queue layer has no node ops. A small pool: keys
+// collide.
+constexpr Layer kQueue = {.generate = &QueueStep,
+                          .valid = &QueueValid,
+                          .layer = schedtrace::Layer::kQueue,
+                          .defaults = {.pods = 4, .queue_pool = 4}};
 
 TEST(RcQueueTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = QueueHeader("rc/queue");
@@ -229,6 +233,65 @@ TEST(RcQueueTest, PlantedBugIsFoundAndShrunkToAReplayableTrace) {
   DropsFromActiveQ b;
   DiffResult d = RunDifferential(*a, b, *trace);
   EXPECT_EQ(d.verdict, Verdict::kFailed) << text;
+}
+
+// impl, noting the pods it is given and how far the clock moves per step.
+class Noting : public System {
+ public:
+  absl::Status Configure(const TraceHeader& h) override {
+    last_t = 0;
+    return inner_->Configure(h);
+  }
+  absl::StatusOr<StepOut> Apply(const Step& step) override {
+    advances.insert(step.t - last_t);
+    last_t = step.t;
+    for (const PodPtr& pod : {step.pod, step.new_pod}) {
+      int index = 0;
+      if (pod && absl::SimpleAtoi(pod->name.substr(1), &index)) {
+        largest_pod = std::max(largest_pod, index);
+      }
+    }
+    return inner_->Apply(step);
+  }
+  State Snapshot() const override { return inner_->Snapshot(); }
+
+  static inline int64_t last_t = 0;
+  static inline std::set<int64_t> advances;
+  static inline int largest_pod = -1;
+
+ private:
+  std::unique_ptr<System> inner_ = impl::NewSystem();
+};
+
+std::unique_ptr<System> NewNoting() { return std::make_unique<Noting>(); }
+
+// SCHEDTRACE_GEN sets the pool and the clock the steps are drawn with.
+TEST(RcQueueTest, SchedtraceGenSetsPoolAndClock) {
+  const char* old = std::getenv("SCHEDTRACE_GEN");
+  const std::optional<std::string> saved =
+      old ? std::optional<std::string>(old) : std::nullopt;
+  auto run = [](const char* flags) {
+    setenv("SCHEDTRACE_GEN", flags, 1);
+    Noting::advances.clear();
+    Noting::largest_pod = -1;
+    rc::detail::TestResult r =
+        Check<&kQueue>(QueueHeader("rc/queue-options"), &model::NewSystem,
+                       &NewNoting, RcParams(40), Perturbations{});
+    EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  };
+  run("--pods=40 --queue-pool=40 --step-ms=5 --flush-jump=0:1 "
+      "--backoff-jump=0:1");
+  EXPECT_EQ(Noting::advances, std::set<int64_t>{5});
+  EXPECT_GE(Noting::largest_pod, 20);
+  EXPECT_LT(Noting::largest_pod, 40);
+  run("");  // the layer's own pool of 4, the generator's clock
+  EXPECT_EQ(Noting::largest_pod, 3);
+  EXPECT_TRUE(Noting::advances.contains(310000));
+  if (saved) {
+    setenv("SCHEDTRACE_GEN", saved->c_str(), 1);
+  } else {
+    unsetenv("SCHEDTRACE_GEN");
+  }
 }
 
 // With every perturbation at 0.2, a fixed seed runs each kind the layer

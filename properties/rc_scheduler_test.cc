@@ -15,9 +15,6 @@
 namespace schedtrace::properties::rc_stateful {
 namespace {
 
-constexpr int kPods = 5;
-constexpr int kNodes = 3;
-
 PodPtr NewPod(int i, int64_t t) {
   auto p = std::make_shared<Pod>();
   p->namespace_ = i % 2 == 0 ? "default" : "team";
@@ -34,12 +31,15 @@ PodPtr NewPod(int i, int64_t t) {
   return p;
 }
 
-NodePtr NewNode(int i) {
+// Node i of `nodes` scores 10i+1, or i*(100/nodes) past 10 nodes: unique,
+// in [0, 100].
+NodePtr NewNode(int i, int nodes) {
   auto n = std::make_shared<Node>();
   n->name = absl::StrCat("n", i);
   n->uid = absl::StrCat("uid-", n->name);
   n->labels = {{"zone", *rc::gen::element<std::string>("a", "b")},
-               {"schedtrace.io/score", absl::StrCat(i * 10 + 1)}};
+               {"schedtrace.io/score",
+                absl::StrCat(nodes > 10 ? i * (100 / nodes) : i * 10 + 1)}};
   n->allocatable["cpu"] = *ParseQuantity(absl::StrCat(Uniform(1, 4)));
   n->allocatable["pods"] = *ParseQuantity("110");
   if (Uniform(0, 5) == 0) n->unschedulable = true;
@@ -48,16 +48,13 @@ NodePtr NewNode(int i) {
 
 Step SchedulerStep(const Model& m) {
   Step s;
-  const int jump = Uniform(0, 20);
-  s.t = m.t + (jump == 0  ? 310000
-               : jump < 4 ? Uniform(5000, 20000)
-                          : Uniform(100, 3000));
-  const int i = Uniform(0, kPods);
+  s.t = m.t + ClockStep(m.gen.clock, schedtrace::Layer::kScheduler);
+  const int i = Uniform(0, m.gen.pods);
   const std::string key =
       absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
   auto it = m.pods.find(key);
   const PodPtr known = it == m.pods.end() ? nullptr : it->second;
-  const int ni = Uniform(0, kNodes);
+  const int ni = Uniform(0, m.gen.nodes);
   auto nit = m.nodes.find(absl::StrCat("n", ni));
   const NodePtr node = nit == m.nodes.end() ? nullptr : nit->second;
   switch (Uniform(0, 14)) {
@@ -100,7 +97,7 @@ Step SchedulerStep(const Model& m) {
     case 3:
       if (node) break;
       s.op = Op::kNodeAdd;
-      s.node = NewNode(ni);
+      s.node = NewNode(ni, m.gen.nodes);
       return s;
     case 4: {
       if (!node) break;
@@ -183,8 +180,10 @@ bool SchedulerValid(const Model& m, const Step& s) {
   }
 }
 
-constexpr Layer kScheduler = {&SchedulerStep, &SchedulerValid,
-                              schedtrace::Layer::kScheduler};
+constexpr Layer kScheduler = {.generate = &SchedulerStep,
+                              .valid = &SchedulerValid,
+                              .layer = schedtrace::Layer::kScheduler,
+                              .defaults = {.pods = 5, .nodes = 3}};
 
 TEST(RcSchedulerTest, ModelAndImplAgreeAndKeepEveryProperty) {
   TraceHeader h = SchedulerHeader("rc/scheduler");

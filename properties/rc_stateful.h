@@ -17,16 +17,22 @@
 // `RcParams` reads RC_CASES / RC_SEED from the environment so CI stays small
 // (default 150 cases) and a nightly run can ask for more.
 //
+// Pool sizes and clock steps are the generator's options (GenOptions,
+// harness/generator.h): each layer has its own small pools as defaults
+// (`Layer::defaults`), the clock is the generator's (ClockSteps), and
+// SCHEDTRACE_GEN sets them with the flags of `schedtrace gen`
+// (RcGenOptions), e.g. SCHEDTRACE_GEN="--pods=40 --queue-pool=40".
+//
 // Informer perturbations (issue 7.3; harness/generator.h) are commands too:
 // each kind of `Perturbations` fires with its own probability when a command
 // is generated and then makes the command a short valid sequence (a resync,
 // an update racing a scheduling cycle, a stale delete, a delete + re-create,
 // a re-create collapsed into one update, a node re-created, a burst of no-op
 // node updates), built with the generator's helpers. RC_PERTURB (parsed by
-// ParsePerturbations, default "all:0.05") sets the probabilities; a layer's
-// `PerturbOps` says which ops carry them. Known upstream violations
-// (properties/known_violations.h) are counted in `KnownCounts()`, never
-// failures, exactly as in the differential runner.
+// ParsePerturbations, default "all:0.05"), or SCHEDTRACE_GEN's --perturb,
+// sets the probabilities; a layer's `PerturbOps` says which ops carry them.
+// Known upstream violations (properties/known_violations.h) are counted in
+// `KnownCounts()`, never failures, exactly as in the differential runner.
 #ifndef SCHEDTRACE_PROPERTIES_RC_STATEFUL_H_
 #define SCHEDTRACE_PROPERTIES_RC_STATEFUL_H_
 
@@ -67,6 +73,9 @@ struct Model {
   std::map<std::string, NodePtr> nodes;
   int64_t t = 0;
   bool ended = false;  // a fatal step: nothing more can be applied
+  // The pools, clock steps and perturbations commands are drawn with
+  // (RcGenOptions).
+  GenOptions gen;
 };
 
 // Appends `step` and re-derives the state by replaying every step on a
@@ -160,12 +169,14 @@ inline PerturbOps PerturbOpsOf(schedtrace::Layer layer, bool bound_recreate) {
 
 // A step generator (inside RapidCheck's generation: may use `*gen`), its
 // validity check, the layer (whose informer deliveries its perturbations
-// send, PerturbOpsOf) and whether a re-created pod keeps its node.
+// send, PerturbOpsOf), whether a re-created pod keeps its node, and the
+// layer's own pool sizes (RcGenOptions starts from them).
 struct Layer {
   Step (*generate)(const Model& m);
   bool (*valid)(const Model& m, const Step& step);
   schedtrace::Layer layer;
   bool bound_recreate = false;
+  GenOptions defaults;
 };
 
 // The perturbation kinds, in the order they are drawn.
@@ -184,10 +195,42 @@ inline std::map<std::string, int>& KnownCounts() {
   return counts;
 }
 
-// RC_PERTURB from the environment (default "all:0.05").
-inline absl::StatusOr<Perturbations> RcPerturbations() {
-  const char* spec = std::getenv("RC_PERTURB");
-  return ParsePerturbations(spec != nullptr ? spec : "all:0.05");
+// The options a layer's commands are drawn with: `defaults` (the layer's
+// own small pools: every command replays the sequence so far from scratch)
+// with informer perturbations at "all:0.05", then SCHEDTRACE_GEN (flags as
+// `schedtrace gen` takes them, parsed by ApplyGenFlags), then RC_PERTURB
+// (--perturb's syntax). Of the generator's flags the RapidCheck tests read
+// the pools (--pods, --nodes, --queue-pool), the clock (--step-ms,
+// --flush-jump, --backoff-jump, --ttl-jump) and --perturb; the seed and the
+// length are RC_SEED's and RapidCheck's, and any other flag is an error
+// rather than silently ignored. An error names the variable.
+inline absl::StatusOr<GenOptions> RcGenOptions(GenOptions defaults) {
+  defaults.perturb = Perturbations::All(0.05);
+  GenOptions options = defaults;
+  if (const char* flags = std::getenv("SCHEDTRACE_GEN")) {
+    absl::StatusOr<GenOptions> g = ApplyGenFlags(flags, defaults);
+    if (!g.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SCHEDTRACE_GEN: ", g.status().message()));
+    }
+    if (g->seed != defaults.seed || g->steps != defaults.steps || g->hostile ||
+        g->variety != defaults.variety) {
+      return absl::InvalidArgumentError(
+          "SCHEDTRACE_GEN: the RapidCheck tests take only --pods, --nodes, "
+          "--queue-pool, --step-ms, --flush-jump, --backoff-jump, "
+          "--ttl-jump and --perturb");
+    }
+    options = *g;
+  }
+  if (const char* spec = std::getenv("RC_PERTURB")) {
+    absl::StatusOr<Perturbations> p = ParsePerturbations(spec);
+    if (!p.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("RC_PERTURB: ", p.status().message()));
+    }
+    options.perturb = *p;
+  }
+  return options;
 }
 
 // A uniform draw from [lo, hi) inside RapidCheck's generation, not scaled
@@ -195,6 +238,39 @@ inline absl::StatusOr<Perturbations> RcPerturbations() {
 // from the lower 60% of the range).
 inline int Uniform(int lo, int hi) {
   return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi));
+}
+
+// From [lo, hi], both included (as ClockSteps means its ranges); no draw
+// when lo == hi.
+inline int64_t Between(int lo, int hi) {
+  if (lo == hi) return lo;
+  return *rc::gen::resize(rc::kNominalSize,
+                          rc::gen::inRange<int64_t>(lo, int64_t{hi} + 1));
+}
+
+// Whether something of probability `p` happens (in steps of 1/10000).
+inline bool Fires(double p) {
+  return p > 0 && Uniform(0, 10000) < static_cast<int>(p * 10000);
+}
+
+// The clock's advance before a step, as the generator draws it
+// (harness/generator.h ClockSteps): in the cache layer the TTL jump, else an
+// ordinary step; in the others the flush jump, else the backoff jump, else
+// an ordinary step.
+inline int64_t ClockStep(const ClockSteps& c, schedtrace::Layer layer) {
+  if (layer == schedtrace::Layer::kCache) {
+    if (Fires(c.ttl.p)) return Between(c.ttl.min_ms, c.ttl.max_ms);
+  } else {
+    if (Fires(c.flush.p)) return Between(c.flush.min_ms, c.flush.max_ms);
+    if (Fires(c.backoff.p)) return Between(c.backoff.min_ms, c.backoff.max_ms);
+  }
+  return Between(c.min_ms, c.max_ms);
+}
+
+// The queue layer's pool: the first min(pods, queue_pool) pods, as the
+// generator draws them.
+inline int QueuePool(const GenOptions& g) {
+  return std::max(1, std::min(g.pods, g.queue_pool));
 }
 
 // A perturbation: the steps it delivers (in order), its kind, and whether
@@ -206,7 +282,7 @@ struct Perturbation {
 };
 
 // Builds a perturbation of a kind whose probability fires, or nullopt.
-// Times are m.t + 100..3000 ms, then 1 ms apart.
+// Times are m.t plus an ordinary clock step (m.gen.clock), then 1 ms apart.
 inline std::optional<Perturbation> Perturb(const Model& m,
                                            const Perturbations& p,
                                            const PerturbOps& ops) {
@@ -217,7 +293,7 @@ inline std::optional<Perturbation> Perturb(const Model& m,
   for (const auto& [key, pod] : m.pods) pods.push_back(pod);
   std::vector<NodePtr> nodes;
   for (const auto& [name, node] : m.nodes) nodes.push_back(node);
-  int64_t t = m.t + Uniform(100, 3000);
+  int64_t t = m.t + Between(m.gen.clock.min_ms, m.gen.clock.max_ms);
   Perturbation out;
   auto add = [&](Step s) {
     s.t = t++;
@@ -372,10 +448,10 @@ struct StepCommand : rc::state::Command<Model, Sut> {
   std::vector<Step> steps;
   std::string kind;    // the perturbation's, "" for a plain step
   bool stale = false;  // Perturbation::stale
-  StepCommand(const Model& m, const Perturbations& p) {
+  explicit StepCommand(const Model& m) {
     static const PerturbOps kOps =
         PerturbOpsOf(kLayer->layer, kLayer->bound_recreate);
-    if (std::optional<Perturbation> q = Perturb(m, p, kOps)) {
+    if (std::optional<Perturbation> q = Perturb(m, m.gen.perturb, kOps)) {
       steps = std::move(q->steps);
       kind = std::move(q->kind);
       stale = q->stale;
@@ -425,25 +501,28 @@ struct StepCommand : rc::state::Command<Model, Sut> {
 
 using SystemMaker = std::unique_ptr<System> (*)();
 
-// Runs the state machine: sequences of kLayer's steps on `a` and `b`.
-// `perturb` defaults to RcPerturbations() (a bad RC_PERTURB fails the test).
+// Runs the state machine: sequences of kLayer's steps on `a` and `b`,
+// drawn with RcGenOptions(kLayer->defaults) (a bad SCHEDTRACE_GEN or
+// RC_PERTURB fails the test); `perturb`, when given, replaces its
+// perturbations.
 template <const Layer* kLayer>
 rc::detail::TestResult Check(
     const TraceHeader& header, SystemMaker a, SystemMaker b,
     const rc::detail::TestParams& params,
     std::optional<Perturbations> perturb = std::nullopt) {
-  absl::StatusOr<Perturbations> p =
-      perturb ? absl::StatusOr<Perturbations>(*perturb) : RcPerturbations();
-  auto property = [header, a, b, p] {
-    if (!p.ok()) RC_FAIL("RC_PERTURB: " + p.status().ToString());
+  absl::StatusOr<GenOptions> gen = RcGenOptions(kLayer->defaults);
+  if (gen.ok() && perturb) gen->perturb = *perturb;
+  auto property = [header, a, b, gen] {
+    if (!gen.ok()) RC_FAIL(std::string(gen.status().message()));
     Model m;
     m.header = header;
+    m.gen = *gen;
     Sut sut(a(), b(), header);
     if (sut.configured) RC_FAIL(sut.configured->Format("a", "b"));
     using CommandPtr = std::shared_ptr<const rc::state::Command<Model, Sut>>;
-    rc::state::check(m, sut, [p](const Model& model) {
-      return rc::gen::exec([model, p]() -> CommandPtr {
-        return std::make_shared<StepCommand<kLayer>>(model, *p);
+    rc::state::check(m, sut, [](const Model& model) {
+      return rc::gen::exec([model]() -> CommandPtr {
+        return std::make_shared<StepCommand<kLayer>>(model);
       });
     });
   };
