@@ -24,6 +24,7 @@
 #include "harness/codec.h"
 #include "harness/text_sanitize.h"
 #include "harness/timeline.h"
+#include "harness/timeline_format.h"
 
 namespace schedtrace::cli {
 namespace {

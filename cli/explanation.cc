@@ -7,6 +7,7 @@
 #include "cli/suts.h"
 #include "harness/codec.h"
 #include "harness/text_sanitize.h"
+#include "harness/timeline_format.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {

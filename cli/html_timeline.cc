@@ -8,11 +8,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/html_text.h"
+#include "harness/timeline_format.h"
 
 namespace schedtrace::cli::html {
 namespace {
 
-bool SamePlace(const PodPlace& a, const PodPlace& b) {
+// SamePlace (harness/pod_place.h), each place compared too.
+bool SameInEveryPlace(const PodPlace& a, const PodPlace& b) {
   return a.where == b.where && a.attempts == b.attempts &&
          a.nominated == b.nominated && a.places == b.places && a.note == b.note;
 }
@@ -65,7 +67,7 @@ class Grid {
           if (before == nullptr) return !NotYet(now);
           const PodPlace* then =
               Find(expected_side ? before->expected : before->actual, pod);
-          return then == nullptr || !SamePlace(*then, *now);
+          return then == nullptr || !SameInEveryPlace(*then, *now);
         };
         c.changed = moved(c.expected, last_expected, true) ||
                     moved(c.actual, last_actual, false);

@@ -6,9 +6,11 @@
 // `minimize` and `diff --minimize` write it beside each minimized trace.
 //
 //   absl::StatusOr<Timeline> t = ExplainTrace(*system, trace, {});
-//   std::cout << FormatTimeline(*t);
+//   std::cout << FormatTimeline(*t);  // harness/timeline_format.h
 //
-// Places read only a State (and the steps' outs): they work for any system,
+// Where a pod is in one state: harness/pod_place.h; one side across steps:
+// side_places.h; what an out says about a pod: out_facts.h. Places read
+// only a State (and the steps' outs): they work for any system,
 // model, impl or exec:. A pod is shown in every place it is in
 // ("activeQ #1 + unschedulable [NodeResourcesFit]"); a side that shows only
 // some state (an expectation that leaves keys out, a child that reports only
@@ -26,42 +28,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/pod_place.h"
 #include "harness/replay.h"
 #include "harness/system.h"
 #include "harness/trace.h"
 
 namespace schedtrace {
-
-// Where one pod is after a step, as one side showed it.
-struct PodPlace {
-  // Every place the pod is in, joined by " + " (`places`), or what the side
-  // shows instead of a place:
-  //   "activeQ #1" (position in pop order, from 1), "backoffQ until 3500",
-  //   "unschedulable [NodeResourcesFit]", "unschedulable (gated)",
-  //   "waiting on Permit (n1)" (assumed on n1), "parked before bind (n1)",
-  //   "assumed on n1", "assumed on n1 (binding finished)", "bound on n1",
-  //   "bound on n1 (node deleted)";
-  //   "in flight" (queue layer: popped, in no queue since), "in no queue"
-  //   (scheduler layer: popped by a cycle that queued it nowhere),
-  //   "deleted" (a delete step named it last), "not added yet" (no step
-  //   named it yet), "gone" (was somewhere, is nowhere now), "not in the
-  //   state" (named, never anywhere), "not in activeQ (backoffQ not shown)"
-  //   (nowhere in what this side shows), "?" (the side shows no state).
-  std::string where;
-  std::optional<int> attempts;  // when a queue shows it
-  std::string nominated;        // the nominated node, "" when none
-  // Added for issue 15 points 2 and 4:
-  std::vector<std::string> places;  // each place; empty when in none
-  // What the trace says about the pod beyond the state: "popped at step 2",
-  // "deleted at step 5" (also while a system still holds it).
-  std::string note;
-  // What this step's out says about the pod: "popped", "cycle: scheduled on
-  // n1", "cycle: unschedulable [NodeResourcesFit]", "bound to n1",
-  // "status Unschedulable", "event FailedScheduling", "error", "fatal"; ""
-  // when nothing (or the side has no out for the step).
-  std::string out;
-  bool operator==(const PodPlace&) const = default;
-};
 
 struct TimelineRow {
   int step = 0;  // 1-based
@@ -130,37 +102,6 @@ struct ExplainOptions {
 // At most this many pods are followed when the options name none.
 inline constexpr int kMaxPodsFollowed = 8;
 
-// Where each of `pods` is in `state` (keys `ns/name`): every queue entry
-// (activeQ with its position, backoffQ with its expiry, unschedulable with
-// its plugins or gated), waiting on Permit, parked before bind, assumed or
-// bound on each cache node holding it; its attempts (from its queue entries)
-// and nominated node. A pod in none of these is "in flight" when in
-// `in_flight` (popped, its cycle not over), "gone" otherwise; "?" for every
-// pod when the state has no part at all.
-std::map<std::string, PodPlace> PlacesOf(
-    const State& state, const std::vector<std::string>& pods,
-    const std::set<std::string>& in_flight);
-
-// The same for a side that does not show every part: `unshown` lists the
-// keys it leaves out ("queue.backoff", "cache.nodes", "waiting",
-// "nominated", ...; see PlaceKeys). A pod is placed only by what is shown,
-// and one found nowhere while something is unshown reads "not in activeQ,
-// ... (backoffQ not shown)" rather than "gone".
-std::map<std::string, PodPlace> PlacesOf(
-    const State& state, const std::vector<std::string>& pods,
-    const std::set<std::string>& in_flight,
-    const std::vector<std::string>& unshown);
-
-// The state keys that place a pod in `layer`: "queue.active",
-// "queue.backoff", "queue.unschedulable", "nominated", "cache.nodes",
-// "cache.assumed", "cache.bindingFinished", "waiting", "parked" (those of
-// the layer's parts).
-std::vector<std::string> PlaceKeys(Layer layer);
-
-// A place in one line: "backoffQ until 3500 (attempts 1, nominated n1)",
-// then "; out: ..." when the step's out says something about the pod.
-std::string FormatPlace(const PodPlace& place);
-
 // Replays `trace` on `sut` (configured afresh) and records each pod's place
 // after every step on both sides. Fails only when the trace cannot run at
 // all (the system refuses its header); a divergence, a property violation
@@ -176,49 +117,6 @@ absl::StatusOr<Timeline> ExplainTrace(System& sut, const Trace& trace,
 // "x.min.jsonl" -> "x.min.explain.txt" (".explain.txt" appended to a path
 // that does not end in ".jsonl").
 std::string ExplanationPathFor(const std::string& trace_path);
-
-struct TimelineFormat {
-  // Every step of the timeline. Otherwise, unless the timeline was made
-  // for a range (ExplainOptions::from/to), the text shows the steps up to
-  // the first failure and kStepsAfter after it (a passing trace: to its
-  // end), and when more than kHeadSteps + kTailSteps steps before that
-  // change a followed pod, only the first kHeadSteps and the last
-  // kTailSteps of them; a line says which steps are left out and how to
-  // see them (--from/--to, --all).
-  bool all = false;
-};
-inline constexpr int kStepsAfter = 3;
-inline constexpr int kHeadSteps = 6;
-inline constexpr int kTailSteps = 18;
-
-// Whether the trace failed at this row: the first divergence, a property
-// violated, or the system failed.
-bool RowFails(const TimelineRow& row);
-
-// The rows the default view shows (TimelineFormat, not `all`): `shown[r]`
-// for each row, and `end`, the first row left out after the failure (the
-// rows from there on are hidden; rows.size() when none). `eventful(r)`:
-// whether row r (before the failure) changes a followed pod, as the view
-// counts it. A timeline made for a range shows every row. Shared by the
-// text (FormatTimeline) and the HTML report, so both cut the same steps.
-struct RowWindow {
-  std::vector<bool> shown;
-  size_t end = 0;
-};
-RowWindow DefaultRowWindow(const Timeline& timeline,
-                           const std::function<bool(size_t)>& eventful);
-
-// "step 4" or "steps 4–9".
-std::string StepRange(int first, int last);
-
-// The timeline as text: the verdict, the description, the divergence
-// (Divergence::Format), the pods followed, then one block per step that
-// changed a followed pod, each pod's place in one line where the two sides
-// agree, an "expected:" line and a "≠ actual:" line where they differ; the
-// failing step marked ">>> ... <<<"; runs of steps that change nothing for
-// these pods collapsed into one line.
-std::string FormatTimeline(const Timeline& timeline,
-                           const TimelineFormat& format = {});
 
 }  // namespace schedtrace
 
