@@ -1,6 +1,8 @@
 // The codec's JSON layer, for the few places that need JSON values rather
 // than lines: the replayer's comparison, the report writers, the child
-// process. Everything else uses codec.h.
+// process. Everything else uses codec.h. Here: the header and steps; the
+// objects (objects_json.h) and the out and state (out_state_json.h) in
+// their own files, included.
 #ifndef SCHEDTRACE_HARNESS_JSON_CODEC_H_
 #define SCHEDTRACE_HARNESS_JSON_CODEC_H_
 
@@ -11,6 +13,8 @@
 
 #include "absl/status/statusor.h"
 #include "harness/objects.h"
+#include "harness/objects_json.h"
+#include "harness/out_state_json.h"
 #include "harness/state.h"
 #include "harness/trace.h"
 #include "nlohmann/json.hpp"
@@ -33,23 +37,9 @@ JsonMembers HeaderMembers(const TraceHeader& header);
 // before new), then expect (out before state), so a step reads top-down.
 JsonMembers StepMembers(const Step& step, bool with_expect);
 
-nlohmann::json PodToJson(const Pod& pod);
-nlohmann::json NodeToJson(const Node& node);
 // The same as JSON values (keys sorted, as nlohmann::json keeps them).
 nlohmann::json HeaderToJson(const TraceHeader& header);
 nlohmann::json StepToJson(const Step& step, bool with_expect);
-nlohmann::json OutToJson(const StepOut& out);
-nlohmann::json StateToJson(const State& state);
-
-// `where` prefixes error messages ("file:line: ").
-absl::StatusOr<Pod> PodFromJson(const nlohmann::json& j,
-                                const std::string& where,
-                                const std::string& field);
-absl::StatusOr<Node> NodeFromJson(const nlohmann::json& j,
-                                  const std::string& where,
-                                  const std::string& field);
-absl::StatusOr<StepOut> OutFromJson(const nlohmann::json& j);
-absl::StatusOr<State> StateFromJson(const nlohmann::json& j);
 
 }  // namespace schedtrace
 

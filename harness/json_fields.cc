@@ -265,4 +265,12 @@ absl::Status FieldReader::StringMap(const json& obj, absl::string_view parent,
   return AsStringMap(*v, field, out);
 }
 
+void PutString(nlohmann::json& obj, const char* key, const std::string& s) {
+  if (!s.empty()) obj[key] = s;
+}
+
+nlohmann::json StringListJson(const std::vector<std::string>& l) {
+  return l.empty() ? nlohmann::json::array() : nlohmann::json(l);
+}
+
 }  // namespace schedtrace

@@ -1,4 +1,5 @@
-// Typed readers for the members of a JSON object, for the trace codec.
+// Typed readers for the members of a JSON object, for the trace codec (and
+// the two writers its parts share, at the end).
 //
 // Every reader names the field it reads by its full path ("pod.spec.
 // containers[0].name") and fails with an InvalidArgument status in the
@@ -19,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -121,6 +123,45 @@ class FieldReader {
 
   std::string where_;
 };
+
+// Calls fn(element, "parent.key[i]") for each element of the array obj[key],
+// each of which must be an object.
+template <typename Fn>
+absl::Status ForEachObject(const FieldReader& r, const nlohmann::json& obj,
+                           absl::string_view parent, absl::string_view key,
+                           Fn fn) {
+  const nlohmann::json* arr = nullptr;
+  JF_RETURN_IF_ERROR(r.Array(obj, parent, key, &arr));
+  if (arr == nullptr) return absl::OkStatus();
+  std::string field = FieldPath(parent, key);
+  for (size_t i = 0; i < arr->size(); ++i) {
+    std::string path = IndexPath(field, i);
+    JF_RETURN_IF_ERROR(r.AsObject((*arr)[i], path));
+    JF_RETURN_IF_ERROR(fn((*arr)[i], path));
+  }
+  return absl::OkStatus();
+}
+
+// Reads the list obj[key] of objects through `fn(element, path, &item)`.
+template <typename T, typename Fn>
+absl::Status ReadObjectList(const FieldReader& r, const nlohmann::json& obj,
+                            absl::string_view parent, absl::string_view key,
+                            std::vector<T>* out, Fn fn) {
+  return ForEachObject(r, obj, parent, key,
+                       [&](const nlohmann::json& e, const std::string& path) {
+                         T item;
+                         JF_RETURN_IF_ERROR(fn(e, path, &item));
+                         out->push_back(std::move(item));
+                         return absl::OkStatus();
+                       });
+}
+
+// Writers, as Go's encoding/json writes an `omitempty` string: obj[key] = s
+// unless s is empty.
+void PutString(nlohmann::json& obj, const char* key, const std::string& s);
+
+// A list of strings, [] when empty (never null).
+nlohmann::json StringListJson(const std::vector<std::string>& l);
 
 }  // namespace schedtrace
 
