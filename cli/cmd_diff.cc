@@ -199,6 +199,154 @@ void RunOne(const CommandLine& cl, const Trace& trace, DiffRun& r) {
 
 bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
+// What a diff run goes through: trace files, or seeds to generate from.
+struct DiffPlan {
+  bool generate = false;
+  std::vector<TraceFile> files;  // !generate
+  std::optional<Layer> layer;    // generate
+  int count = 0;
+  GenOptions gen;
+  std::string gen_sut;
+  size_t size() const {
+    return generate ? static_cast<size_t>(count) : files.size();
+  }
+};
+
+// Fills `plan` from the flags and paths; returns an exit code when the
+// command ends here (a usage error, or --list).
+std::optional<int> PlanDiff(const CommandLine& cl, DiffPlan& plan) {
+  plan.generate = cl.paths.empty();
+  plan.gen_sut = cl.Last("gen-sut", "model");
+  if (!plan.generate) {
+    std::string flag = cl.Has("count") ? "count" : FirstGenFlag(cl);
+    if (!flag.empty()) {
+      return UsageError(
+          absl::StrCat("--", flag, " is for generated traces: give no PATH"));
+    }
+    absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, cl.paths);
+    if (!choice.ok()) {
+      return UsageError(std::string(choice.status().message()));
+    }
+    if (cl.Has("list")) return ListTraces(*choice, std::cout);
+    if (!choice->note.empty()) std::cout << choice->note << "\n";
+    plan.files = std::move(choice->chosen);
+    return std::nullopt;
+  }
+  if (!cl.Has("layer")) {
+    return UsageError("diff takes PATH... or --layer=L [--count=N]");
+  }
+  for (const char* flag : {"filter", "last-failed", "list"}) {
+    if (cl.Has(flag)) {
+      return UsageError(
+          absl::StrCat("--", flag, " chooses among trace files: give PATH"));
+    }
+  }
+  plan.layer = LayerFromName(cl.Last("layer", ""));
+  if (!plan.layer) return UsageError("diff: --layer=queue, cache or scheduler");
+  if (!absl::SimpleAtoi(cl.Last("count", "100"), &plan.count) ||
+      plan.count < 0) {
+    return UsageError(absl::StrCat("--count takes a whole number >= 0, not \"",
+                                   cl.Last("count", ""), "\""));
+  }
+  absl::StatusOr<GenOptions> options = GenOptionsFromFlags(cl);
+  if (!options.ok()) {
+    return UsageError(std::string(options.status().message()));
+  }
+  plan.gen = *options;
+  if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(plan.gen_sut);
+      !s.ok()) {
+    return UsageError(std::string(s.status().message()));
+  }
+  return std::nullopt;
+}
+
+// The k-th trace of the plan: generated from seed gen.seed + k, or read.
+DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
+  DiffRun r;
+  if (plan.generate) {
+    GenOptions g = plan.gen;
+    g.seed = plan.gen.seed + static_cast<uint64_t>(k);
+    absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(plan.gen_sut);
+    absl::StatusOr<Trace> trace =
+        recorder.ok() ? GenerateTrace(*plan.layer, **recorder, g)
+                      : absl::StatusOr<Trace>(recorder.status());
+    if (!trace.ok()) {
+      r.verdict = Verdict::kError;
+      r.cut_short = Interrupted();
+      r.text = absl::StrCat("ERROR seed ", g.seed, ": ",
+                            trace.status().message(), "\n");
+      return r;
+    }
+    RunOne(cl, *trace, r);
+    return r;
+  }
+  r.path = plan.files[k].path;
+  absl::StatusOr<Trace> trace = ReadTraceFile(plan.files[k].path);
+  if (!trace.ok()) {
+    r.verdict = Verdict::kError;
+    r.bad_input = true;
+    r.text = absl::StrCat("ERROR ", plan.files[k].path, ": ",
+                          trace.status().message(), "\n");
+    return r;
+  }
+  RunOne(cl, *trace, r);
+  return r;
+}
+
+// What the finished traces add up to, in input order.
+struct DiffTotals {
+  int passed = 0, failed = 0, skipped = 0;
+  bool bad_input = false;
+  std::map<std::string, int> known_a, known_b;
+  std::vector<std::pair<std::string, bool>> outcomes;  // for --last-failed
+
+  // Counts one finished trace; returns whether the run goes on.
+  bool Add(const CommandLine& cl, const DiffRun& r) {
+    const bool bad =
+        r.verdict == Verdict::kFailed || r.verdict == Verdict::kError;
+    passed += r.verdict == Verdict::kPassed;
+    skipped += r.verdict == Verdict::kSkipped;
+    failed += bad;
+    bad_input = bad_input || r.bad_input;
+    for (const auto& [id, k] : r.known_a) known_a[id] += k;
+    for (const auto& [id, k] : r.known_b) known_b[id] += k;
+    if (!r.path.empty()) outcomes.emplace_back(r.path, bad);
+    return !(bad && cl.Has("fail-fast")) && !Interrupted();
+  }
+};
+
+// The run's closing lines and its exit status.
+int FinishDiff(const DiffPlan& plan, const DiffTotals& t,
+               const std::string& a_name, const std::string& b_name) {
+  const size_t n = plan.size();
+  if (!plan.generate) {
+    if (n == 0) std::cout << "no trace selected: every one filtered out\n";
+    if (absl::Status s = RecordLastFailed(t.outcomes); !s.ok()) {
+      std::cerr << "schedtrace: " << s.message() << "\n";
+    }
+  }
+  for (const auto& [label, known] :
+       {std::pair{a_name, &t.known_a}, std::pair{b_name, &t.known_b}}) {
+    for (const auto& [id, k] : *known) {
+      std::cerr << "known upstream violation " << id << " (" << label
+                << "): " << k << "\n";
+    }
+  }
+  if (Interrupted()) {
+    std::cout << "interrupted by "
+              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << t.passed + t.failed + t.skipped << " of " << n
+              << " traces completed\n";
+  }
+  std::cout << t.passed << " passed, " << t.failed << " failed";
+  if (t.skipped > 0) std::cout << ", " << t.skipped << " skipped";
+  std::cout << "\n";
+  if (Interrupted()) return 128 + InterruptSignal();
+  if (t.bad_input) return kExitBadInput;
+  if (t.failed > 0) return kExitFailed;
+  return t.passed > 0 ? kExitOk : kExitNothingRan;
+}
+
 int Diff(const CommandLine& cl) {
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
@@ -211,140 +359,26 @@ int Diff(const CommandLine& cl) {
   }
   absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(a_name) || IsExec(b_name));
   if (!jobs.ok()) return UsageError(std::string(jobs.status().message()));
-  const bool generate = cl.paths.empty();
+  DiffPlan plan;
+  if (std::optional<int> exit = PlanDiff(cl, plan)) return *exit;
 
-  // What the run goes through: trace files, or seeds to generate from.
-  std::vector<TraceFile> files;
-  std::optional<Layer> layer;
-  int count = 0;
-  GenOptions gen;
-  std::string gen_sut = cl.Last("gen-sut", "model");
-  if (generate) {
-    if (!cl.Has("layer")) {
-      return UsageError("diff takes PATH... or --layer=L [--count=N]");
-    }
-    for (const char* flag : {"filter", "last-failed", "list"}) {
-      if (cl.Has(flag)) {
-        return UsageError(
-            absl::StrCat("--", flag, " chooses among trace files: give PATH"));
-      }
-    }
-    layer = LayerFromName(cl.Last("layer", ""));
-    if (!layer) return UsageError("diff: --layer=queue, cache or scheduler");
-    if (!absl::SimpleAtoi(cl.Last("count", "100"), &count) || count < 0) {
-      return UsageError(
-          absl::StrCat("--count takes a whole number >= 0, not \"",
-                       cl.Last("count", ""), "\""));
-    }
-    absl::StatusOr<GenOptions> options = GenOptionsFromFlags(cl);
-    if (!options.ok()) {
-      return UsageError(std::string(options.status().message()));
-    }
-    gen = *options;
-    if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(gen_sut);
-        !s.ok()) {
-      return UsageError(std::string(s.status().message()));
-    }
-  } else {
-    std::string flag = cl.Has("count") ? "count" : FirstGenFlag(cl);
-    if (!flag.empty()) {
-      return UsageError(
-          absl::StrCat("--", flag, " is for generated traces: give no PATH"));
-    }
-    absl::StatusOr<TraceChoice> choice = ChooseTraces(cl, cl.paths);
-    if (!choice.ok()) {
-      return UsageError(std::string(choice.status().message()));
-    }
-    if (cl.Has("list")) return ListTraces(*choice, std::cout);
-    if (!choice->note.empty()) std::cout << choice->note << "\n";
-    files = std::move(choice->chosen);
-  }
-
-  const size_t n = generate ? static_cast<size_t>(count) : files.size();
-  const uint64_t first_seed = gen.seed;
-  auto task = [&](size_t k) {
-    DiffRun r;
-    if (generate) {
-      GenOptions g = gen;
-      g.seed = first_seed + static_cast<uint64_t>(k);
-      absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(gen_sut);
-      absl::StatusOr<Trace> trace =
-          recorder.ok() ? GenerateTrace(*layer, **recorder, g)
-                        : absl::StatusOr<Trace>(recorder.status());
-      if (!trace.ok()) {
-        r.verdict = Verdict::kError;
-        r.cut_short = Interrupted();
-        r.text = absl::StrCat("ERROR seed ", g.seed, ": ",
-                              trace.status().message(), "\n");
-        return r;
-      }
-      RunOne(cl, *trace, r);
-      return r;
-    }
-    r.path = files[k].path;
-    absl::StatusOr<Trace> trace = ReadTraceFile(files[k].path);
-    if (!trace.ok()) {
-      r.verdict = Verdict::kError;
-      r.bad_input = true;
-      r.text = absl::StrCat("ERROR ", files[k].path, ": ",
-                            trace.status().message(), "\n");
-      return r;
-    }
-    RunOne(cl, *trace, r);
-    return r;
-  };
-  int passed = 0, failed = 0, skipped = 0;
-  bool bad_input = false;
-  std::map<std::string, int> known_a, known_b;
-  std::vector<std::pair<std::string, bool>> outcomes;  // for --last-failed
+  const size_t n = plan.size();
+  DiffTotals totals;
   Progress progress(isatty(STDERR_FILENO) != 0,
                     absl::StrCat(a_name, " vs ", b_name), n);
   RunOrdered<DiffRun>(
-      n, *jobs, task,
+      n, *jobs, [&](size_t k) { return RunDiffTask(cl, plan, k); },
       [&](size_t, DiffRun& r) {
         if (r.cut_short) return false;
         progress.Clear();
         std::cout << SanitizeText(r.text) << std::flush;
-        const bool bad =
-            r.verdict == Verdict::kFailed || r.verdict == Verdict::kError;
-        progress.Done(bad);
-        passed += r.verdict == Verdict::kPassed;
-        skipped += r.verdict == Verdict::kSkipped;
-        failed += bad;
-        bad_input = bad_input || r.bad_input;
-        for (const auto& [id, k] : r.known_a) known_a[id] += k;
-        for (const auto& [id, k] : r.known_b) known_b[id] += k;
-        if (!r.path.empty()) outcomes.emplace_back(r.path, bad);
-        return !(bad && cl.Has("fail-fast")) && !Interrupted();
+        progress.Done(r.verdict == Verdict::kFailed ||
+                      r.verdict == Verdict::kError);
+        return totals.Add(cl, r);
       },
       [] { return !Interrupted(); });
   progress.Clear();
-  if (!generate) {
-    if (n == 0) std::cout << "no trace selected: every one filtered out\n";
-    if (absl::Status s = RecordLastFailed(outcomes); !s.ok()) {
-      std::cerr << "schedtrace: " << s.message() << "\n";
-    }
-  }
-  for (const auto& [label, known] :
-       {std::pair{a_name, &known_a}, std::pair{b_name, &known_b}}) {
-    for (const auto& [id, k] : *known) {
-      std::cerr << "known upstream violation " << id << " (" << label
-                << "): " << k << "\n";
-    }
-  }
-  if (Interrupted()) {
-    std::cout << "interrupted by "
-              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
-              << passed + failed + skipped << " of " << n
-              << " traces completed\n";
-  }
-  std::cout << passed << " passed, " << failed << " failed";
-  if (skipped > 0) std::cout << ", " << skipped << " skipped";
-  std::cout << "\n";
-  if (Interrupted()) return 128 + InterruptSignal();
-  if (bad_input) return kExitBadInput;
-  if (failed > 0) return kExitFailed;
-  return passed > 0 ? kExitOk : kExitNothingRan;
+  return FinishDiff(plan, totals, a_name, b_name);
 }
 
 const CommandRegistrar kDiff({
