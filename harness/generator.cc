@@ -1,3 +1,9 @@
+// Over 600 lines, and the three Next functions over 80, for a reason: this
+// file is the three layer generators (scheduler, cache, queue) that issue
+// 17 point 2 replaces with one valid-step source keeping its own informer
+// world (the generators here ask the system they record on what is valid).
+// Each Next is one weighted choice over the layer's ops, each branch short;
+// splitting them before that rewrite would only move the code twice.
 #include "harness/generator.h"
 
 #include <algorithm>
