@@ -2,11 +2,12 @@
 // step at a time, for the libFuzzer targets of fuzz/targets/ and for the
 // tools that replay or convert their inputs.
 //
-// The byte format (decoder.cc has the record layout) is small on purpose: pods
-// come from a pool of kPodPool names and nodes from a pool of kNodePool, so
-// pods collide, are deleted and created again, and nodes come and go under
-// pods; the clock advances by a table of deltas that straddle the backoff
-// (1 s, 2 s, 10 s) and the 5-minute unschedulable-flush boundaries.
+// The byte format (byte_format.h; byte_format.cc has the record layout,
+// variants.h the objects' bytes) is small on purpose: pods come from a pool
+// of kPodPool names and nodes from a pool of kNodePool, so pods collide, are
+// deleted and created again, and nodes come and go under pods; the clock
+// advances by a table of deltas that straddle the backoff (1 s, 2 s, 10 s)
+// and the 5-minute unschedulable-flush boundaries.
 //
 //   byte 0            config: backoff preset, assumed-pod TTL, gates feature,
 //                     a second profile, bit 5: a perturbation header follows
@@ -69,6 +70,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "fuzz/byte_format.h"
+#include "fuzz/variants.h"
 #include "harness/generator.h"
 #include "harness/op_table.h"
 #include "harness/state.h"
@@ -79,120 +82,7 @@ namespace schedtrace::fuzz {
 
 enum class Mode { kValid, kHostile };
 
-inline constexpr int kPodPool = 6;   // p0..p5, even in "default", odd in "team"
-inline constexpr int kNodePool = 3;  // n0..n2, TraceScore label i+1
 inline constexpr int kMaxSteps = 200;
-
-// The op nibbles of a layer: the low 4 bits of a record's op byte index it.
-// Frequent ops appear twice; the encoder uses the first index. Part of the
-// byte format (the committed corpus/ means what it means through it), so
-// it is written out here rather than derived from harness/op_table.h: an op
-// added there is fuzzed once it takes one of the repeated nibbles, which
-// changes what corpus records with that nibble decode to
-// (docs/ADDING-AN-OP.md).
-const std::array<Op, 16>& OpTable(Layer layer);
-
-// The clock table: the low 4 bits of a record's dt byte index it (ms).
-const std::array<int64_t, 16>& DeltaTable();
-
-// q_move_all's events (resource, action, label as upstream names them).
-const std::vector<ClusterEvent>& MoveEvents();
-// cluster_event's resources (action chosen by a bit).
-const std::vector<std::string>& ClusterEventResources();
-// q_add_unschedulable's plugins, one bit each.
-const std::vector<std::string>& UnschedulablePlugins();
-
-// How many argument bytes follow [op][dt] for `op`: the sum of its op-table
-// arguments' ArgWidth.
-int ArgBytes(Op op);
-// The bytes one argument of `op` takes in its record (decoder.cc's layout):
-// 0 for those held in the op byte's flags or in another argument's byte.
-int ArgWidth(Op op, Arg arg);
-// Where a flag or outcome argument of `op` sits in the op byte's flags
-// (bits 4-7, shifted down): the flag arguments take bits in the op table's
-// order, one each, permit two. -1 for other arguments.
-int FlagShift(Op op, Arg arg);
-
-// The header byte 0 decodes to, for `layer`.
-TraceHeader HeaderFor(Layer layer, uint8_t config_byte);
-// The same header, built once per (layer, byte) and kept for the life of the
-// process (thread-safe): a decoder refers to it instead of copying it.
-const TraceHeader& CachedHeaderFor(Layer layer, uint8_t config_byte);
-
-// The hostile target's first byte picks the layer.
-Layer HostileLayer(uint8_t byte);
-// Its inverse: 0, 1, 2 for queue, cache, scheduler (also the layer's index
-// in tables per layer).
-uint8_t HostileLayerByte(Layer layer);
-
-// A pod's attributes in two bytes (see decoder.cc for the bit layout).
-struct PodVariant {
-  int priority = 0;    // index into {nil, 0, 10, 100}
-  int cpu = 0;         // index into {none, 100m, 250m, 500m, 1, 1500m, 2, 4}
-  bool gated = false;  // one scheduling gate
-  bool other_scheduler = false;
-  bool annotated = false;
-  int node = 0;      // spec.nodeName: 0 none, i+1 = n<i>
-  int selector = 0;  // 0 none, 1 zone=a, 2 zone=b, 3 affinity zone In [a]
-  bool tolerates = false;
-  bool memory = false;     // requests 1Gi memory
-  bool nominated = false;  // status.nominatedNodeName = the node above, or n0
-  bool deleting = false;   // metadata.deletionTimestamp
-  std::array<uint8_t, 2> Pack() const;
-  static PodVariant Unpack(uint8_t b0, uint8_t b1);
-  // The nearest variant (the encoder); `node_slot` maps a node name to its
-  // pool slot.
-  static PodVariant Of(const Pod& pod,
-                       const std::function<int(const std::string&)>& node_slot);
-};
-
-struct NodeVariant {
-  int cpu = 0;  // index into {1, 2, 4, 500m}
-  bool unschedulable = false;
-  bool tainted = false;  // dedicated=x:NoSchedule
-  bool zone_b = false;
-  bool not_ready = false;
-  bool few_pods = false;  // allocatable pods 1
-  // Bit 7, the rarer node: a tainted node's taint is PreferNoSchedule (it
-  // must not filter); an untainted node scores 101 + slot, outside [0, 100]
-  // (a cycle that scores it fails).
-  bool odd = false;
-  uint8_t Pack() const;
-  static NodeVariant Unpack(uint8_t b);
-  static NodeVariant Of(const Node& node);
-};
-
-std::string PodName(int slot);
-std::string PodNamespace(int slot);
-std::string NodeName(int slot);
-
-// The informer perturbations, in the order of Perturbations' fields (and of
-// the perturbation header's nibbles).
-enum class PerturbKind {
-  kResync,
-  kRace,
-  kTombstone,
-  kRecreate,
-  kRecreateUpdate,
-  kNodeRecreate,
-  kNodeBurst,
-};
-inline constexpr int kPerturbKinds = 7;
-
-// As ParsePerturbations spells it: "resync", "race", ..., "node_burst".
-std::string_view PerturbKindName(PerturbKind kind);
-
-// The perturbation header: a level per kind, 0 (off) to 15. Level L fires
-// at a record with probability L/16. Bytes 1-4 of an input carry them as
-// nibbles, low then high: [race|resync] [recreate|tombstone]
-// [node_recreate|recreate_update] [-|node_burst].
-using PerturbLevels = std::array<uint8_t, kPerturbKinds>;
-
-// The probabilities `levels` stand for (level / 16).
-Perturbations PerturbationsOf(const PerturbLevels& levels);
-
-inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
-inline constexpr int kPerturbHeaderBytes = 4;
 
 struct DecoderOptions {
   // When set, these probabilities replace the input's perturbation header
@@ -256,19 +146,33 @@ class Decoder {
   std::string Rv() { return std::to_string(++rv_); }
 
   void DecodeQueue(Step& step, uint8_t flags, const uint8_t* a);
+  // Valid mode: the nearest op valid for slot `s` (no add of a live pod, no
+  // delete of a dead one, q_add_unschedulable only with a pod in flight).
+  void NearestValidQueueOp(Step& step, const Slot& s) const;
   void DecodeCache(Step& step, uint8_t flags, const uint8_t* a);
+  // Valid mode: the call a scheduler and its informer can make next for a
+  // pod whose cache status is `st`, nearest to `op`.
+  static Op NearestValidCacheOp(Op op, CacheStatus st);
   void DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a);
   void DecodeNodeOp(Step& step, const uint8_t* a);
   // The arguments of step.op that are not objects, in their record form
   // (a pod key or cycle as hostile mode reads it; valid mode then picks its
   // own), flags included.
   void DecodePlainArgs(Step& step, uint8_t flags, const uint8_t* a) const;
+  // One argument of DecodePlainArgs: from the op byte's `flags`, or from
+  // its byte `b` (`event_byte`: cluster_event's resource byte, which its
+  // later arguments read).
+  static void DecodeFlagArg(Step& step, Arg arg, int bits);
+  void DecodeByteArg(Step& step, Arg arg, uint8_t b, int& event_byte) const;
 
   // Perturbations (valid mode): whether kind `k` fires at this record, and
   // the per-layer builders, each true when it applied (filled `step`, maybe
   // queued more steps in pending_).
   bool Fires(int k, uint8_t op_byte, uint8_t dt_byte) const;
   bool Perturb(Step& step, uint8_t op_byte, uint8_t dt_byte, const uint8_t* a);
+  // The slot a pod perturbation of `kind` aims at (pick mod the
+  // candidates), -1 when none.
+  int PerturbPodTarget(PerturbKind kind, uint8_t pick) const;
   bool PerturbPod(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice,
                   const PodVariant& v);
   bool PerturbNode(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice);

@@ -39,7 +39,7 @@ class Encoder {
     if (inserted) it->second = static_cast<int>(node_slots_.size() - 1);
     return it->second % kNodePool;
   }
-  // The slot byte: slot, uid generation, resourceVersion (decoder.cc).
+  // The slot byte: slot, uid generation, resourceVersion (byte_format.cc).
   uint8_t SlotByte(const Pod& pod) {
     const int slot = PodSlot(pod.Key());
     std::vector<std::string>& uids = uids_[pod.Key()];
@@ -119,7 +119,7 @@ class Encoder {
       flags |= static_cast<uint8_t>(bits << shift);
     }
     if (s.op == Op::kPodUpdate && s.old_pod && s.new_pod) {
-      // bit 4 a resync, bit 5 a bind (decoder.cc)
+      // bit 4 a resync, bit 5 a bind (byte_format.cc)
       flags =
           (*s.old_pod == *s.new_pod ? 1 : 0) |
           (s.old_pod->node_name.empty() && !s.new_pod->node_name.empty() ? 2
