@@ -159,6 +159,185 @@ PodPtr StubPod(const std::string& key) {
   return pod;
 }
 
+// Reads a step's arguments, one op-table argument at a time, into `step`.
+class StepArgs {
+ public:
+  // `latest` (pod key -> the latest pod an earlier step carried) resolves
+  // `$ref`s and the pods of a key list.
+  StepArgs(const FieldReader& r, const json& j, const std::string& where,
+           const std::map<std::string, PodPtr>& latest, Step& step)
+      : r_(r), j_(j), where_(where), latest_(latest), step_(step) {}
+
+  // One argument of the op table's entry, into its Step member.
+  absl::Status Read(const ArgSpec& a) {
+    const absl::string_view key(a.key.data(), a.key.size());
+    const Presence presence =
+        a.need == Need::kRequired ? kRequired : Presence::kOptional;
+    switch (a.arg) {
+      case Arg::kPod:
+      case Arg::kOldPod:
+      case Arg::kNewPod:
+        return PodArg(key, a.need != Need::kRequired,
+                      &(step_.*PodMember(a.arg)));
+      case Arg::kNode:
+      case Arg::kOldNode:
+      case Arg::kNewNode:
+        return NodeArg(key, &(step_.*NodeMember(a.arg)));
+      case Arg::kPodKey:
+        return r_.String(j_, "", key, &step_.pod_key, presence);
+      case Arg::kNominatedNode:
+        return r_.String(j_, "", key, &step_.nominated_node, presence);
+      case Arg::kEventResource:
+        return r_.String(j_, "", key, &step_.event.resource, presence);
+      case Arg::kEventAction:
+        return r_.String(j_, "", key, &step_.event.action, presence);
+      case Arg::kPlugins:
+        return r_.StringList(j_, "", key, &step_.plugins, presence);
+      case Arg::kTombstone:
+        return r_.Bool(j_, "", key, &step_.tombstone, presence);
+      case Arg::kWaitForFirstConsumer:
+        return r_.Bool(j_, "", key, &step_.wait_for_first_consumer, presence);
+      case Arg::kPodKeys:
+        return PodKeys(key, presence);
+      case Arg::kPrecheck:
+        return Precheck(key, presence);
+      case Arg::kCycle:
+        return Cycle(key, presence);
+      case Arg::kMoveEvent:
+        return MoveEvent(key, presence);
+      case Arg::kReserve:
+      case Arg::kPermit:
+      case Arg::kPreBind:
+      case Arg::kBindResult:
+        return Outcome(a.arg, key);
+    }
+    return absl::OkStatus();
+  }
+
+  // Pods this step carries, recorded as the latest once the step decodes.
+  const std::vector<PodPtr>& carried() const { return carried_; }
+
+ private:
+  // A pod object, or a `$ref` to the latest pod of that key.
+  absl::Status PodArg(absl::string_view key, bool nullable, PodPtr* out) {
+    const json* v = FieldReader::Find(j_, key);
+    if (v == nullptr) {
+      if (nullable) return absl::OkStatus();
+      return r_.Error(key, "missing");
+    }
+    JF_RETURN_IF_ERROR(r_.AsObject(*v, key));
+    if (auto ref = v->find("$ref"); ref != v->end()) {
+      std::string ref_key;
+      const std::string field = FieldPath(key, "$ref");
+      JF_RETURN_IF_ERROR(r_.AsString(*ref, field, &ref_key));
+      auto it = latest_.find(ref_key);
+      if (it == latest_.end()) {
+        return r_.Error(field, absl::StrCat("no earlier step carried pod \"",
+                                            ref_key, "\""));
+      }
+      *out = it->second;
+    } else {
+      absl::StatusOr<Pod> pod = PodFromJson(*v, where_, std::string(key));
+      if (!pod.ok()) return pod.status();
+      *out = std::make_shared<const Pod>(*std::move(pod));
+    }
+    carried_.push_back(*out);
+    return absl::OkStatus();
+  }
+
+  absl::Status NodeArg(absl::string_view key, NodePtr* out) {
+    const json* v = nullptr;
+    JF_RETURN_IF_ERROR(r_.Object(j_, "", key, &v, kRequired));
+    absl::StatusOr<Node> node = NodeFromJson(*v, where_, std::string(key));
+    if (!node.ok()) return node.status();
+    *out = std::make_shared<const Node>(*std::move(node));
+    return absl::OkStatus();
+  }
+
+  // Keys, and the latest pod of each (a stub for a key none carried).
+  absl::Status PodKeys(absl::string_view key, Presence presence) {
+    JF_RETURN_IF_ERROR(r_.StringList(j_, "", key, &step_.pod_keys, presence));
+    for (const std::string& k : step_.pod_keys) {
+      auto it = latest_.find(k);
+      step_.pods.push_back(it != latest_.end() ? it->second : StubPod(k));
+    }
+    return absl::OkStatus();
+  }
+
+  // Absent (no precheck) differs from empty.
+  absl::Status Precheck(absl::string_view key, Presence presence) {
+    bool found = false;
+    std::vector<std::string> precheck;
+    JF_RETURN_IF_ERROR(r_.StringList(j_, "", key, &precheck, presence, &found));
+    if (found) step_.precheck = std::move(precheck);
+    return absl::OkStatus();
+  }
+
+  // An integer, or "current".
+  absl::Status Cycle(absl::string_view key, Presence presence) {
+    const json* cycle = FieldReader::Find(j_, key);
+    if (cycle == nullptr) {
+      if (presence == kRequired) return r_.Error(key, "missing");
+      return absl::OkStatus();
+    }
+    if (cycle->is_string()) {
+      if (cycle->get<std::string>() != "current") {
+        return r_.Error(key, absl::StrCat("expected an integer or "
+                                          "\"current\", got \"",
+                                          cycle->get<std::string>(), "\""));
+      }
+      step_.cycle = std::nullopt;
+    } else {
+      int64_t n = 0;
+      JF_RETURN_IF_ERROR(r_.AsInt64(*cycle, key, &n));
+      step_.cycle = n;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status MoveEvent(absl::string_view key, Presence presence) {
+    const json* event = nullptr;
+    JF_RETURN_IF_ERROR(r_.Object(j_, "", key, &event, presence));
+    if (event == nullptr) return absl::OkStatus();
+    const std::string p(key);
+    JF_RETURN_IF_ERROR(
+        r_.String(*event, p, "resource", &step_.event.resource, kRequired));
+    JF_RETURN_IF_ERROR(
+        r_.String(*event, p, "action", &step_.event.action, kRequired));
+    return r_.String(*event, p, "label", &step_.event.label);
+  }
+
+  // A scripted answer: reserve, permit, prebind, bind.
+  absl::Status Outcome(Arg arg, absl::string_view key) {
+    int choice = 0;
+    switch (arg) {
+      case Arg::kReserve:
+        JF_RETURN_IF_ERROR(ReadChoice(r_, j_, key, {"ok", "error"}, &choice));
+        step_.reserve =
+            choice == 0 ? ReserveOutcome::kOk : ReserveOutcome::kError;
+        return absl::OkStatus();
+      case Arg::kPermit:
+        JF_RETURN_IF_ERROR(
+            ReadChoice(r_, j_, key, {"allow", "wait", "reject"}, &choice));
+        step_.permit = choice == 0   ? PermitOutcome::kAllow
+                       : choice == 1 ? PermitOutcome::kWait
+                                     : PermitOutcome::kReject;
+        return absl::OkStatus();
+      default:  // kPreBind, kBindResult
+        JF_RETURN_IF_ERROR(ReadChoice(r_, j_, key, {"ok", "error"}, &choice));
+        (arg == Arg::kPreBind ? step_.prebind_ok : step_.bind_ok) = choice == 0;
+        return absl::OkStatus();
+    }
+  }
+
+  const FieldReader& r_;
+  const json& j_;
+  const std::string& where_;
+  const std::map<std::string, PodPtr>& latest_;
+  Step& step_;
+  std::vector<PodPtr> carried_;
+};
+
 }  // namespace
 
 TraceDecoder::TraceDecoder(std::string path) : path_(std::move(path)) {}
@@ -256,149 +435,11 @@ absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
   }
   step.op = *op;
 
-  // Pods this step carries, recorded as the latest once the step decodes.
-  std::vector<PodPtr> carried;
-  auto pod_arg = [&](absl::string_view key, bool nullable,
-                     PodPtr* out) -> absl::Status {
-    const json* v = FieldReader::Find(j, key);
-    if (v == nullptr) {
-      if (nullable) return absl::OkStatus();
-      return r.Error(key, "missing");
-    }
-    JF_RETURN_IF_ERROR(r.AsObject(*v, key));
-    if (auto ref = v->find("$ref"); ref != v->end()) {
-      std::string ref_key;
-      const std::string field = FieldPath(key, "$ref");
-      JF_RETURN_IF_ERROR(r.AsString(*ref, field, &ref_key));
-      auto it = latest_pods_.find(ref_key);
-      if (it == latest_pods_.end()) {
-        return r.Error(field, absl::StrCat("no earlier step carried pod \"",
-                                           ref_key, "\""));
-      }
-      *out = it->second;
-    } else {
-      absl::StatusOr<Pod> pod = PodFromJson(*v, where, std::string(key));
-      if (!pod.ok()) return pod.status();
-      *out = std::make_shared<const Pod>(*std::move(pod));
-    }
-    carried.push_back(*out);
-    return absl::OkStatus();
-  };
-  auto node_arg = [&](absl::string_view key, NodePtr* out) -> absl::Status {
-    const json* v = nullptr;
-    JF_RETURN_IF_ERROR(r.Object(j, "", key, &v, kRequired));
-    absl::StatusOr<Node> node = NodeFromJson(*v, where, std::string(key));
-    if (!node.ok()) return node.status();
-    *out = std::make_shared<const Node>(*std::move(node));
-    return absl::OkStatus();
-  };
-  // One argument of the op table's entry, into its Step member.
-  auto read_arg = [&](const ArgSpec& a) -> absl::Status {
-    const absl::string_view key(a.key.data(), a.key.size());
-    const Presence presence =
-        a.need == Need::kRequired ? kRequired : Presence::kOptional;
-    switch (a.arg) {
-      case Arg::kPod:
-      case Arg::kOldPod:
-      case Arg::kNewPod:
-        return pod_arg(key, a.need != Need::kRequired,
-                       &(step.*PodMember(a.arg)));
-      case Arg::kNode:
-      case Arg::kOldNode:
-      case Arg::kNewNode:
-        return node_arg(key, &(step.*NodeMember(a.arg)));
-      case Arg::kPodKey:
-        return r.String(j, "", key, &step.pod_key, presence);
-      case Arg::kNominatedNode:
-        return r.String(j, "", key, &step.nominated_node, presence);
-      case Arg::kEventResource:
-        return r.String(j, "", key, &step.event.resource, presence);
-      case Arg::kEventAction:
-        return r.String(j, "", key, &step.event.action, presence);
-      case Arg::kPlugins:
-        return r.StringList(j, "", key, &step.plugins, presence);
-      case Arg::kTombstone:
-        return r.Bool(j, "", key, &step.tombstone, presence);
-      case Arg::kWaitForFirstConsumer:
-        return r.Bool(j, "", key, &step.wait_for_first_consumer, presence);
-      case Arg::kPodKeys:
-        JF_RETURN_IF_ERROR(r.StringList(j, "", key, &step.pod_keys, presence));
-        for (const std::string& k : step.pod_keys) {
-          auto it = latest_pods_.find(k);
-          step.pods.push_back(it != latest_pods_.end() ? it->second
-                                                       : StubPod(k));
-        }
-        return absl::OkStatus();
-      case Arg::kPrecheck: {
-        bool found = false;
-        std::vector<std::string> precheck;
-        JF_RETURN_IF_ERROR(
-            r.StringList(j, "", key, &precheck, presence, &found));
-        if (found) step.precheck = std::move(precheck);
-        return absl::OkStatus();
-      }
-      case Arg::kCycle: {
-        const json* cycle = FieldReader::Find(j, key);
-        if (cycle == nullptr) {
-          if (presence == kRequired) return r.Error(key, "missing");
-          return absl::OkStatus();
-        }
-        if (cycle->is_string()) {
-          if (cycle->get<std::string>() != "current") {
-            return r.Error(key, absl::StrCat("expected an integer or "
-                                             "\"current\", got \"",
-                                             cycle->get<std::string>(), "\""));
-          }
-          step.cycle = std::nullopt;
-        } else {
-          int64_t n = 0;
-          JF_RETURN_IF_ERROR(r.AsInt64(*cycle, key, &n));
-          step.cycle = n;
-        }
-        return absl::OkStatus();
-      }
-      case Arg::kMoveEvent: {
-        const json* event = nullptr;
-        JF_RETURN_IF_ERROR(r.Object(j, "", key, &event, presence));
-        if (event == nullptr) return absl::OkStatus();
-        const std::string p(key);
-        JF_RETURN_IF_ERROR(
-            r.String(*event, p, "resource", &step.event.resource, kRequired));
-        JF_RETURN_IF_ERROR(
-            r.String(*event, p, "action", &step.event.action, kRequired));
-        return r.String(*event, p, "label", &step.event.label);
-      }
-      case Arg::kReserve: {
-        int reserve = 0;
-        JF_RETURN_IF_ERROR(ReadChoice(r, j, key, {"ok", "error"}, &reserve));
-        step.reserve =
-            reserve == 0 ? ReserveOutcome::kOk : ReserveOutcome::kError;
-        return absl::OkStatus();
-      }
-      case Arg::kPermit: {
-        int permit = 0;
-        JF_RETURN_IF_ERROR(
-            ReadChoice(r, j, key, {"allow", "wait", "reject"}, &permit));
-        step.permit = permit == 0   ? PermitOutcome::kAllow
-                      : permit == 1 ? PermitOutcome::kWait
-                                    : PermitOutcome::kReject;
-        return absl::OkStatus();
-      }
-      case Arg::kPreBind:
-      case Arg::kBindResult: {
-        int result = 0;
-        JF_RETURN_IF_ERROR(ReadChoice(r, j, key, {"ok", "error"}, &result));
-        (a.arg == Arg::kPreBind ? step.prebind_ok : step.bind_ok) = result == 0;
-        return absl::OkStatus();
-      }
-    }
-    return absl::OkStatus();
-  };
-
   // The op's arguments, in the order its table entry lists them: the first
   // one wrong is the one reported.
+  StepArgs args(r, j, where, latest_pods_, step);
   for (const ArgSpec& a : SpecOf(step.op).Args()) {
-    JF_RETURN_IF_ERROR(read_arg(a));
+    JF_RETURN_IF_ERROR(args.Read(a));
   }
 
   const json* expect = nullptr;
@@ -421,7 +462,7 @@ absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
   }
 
   last_t_ = step.t;
-  for (const PodPtr& pod : carried) latest_pods_[pod->Key()] = pod;
+  for (const PodPtr& pod : args.carried()) latest_pods_[pod->Key()] = pod;
   return step;
 }
 
