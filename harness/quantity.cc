@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -330,21 +332,10 @@ bool ScanQuantity(std::string_view str, Scanned& out) {
   return true;
 }
 
-}  // namespace
-
-// upstream: ParseQuantity (quantity.go).
-absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
-  Quantity q;
-  q.text_ = std::string(str);
-  if (str.empty()) return FormatWrong(str);
-  if (str == "0") return q;
-
-  Scanned sc;
-  if (!ScanQuantity(str, sc)) return FormatWrong(str);
-  Suffix suf;
-  if (!InterpretSuffix(sc.suffix, suf)) return SuffixWrong(str);
-
-  // The int64Amount fast path.
+// ParseQuantity's int64Amount fast path: the value and its scale (a power of
+// ten), or nullopt when they do not fit and the inf.Dec path takes over.
+std::optional<std::pair<int64_t, int32_t>> Int64Amount(const Scanned& sc,
+                                                       const Suffix& suf) {
   int32_t precision = 0;
   int32_t scale = 0;
   int64_t mantissa = 1;
@@ -369,35 +360,33 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
       }
       break;
   }
-  if (precision >= 0) {
-    // Go int32 arithmetic wraps.
-    scale = static_cast<int32_t>(static_cast<uint32_t>(scale) -
-                                 static_cast<uint32_t>(sc.denom.size()));
-    if (scale >= -9) {
-      int64_t value = 0;
-      for (char c : sc.num) value = value * 10 + (c - '0');
-      for (char c : sc.denom) value = value * 10 + (c - '0');
-      int64_t result = 0;
-      bool ok = true;
-      if (value == 0 || value == 1 || mantissa == 1) {
-        result = value * mantissa;
-      } else {
-        ok = !__builtin_mul_overflow(value, mantissa, &result);
-      }
-      if (ok) {
-        q.int_value_ = sc.positive ? result : -result;
-        q.int_scale_ = scale;
-        return q;
-      }
-    }
+  if (precision < 0) return std::nullopt;
+  // Go int32 arithmetic wraps.
+  scale = static_cast<int32_t>(static_cast<uint32_t>(scale) -
+                               static_cast<uint32_t>(sc.denom.size()));
+  if (scale < -9) return std::nullopt;
+  int64_t value = 0;
+  for (char c : sc.num) value = value * 10 + (c - '0');
+  for (char c : sc.denom) value = value * 10 + (c - '0');
+  int64_t result = 0;
+  if (value == 0 || value == 1 || mantissa == 1) {
+    result = value * mantissa;
+  } else if (__builtin_mul_overflow(value, mantissa, &result)) {
+    return std::nullopt;
   }
+  return std::pair<int64_t, int32_t>{sc.positive ? result : -result, scale};
+}
 
-  // The inf.Dec path: amount.SetString(value) needs at least one digit.
+// ParseQuantity's inf.Dec path: amount.SetString(value) (false when it has no
+// digit, which SetString needs), then the suffix applied: `mag` the digits
+// (times 2^exponent for a binary suffix), `dec_scale` inf.Dec's scale (int32,
+// wrapping as Go's does).
+bool DecAmount(std::string_view value, const Suffix& suf, Big& mag,
+               int32_t& dec_scale) {
   bool any_digit = false;
-  Big mag;
   int64_t frac_digits = 0;
   bool seen_point = false;
-  for (char c : sc.value) {
+  for (char c : value) {
     if (c == '.') {
       seen_point = true;
     } else if (IsDigit(c)) {
@@ -407,10 +396,8 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
       if (seen_point) ++frac_digits;
     }
   }
-  if (!any_digit) return NumericWrong(str);
-
-  // inf.Dec scale (int32, wrapping as Go's does).
-  int32_t dec_scale = static_cast<int32_t>(frac_digits);
+  if (!any_digit) return false;
+  dec_scale = static_cast<int32_t>(frac_digits);
   if (suf.base == 10) {
     const int32_t inf_exp =
         static_cast<int32_t>(0u - static_cast<uint32_t>(suf.exponent));
@@ -421,7 +408,57 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
       MulSmall(mag, 1u << std::min<int32_t>(e, 16));
     }
   }
+  return true;
+}
 
+// A non-zero `mag` at inf.Dec scale `dec_scale` rounded to nano, away from
+// zero (inf.RoundUp): `mag` becomes the value in nanos over 10^(returned
+// power of ten).
+int64_t RoundToNano(Big& mag, int32_t dec_scale) {
+  if (dec_scale <= 9) return 9 - static_cast<int64_t>(dec_scale);
+  const int64_t shift = static_cast<int64_t>(dec_scale) - 9;
+  if (Pow10Exceeds(mag, shift)) {
+    mag = {1};
+  } else if (DivPow10(mag, shift)) {
+    AddSmall(mag, 1);
+  }
+  return 0;
+}
+
+// Whether mag * 10^pow10 nanos exceeds BinarySI's maxAllowed (2^63-1).
+bool OverMaxAllowed(const Big& mag, int64_t pow10) {
+  if (pow10 > 40) return true;
+  Big v = mag;
+  MulPow10(v, pow10);
+  Big cap = FromUint64(static_cast<uint64_t>(kMaxInt64));
+  MulPow10(cap, 9);
+  return Compare(v, cap) > 0;
+}
+
+}  // namespace
+
+// upstream: ParseQuantity (quantity.go).
+absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
+  Quantity q;
+  q.text_ = std::string(str);
+  if (str.empty()) return FormatWrong(str);
+  if (str == "0") return q;
+
+  Scanned sc;
+  if (!ScanQuantity(str, sc)) return FormatWrong(str);
+  Suffix suf;
+  if (!InterpretSuffix(sc.suffix, suf)) return SuffixWrong(str);
+
+  if (std::optional<std::pair<int64_t, int32_t>> amount =
+          Int64Amount(sc, suf)) {
+    q.int_value_ = amount->first;
+    q.int_scale_ = amount->second;
+    return q;
+  }
+
+  Big mag;
+  int32_t dec_scale = 0;
+  if (!DecAmount(sc.value, suf, mag, dec_scale)) return NumericWrong(str);
   q.dec_ = true;
   q.negative_ = !sc.positive;
   q.dec_scale_ = 9;
@@ -429,34 +466,13 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
     q.negative_ = false;
     return q;
   }
-  // Round to nano, away from zero (inf.RoundUp).
-  if (dec_scale <= 9) {
-    q.mag_pow10_ = 9 - static_cast<int64_t>(dec_scale);
-  } else {
-    const int64_t shift = static_cast<int64_t>(dec_scale) - 9;
-    if (Pow10Exceeds(mag, shift)) {
-      mag = {1};
-    } else if (DivPow10(mag, shift)) {
-      AddSmall(mag, 1);
-    }
-  }
+  q.mag_pow10_ = RoundToNano(mag, dec_scale);
   q.mag_ = std::move(mag);
-
   // BinarySI values are capped at maxAllowed (2^63-1, inf scale 0).
-  if (suf.format == Format::kBinarySI) {
-    bool over = q.mag_pow10_ > 40;
-    if (!over) {
-      Big v = q.mag_;
-      MulPow10(v, q.mag_pow10_);
-      Big cap = FromUint64(static_cast<uint64_t>(kMaxInt64));
-      MulPow10(cap, 9);
-      over = Compare(v, cap) > 0;
-    }
-    if (over) {
-      q.mag_ = FromUint64(static_cast<uint64_t>(kMaxInt64));
-      q.mag_pow10_ = 0;
-      q.dec_scale_ = 0;
-    }
+  if (suf.format == Format::kBinarySI && OverMaxAllowed(q.mag_, q.mag_pow10_)) {
+    q.mag_ = FromUint64(static_cast<uint64_t>(kMaxInt64));
+    q.mag_pow10_ = 0;
+    q.dec_scale_ = 0;
   }
   return q;
 }
