@@ -68,186 +68,209 @@ struct Schema {
 class Types {
  public:
   Types() {
-    const Schema* str = Add({Kind::kString});
-    const Schema* boolean = Add({Kind::kBool});
-    const Schema* i32 = Add({Kind::kInt32});
-    const Schema* i64 = Add({Kind::kInt64});
-    const Schema* time = Add({Kind::kTime});
+    str_ = Add({Kind::kString});
+    boolean_ = Add({Kind::kBool});
+    i32_ = Add({Kind::kInt32});
+    i64_ = Add({Kind::kInt64});
+    time_ = Add({Kind::kTime});
     const Schema* quantity = Add({Kind::kQuantity});
-    const Schema* condition_status = Add({Kind::kConditionStatus});
-    const Schema* strings = Array(str);
-    const Schema* string_map = Map(str);
-    const Schema* resource_list = Map(quantity);
-
-    const Schema* owner_reference = Object({{"apiVersion", str},
-                                            {"kind", str},
-                                            {"name", str},
-                                            {"uid", str},
-                                            {"controller", boolean},
-                                            {"blockOwnerDeletion", boolean}});
-    const Schema* object_meta =
-        Object({{"name", str},
-                {"generateName", str},
-                {"namespace", str},
-                {"selfLink", str},
-                {"uid", str},
-                {"resourceVersion", str},
-                {"generation", i64},
-                {"creationTimestamp", time},
-                {"deletionTimestamp", time},
-                {"deletionGracePeriodSeconds", i64},
-                {"labels", string_map},
-                {"annotations", string_map},
-                {"ownerReferences", Array(owner_reference)},
-                {"finalizers", strings}});
-
-    // Pod.
-    const Schema* requirements =
-        Array(Object({{"key", str}, {"operator", str}, {"values", strings}}));
-    const Schema* node_selector_term = Object(
-        {{"matchExpressions", requirements}, {"matchFields", requirements}});
-    const Schema* label_selector = Object(
-        {{"matchLabels", string_map}, {"matchExpressions", requirements}});
-    const Schema* pod_affinity_term =
-        Object({{"labelSelector", label_selector},
-                {"namespaces", strings},
-                {"topologyKey", str},
-                {"namespaceSelector", label_selector}});
-    const Schema* pod_affinity =
-        Object({{"requiredDuringSchedulingIgnoredDuringExecution",
-                 Array(pod_affinity_term)},
-                {"preferredDuringSchedulingIgnoredDuringExecution",
-                 Array(Object({{"weight", i32},
-                               {"podAffinityTerm", pod_affinity_term}}))}});
-    const Schema* affinity = Object(
-        {{"nodeAffinity",
-          Object({{"requiredDuringSchedulingIgnoredDuringExecution",
-                   Object({{"nodeSelectorTerms", Array(node_selector_term)}})},
-                  {"preferredDuringSchedulingIgnoredDuringExecution",
-                   Array(Object({{"weight", i32},
-                                 {"preference", node_selector_term}}))}})},
-         {"podAffinity", pod_affinity},
-         {"podAntiAffinity", pod_affinity}});
-    const Schema* container = Object(
-        {{"name", str},
-         {"image", str},
-         {"command", strings},
-         {"args", strings},
-         {"workingDir", str},
-         {"ports", Array(Object({{"name", str},
-                                 {"hostPort", i32},
-                                 {"containerPort", i32},
-                                 {"protocol", str},
-                                 {"hostIP", str}}))},
-         {"resources", Object({{"limits", resource_list},
-                               {"requests", resource_list},
-                               {"claims", Array(Object({{"name", str}}))}})},
-         {"imagePullPolicy", str}});
-    const Schema* pod_spec =
-        Object({{"initContainers", Array(container)},
-                {"containers", Array(container)},
-                {"restartPolicy", str},
-                {"terminationGracePeriodSeconds", i64},
-                {"activeDeadlineSeconds", i64},
-                {"dnsPolicy", str},
-                {"nodeSelector", string_map},
-                {"serviceAccountName", str},
-                {"serviceAccount", str},
-                {"automountServiceAccountToken", boolean},
-                {"nodeName", str},
-                {"hostNetwork", boolean},
-                {"hostPID", boolean},
-                {"hostIPC", boolean},
-                {"hostname", str},
-                {"subdomain", str},
-                {"affinity", affinity},
-                {"schedulerName", str},
-                {"tolerations", Array(Object({{"key", str},
-                                              {"operator", str},
-                                              {"value", str},
-                                              {"effect", str},
-                                              {"tolerationSeconds", i64}}))},
-                {"priorityClassName", str},
-                {"priority", i32},
-                {"preemptionPolicy", str},
-                {"overhead", resource_list},
-                {"topologySpreadConstraints",
-                 Array(Object({{"maxSkew", i32},
-                               {"topologyKey", str},
-                               {"whenUnsatisfiable", str},
-                               {"labelSelector", label_selector},
-                               {"minDomains", i32},
-                               {"nodeAffinityPolicy", str},
-                               {"nodeTaintsPolicy", str},
-                               {"matchLabelKeys", strings}}))},
-                {"schedulingGates", Array(Object({{"name", str}}))},
-                {"enableServiceLinks", boolean},
-                {"runtimeClassName", str}});
-    const Schema* pod_status =
-        Object({{"phase", str},
-                {"conditions", Array(Object({{"type", str},
-                                             {"status", condition_status},
-                                             {"lastProbeTime", time},
-                                             {"lastTransitionTime", time},
-                                             {"reason", str},
-                                             {"message", str}}))},
-                {"message", str},
-                {"reason", str},
-                {"nominatedNodeName", str},
-                {"hostIP", str},
-                {"podIP", str},
-                {"startTime", time},
-                {"qosClass", str}});
-    pod = Object({{"kind", str},
-                  {"apiVersion", str},
+    condition_status_ = Add({Kind::kConditionStatus});
+    strings_ = Array(str_);
+    string_map_ = Map(str_);
+    resource_list_ = Map(quantity);
+    const Schema* object_meta = ObjectMeta();
+    pod = Object({{"kind", str_},
+                  {"apiVersion", str_},
                   {"metadata", object_meta},
-                  {"spec", pod_spec},
-                  {"status", pod_status}});
-
-    // Node.
-    const Schema* node_spec =
-        Object({{"podCIDR", str},
-                {"podCIDRs", strings},
-                {"providerID", str},
-                {"unschedulable", boolean},
-                {"taints", Array(Object({{"key", str},
-                                         {"value", str},
-                                         {"effect", str},
-                                         {"timeAdded", time}}))}});
-    const Schema* node_status =
-        Object({{"capacity", resource_list},
-                {"allocatable", resource_list},
-                {"phase", str},
-                {"conditions", Array(Object({{"type", str},
-                                             {"status", condition_status},
-                                             {"lastHeartbeatTime", time},
-                                             {"lastTransitionTime", time},
-                                             {"reason", str},
-                                             {"message", str}}))},
-                {"addresses", Array(Object({{"type", str}, {"address", str}}))},
-                {"daemonEndpoints",
-                 Object({{"kubeletEndpoint", Object({{"Port", i32}})}})},
-                {"nodeInfo", Object({{"machineID", str},
-                                     {"systemUUID", str},
-                                     {"bootID", str},
-                                     {"kernelVersion", str},
-                                     {"osImage", str},
-                                     {"containerRuntimeVersion", str},
-                                     {"kubeletVersion", str},
-                                     {"kubeProxyVersion", str},
-                                     {"operatingSystem", str},
-                                     {"architecture", str}})}});
-    node = Object({{"kind", str},
-                   {"apiVersion", str},
+                  {"spec", PodSpec()},
+                  {"status", PodStatus()}});
+    node = Object({{"kind", str_},
+                   {"apiVersion", str_},
                    {"metadata", object_meta},
-                   {"spec", node_spec},
-                   {"status", node_status}});
+                   {"spec", NodeSpec()},
+                   {"status", NodeStatus()}});
   }
 
   const Schema* pod = nullptr;
   const Schema* node = nullptr;
 
  private:
+  const Schema* ObjectMeta() {
+    const Schema* owner_reference = Object({{"apiVersion", str_},
+                                            {"kind", str_},
+                                            {"name", str_},
+                                            {"uid", str_},
+                                            {"controller", boolean_},
+                                            {"blockOwnerDeletion", boolean_}});
+    return Object({{"name", str_},
+                   {"generateName", str_},
+                   {"namespace", str_},
+                   {"selfLink", str_},
+                   {"uid", str_},
+                   {"resourceVersion", str_},
+                   {"generation", i64_},
+                   {"creationTimestamp", time_},
+                   {"deletionTimestamp", time_},
+                   {"deletionGracePeriodSeconds", i64_},
+                   {"labels", string_map_},
+                   {"annotations", string_map_},
+                   {"ownerReferences", Array(owner_reference)},
+                   {"finalizers", strings_}});
+  }
+
+  const Schema* Requirements() {
+    return Array(
+        Object({{"key", str_}, {"operator", str_}, {"values", strings_}}));
+  }
+
+  const Schema* LabelSelector() {
+    return Object(
+        {{"matchLabels", string_map_}, {"matchExpressions", Requirements()}});
+  }
+
+  const Schema* Affinity() {
+    const Schema* requirements = Requirements();
+    const Schema* node_selector_term = Object(
+        {{"matchExpressions", requirements}, {"matchFields", requirements}});
+    const Schema* label_selector = LabelSelector();
+    const Schema* pod_affinity_term =
+        Object({{"labelSelector", label_selector},
+                {"namespaces", strings_},
+                {"topologyKey", str_},
+                {"namespaceSelector", label_selector}});
+    const Schema* pod_affinity =
+        Object({{"requiredDuringSchedulingIgnoredDuringExecution",
+                 Array(pod_affinity_term)},
+                {"preferredDuringSchedulingIgnoredDuringExecution",
+                 Array(Object({{"weight", i32_},
+                               {"podAffinityTerm", pod_affinity_term}}))}});
+    return Object(
+        {{"nodeAffinity",
+          Object({{"requiredDuringSchedulingIgnoredDuringExecution",
+                   Object({{"nodeSelectorTerms", Array(node_selector_term)}})},
+                  {"preferredDuringSchedulingIgnoredDuringExecution",
+                   Array(Object({{"weight", i32_},
+                                 {"preference", node_selector_term}}))}})},
+         {"podAffinity", pod_affinity},
+         {"podAntiAffinity", pod_affinity}});
+  }
+
+  const Schema* Container() {
+    return Object(
+        {{"name", str_},
+         {"image", str_},
+         {"command", strings_},
+         {"args", strings_},
+         {"workingDir", str_},
+         {"ports", Array(Object({{"name", str_},
+                                 {"hostPort", i32_},
+                                 {"containerPort", i32_},
+                                 {"protocol", str_},
+                                 {"hostIP", str_}}))},
+         {"resources", Object({{"limits", resource_list_},
+                               {"requests", resource_list_},
+                               {"claims", Array(Object({{"name", str_}}))}})},
+         {"imagePullPolicy", str_}});
+  }
+
+  const Schema* PodSpec() {
+    const Schema* container = Container();
+    return Object(
+        {{"initContainers", Array(container)},
+         {"containers", Array(container)},
+         {"restartPolicy", str_},
+         {"terminationGracePeriodSeconds", i64_},
+         {"activeDeadlineSeconds", i64_},
+         {"dnsPolicy", str_},
+         {"nodeSelector", string_map_},
+         {"serviceAccountName", str_},
+         {"serviceAccount", str_},
+         {"automountServiceAccountToken", boolean_},
+         {"nodeName", str_},
+         {"hostNetwork", boolean_},
+         {"hostPID", boolean_},
+         {"hostIPC", boolean_},
+         {"hostname", str_},
+         {"subdomain", str_},
+         {"affinity", Affinity()},
+         {"schedulerName", str_},
+         {"tolerations", Array(Object({{"key", str_},
+                                       {"operator", str_},
+                                       {"value", str_},
+                                       {"effect", str_},
+                                       {"tolerationSeconds", i64_}}))},
+         {"priorityClassName", str_},
+         {"priority", i32_},
+         {"preemptionPolicy", str_},
+         {"overhead", resource_list_},
+         {"topologySpreadConstraints",
+          Array(Object({{"maxSkew", i32_},
+                        {"topologyKey", str_},
+                        {"whenUnsatisfiable", str_},
+                        {"labelSelector", LabelSelector()},
+                        {"minDomains", i32_},
+                        {"nodeAffinityPolicy", str_},
+                        {"nodeTaintsPolicy", str_},
+                        {"matchLabelKeys", strings_}}))},
+         {"schedulingGates", Array(Object({{"name", str_}}))},
+         {"enableServiceLinks", boolean_},
+         {"runtimeClassName", str_}});
+  }
+
+  const Schema* PodStatus() {
+    return Object({{"phase", str_},
+                   {"conditions", Array(Object({{"type", str_},
+                                                {"status", condition_status_},
+                                                {"lastProbeTime", time_},
+                                                {"lastTransitionTime", time_},
+                                                {"reason", str_},
+                                                {"message", str_}}))},
+                   {"message", str_},
+                   {"reason", str_},
+                   {"nominatedNodeName", str_},
+                   {"hostIP", str_},
+                   {"podIP", str_},
+                   {"startTime", time_},
+                   {"qosClass", str_}});
+  }
+
+  const Schema* NodeSpec() {
+    return Object({{"podCIDR", str_},
+                   {"podCIDRs", strings_},
+                   {"providerID", str_},
+                   {"unschedulable", boolean_},
+                   {"taints", Array(Object({{"key", str_},
+                                            {"value", str_},
+                                            {"effect", str_},
+                                            {"timeAdded", time_}}))}});
+  }
+
+  const Schema* NodeStatus() {
+    return Object(
+        {{"capacity", resource_list_},
+         {"allocatable", resource_list_},
+         {"phase", str_},
+         {"conditions", Array(Object({{"type", str_},
+                                      {"status", condition_status_},
+                                      {"lastHeartbeatTime", time_},
+                                      {"lastTransitionTime", time_},
+                                      {"reason", str_},
+                                      {"message", str_}}))},
+         {"addresses", Array(Object({{"type", str_}, {"address", str_}}))},
+         {"daemonEndpoints",
+          Object({{"kubeletEndpoint", Object({{"Port", i32_}})}})},
+         {"nodeInfo", Object({{"machineID", str_},
+                              {"systemUUID", str_},
+                              {"bootID", str_},
+                              {"kernelVersion", str_},
+                              {"osImage", str_},
+                              {"containerRuntimeVersion", str_},
+                              {"kubeletVersion", str_},
+                              {"kubeProxyVersion", str_},
+                              {"operatingSystem", str_},
+                              {"architecture", str_}})}});
+  }
+
   const Schema* Add(Schema s) {
     store_.push_back(std::move(s));
     return &store_.back();
@@ -262,6 +285,16 @@ class Types {
   const Schema* Map(const Schema* elem) { return Add({Kind::kMap, {}, elem}); }
 
   std::deque<Schema> store_;  // stable addresses
+  // The scalars and the lists and maps of them every type shares.
+  const Schema* str_ = nullptr;
+  const Schema* boolean_ = nullptr;
+  const Schema* i32_ = nullptr;
+  const Schema* i64_ = nullptr;
+  const Schema* time_ = nullptr;
+  const Schema* condition_status_ = nullptr;
+  const Schema* strings_ = nullptr;
+  const Schema* string_map_ = nullptr;
+  const Schema* resource_list_ = nullptr;
 };
 
 const Types& GoTypes() {
@@ -273,6 +306,56 @@ std::string Quoted(const json& v) {
   return v.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// What json.Unmarshal (or our stricter reading, see the header) finds wrong
+// with `v` as a scalar of `kind`, null when nothing.
+const char* ScalarProblem(const json& v, Kind kind) {
+  switch (kind) {
+    case Kind::kString:
+      return v.is_string() ? nullptr : "is not a string";
+    case Kind::kBool:
+      return v.is_boolean() ? nullptr : "is not a bool";
+    case Kind::kInt32:
+    case Kind::kInt64: {
+      // Go parses the literal with strconv.ParseInt: "5.0" and "5e0" fail.
+      const bool i32 = kind == Kind::kInt32;
+      const char* type = i32 ? "is not an int32" : "is not an int64";
+      if (v.is_number_unsigned()) {
+        const uint64_t max =
+            i32 ? std::numeric_limits<int32_t>::max()
+                : static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+        return v.get<uint64_t>() > max ? type : nullptr;
+      }
+      if (v.is_number_integer()) {
+        const int64_t n = v.get<int64_t>();
+        return i32 && (n < std::numeric_limits<int32_t>::min() ||
+                       n > std::numeric_limits<int32_t>::max())
+                   ? type
+                   : nullptr;
+      }
+      return type;
+    }
+    case Kind::kTime:
+      return !v.is_string() || !IsRfc3339(v.get_ref<const std::string&>())
+                 ? "is not an RFC 3339 time"
+                 : nullptr;
+    case Kind::kQuantity:
+      if (!v.is_string()) return "is not a quantity string";
+      return IsK8sQuantity(v.get_ref<const std::string&>())
+                 ? nullptr
+                 : "is not a quantity";
+    case Kind::kConditionStatus:
+      if (!v.is_string()) return "is not a string";
+      return v != "True" && v != "False" && v != "Unknown"
+                 ? "is not True, False or Unknown"
+                 : nullptr;
+    case Kind::kObject:
+    case Kind::kArray:
+    case Kind::kMap:
+      break;
+  }
+  return nullptr;
+}
+
 // Appends to `problems` what json.Unmarshal (or our stricter reading, see
 // the header) finds wrong with `v` as a `schema` at `path`.
 void Check(const json& v, const Schema& schema, const std::string& path,
@@ -282,52 +365,6 @@ void Check(const json& v, const Schema& schema, const std::string& path,
     problems.push_back(absl::StrCat(path, ": ", Quoted(v), " ", what));
   };
   switch (schema.kind) {
-    case Kind::kString:
-      if (!v.is_string()) bad("is not a string");
-      return;
-    case Kind::kBool:
-      if (!v.is_boolean()) bad("is not a bool");
-      return;
-    case Kind::kInt32:
-    case Kind::kInt64: {
-      // Go parses the literal with strconv.ParseInt: "5.0" and "5e0" fail.
-      const bool i32 = schema.kind == Kind::kInt32;
-      const char* type = i32 ? "is not an int32" : "is not an int64";
-      if (v.is_number_unsigned()) {
-        const uint64_t max =
-            i32 ? std::numeric_limits<int32_t>::max()
-                : static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-        if (v.get<uint64_t>() > max) bad(type);
-      } else if (v.is_number_integer()) {
-        const int64_t n = v.get<int64_t>();
-        if (i32 && (n < std::numeric_limits<int32_t>::min() ||
-                    n > std::numeric_limits<int32_t>::max())) {
-          bad(type);
-        }
-      } else {
-        bad(type);
-      }
-      return;
-    }
-    case Kind::kTime:
-      if (!v.is_string() || !IsRfc3339(v.get_ref<const std::string&>())) {
-        bad("is not an RFC 3339 time");
-      }
-      return;
-    case Kind::kQuantity:
-      if (!v.is_string()) {
-        bad("is not a quantity string");
-      } else if (!IsK8sQuantity(v.get_ref<const std::string&>())) {
-        bad("is not a quantity");
-      }
-      return;
-    case Kind::kConditionStatus:
-      if (!v.is_string()) {
-        bad("is not a string");
-      } else if (v != "True" && v != "False" && v != "Unknown") {
-        bad("is not True, False or Unknown");
-      }
-      return;
     case Kind::kObject:
       if (!v.is_object()) {
         bad("is not an object");
@@ -364,6 +401,9 @@ void Check(const json& v, const Schema& schema, const std::string& path,
       for (const auto& [key, value] : v.items()) {
         Check(value, *schema.elem, absl::StrCat(path, ".", key), problems);
       }
+      return;
+    default:
+      if (const char* what = ScalarProblem(v, schema.kind)) bad(what);
       return;
   }
 }
