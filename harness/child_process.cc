@@ -286,22 +286,7 @@ absl::StatusOr<std::string> ChildProcess::Exchange(const std::string& line,
     return absl::FailedPreconditionError(
         absl::StrCat("exec:", command_, ": no child running for ", what));
   }
-  // A line that arrived after the last reply was not asked for.
-  char buf[65536];
-  for (;;) {
-    ssize_t n = read(stdout_fd_, buf, sizeof(buf));
-    if (n > 0) {
-      stdout_buf_.append(buf, n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    break;  // EAGAIN, or EOF (seen again below)
-  }
-  if (!stdout_buf_.empty()) {
-    return Fail(absl::StatusCode::kDataLoss,
-                absl::StrCat("wrote more than one line for one request: \"",
-                             Excerpt(stdout_buf_), "\" before ", what));
-  }
+  if (absl::Status s = RefuseUnaskedOutput(what); !s.ok()) return s;
   const std::string pending = line + "\n";
   size_t written = 0;
   const Clock::time_point deadline =
@@ -329,55 +314,86 @@ absl::StatusOr<std::string> ChildProcess::Exchange(const std::string& line,
                   absl::StrCat("no reply to ", what, " within ",
                                options_.timeout_ms, " ms (--timeout-ms)"));
     }
-    pollfd fds[3];
-    int n = 0;
-    int in_i = -1, out_i = -1, err_i = -1;
-    if (written < pending.size()) {
-      in_i = n;
-      fds[n++] = {stdin_fd_, POLLOUT, 0};
-    }
-    out_i = n;
-    fds[n++] = {stdout_fd_, POLLIN, 0};
-    if (stderr_fd_ >= 0) {
-      err_i = n;
-      fds[n++] = {stderr_fd_, POLLIN, 0};
-    }
-    int ready = poll(fds, n, static_cast<int>(left));
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      return Fail(absl::StatusCode::kInternal,
-                  absl::StrCat("poll: ", strerror(errno)));
-    }
-    if (err_i >= 0 && fds[err_i].revents != 0) DrainStderr();
-    if (in_i >= 0 && fds[in_i].revents != 0) {
-      ssize_t w =
-          write(stdin_fd_, pending.data() + written, pending.size() - written);
-      if (w > 0) {
-        written += w;
-      } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
-        return Fail(absl::StatusCode::kUnavailable,
-                    absl::StrCat("stopped reading its stdin before ", what,
-                                 " was written (", strerror(errno), ")"));
-      }
-    }
-    if (fds[out_i].revents != 0) {
-      ssize_t r = read(stdout_fd_, buf, sizeof(buf));
-      if (r > 0) {
-        stdout_buf_.append(buf, r);
-      } else if (r == 0) {
-        std::string partial =
-            stdout_buf_.empty() ? ""
-                                : absl::StrCat(" (after an unfinished line \"",
-                                               Excerpt(stdout_buf_), "\")");
-        return Fail(
-            absl::StatusCode::kUnavailable,
-            absl::StrCat("closed its stdout before answering ", what, partial));
-      } else if (errno != EAGAIN && errno != EINTR) {
-        return Fail(absl::StatusCode::kInternal,
-                    absl::StrCat("read: ", strerror(errno)));
-      }
+    if (absl::Status s =
+            PollOnce(pending, &written, static_cast<int>(left), what);
+        !s.ok()) {
+      return s;
     }
   }
+}
+
+absl::Status ChildProcess::RefuseUnaskedOutput(const std::string& what) {
+  // A line that arrived after the last reply was not asked for.
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(stdout_fd_, buf, sizeof(buf));
+    if (n > 0) {
+      stdout_buf_.append(buf, n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;  // EAGAIN, or EOF (seen again by PollOnce)
+  }
+  if (!stdout_buf_.empty()) {
+    return Fail(absl::StatusCode::kDataLoss,
+                absl::StrCat("wrote more than one line for one request: \"",
+                             Excerpt(stdout_buf_), "\" before ", what));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChildProcess::PollOnce(const std::string& pending, size_t* written,
+                                    int timeout_ms, const std::string& what) {
+  pollfd fds[3];
+  int n = 0;
+  int in_i = -1, out_i = -1, err_i = -1;
+  if (*written < pending.size()) {
+    in_i = n;
+    fds[n++] = {stdin_fd_, POLLOUT, 0};
+  }
+  out_i = n;
+  fds[n++] = {stdout_fd_, POLLIN, 0};
+  if (stderr_fd_ >= 0) {
+    err_i = n;
+    fds[n++] = {stderr_fd_, POLLIN, 0};
+  }
+  int ready = poll(fds, n, timeout_ms);
+  if (ready < 0) {
+    if (errno == EINTR) return absl::OkStatus();
+    return Fail(absl::StatusCode::kInternal,
+                absl::StrCat("poll: ", strerror(errno)));
+  }
+  if (err_i >= 0 && fds[err_i].revents != 0) DrainStderr();
+  if (in_i >= 0 && fds[in_i].revents != 0) {
+    ssize_t w =
+        write(stdin_fd_, pending.data() + *written, pending.size() - *written);
+    if (w > 0) {
+      *written += w;
+    } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+      return Fail(absl::StatusCode::kUnavailable,
+                  absl::StrCat("stopped reading its stdin before ", what,
+                               " was written (", strerror(errno), ")"));
+    }
+  }
+  if (fds[out_i].revents != 0) {
+    char buf[65536];
+    ssize_t r = read(stdout_fd_, buf, sizeof(buf));
+    if (r > 0) {
+      stdout_buf_.append(buf, r);
+    } else if (r == 0) {
+      std::string partial = stdout_buf_.empty()
+                                ? ""
+                                : absl::StrCat(" (after an unfinished line \"",
+                                               Excerpt(stdout_buf_), "\")");
+      return Fail(
+          absl::StatusCode::kUnavailable,
+          absl::StrCat("closed its stdout before answering ", what, partial));
+    } else if (errno != EAGAIN && errno != EINTR) {
+      return Fail(absl::StatusCode::kInternal,
+                  absl::StrCat("read: ", strerror(errno)));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ChildProcess::Configure(const TraceHeader& header) {

@@ -109,6 +109,12 @@ class ChildProcess : public System {
   // Writes `line` + '\n' and reads one reply line, within the timeout.
   absl::StatusOr<std::string> Exchange(const std::string& line,
                                        const std::string& what);
+  // Exchange's steps: a failure when the child wrote a line nobody asked
+  // for (before `what`); one poll of at most `timeout_ms` that writes what
+  // is left of `pending` (from `*written` on) and reads what stdout holds.
+  absl::Status RefuseUnaskedOutput(const std::string& what);
+  absl::Status PollOnce(const std::string& pending, size_t* written,
+                        int timeout_ms, const std::string& what);
   // Reads what stderr holds now without blocking.
   void DrainStderr();
   void AddStderr(std::string_view bytes);
