@@ -13,15 +13,6 @@ bool Contains(const std::optional<std::vector<std::string>>& list,
   return list && std::find(list->begin(), list->end(), key) != list->end();
 }
 
-bool InList(const State* s, std::vector<QueuedPod> QueueState::*list,
-            const std::string& key) {
-  if (s == nullptr || !s->queue) return false;
-  for (const QueuedPod& q : (*s->queue).*list) {
-    if (q.pod == key) return true;
-  }
-  return false;
-}
-
 // True when PodRequests(a) == PodRequests(b) for certain, without computing
 // them: PodRequests (upstream's calculateResource) reads only these fields,
 // which updates rarely change.
@@ -31,6 +22,15 @@ bool SameRequestFields(const Pod& a, const Pod& b) {
 }
 
 }  // namespace
+
+bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
+                 const std::string& key) {
+  if (s == nullptr || !s->queue) return false;
+  for (const QueuedPod& q : (*s->queue).*list) {
+    if (q.pod == key) return true;
+  }
+  return false;
+}
 
 History::History(const TraceHeader& header)
     : own_header_(std::make_shared<const TraceHeader>(header)),
@@ -81,285 +81,12 @@ PodPtr History::QueuedObject(const std::string& key, Slot slot) const {
   return pod != nullptr ? pod : Latest(key);
 }
 
-// Mirrors which *QueuedPodInfo each PriorityQueue call leaves where
-// (scheduling_queue.go): Add and Update's "not queued" branch make a fresh
-// one, Update's lookups mutate the one they find (updatePod ->
-// PodInfo.Update), Pop hands the activeQ one out, AddUnschedulableIfNotPresent
-// puts the popped one back, and activate, flushBackoffQCompleted,
-// movePodsToActiveOrBackoffQueue and flushUnschedulablePodsLeftover move
-// them. Entries are shared cells because upstream's are pointers: activate
-// of a gated pod in backoffQ puts the same QueuedPodInfo in
-// unschedulablePods too, and an update of either changes both.
-void History::FollowQueueObjects(const State& before, const Step& step,
-                                 const StepOut& out, const State* after) {
-  if (header_->layer != Layer::kQueue || out.fatal) return;
-  const State* was = &before;
-  auto in = [](const State* s, std::vector<QueuedPod> QueueState::*list,
-               const std::string& key) { return InList(s, list, key); };
-  auto fresh = [](const PodPtr& pod) { return std::make_shared<PodPtr>(pod); };
-  auto set = [&](Cell& cell, const PodPtr& pod) {
-    if (cell != nullptr) {
-      *cell = pod;
-    } else {
-      cell = fresh(pod);
-    }
-  };
-  constexpr auto kActive = &QueueState::active;
-  constexpr auto kBackoff = &QueueState::backoff;
-  constexpr auto kUnsched = &QueueState::unschedulable;
-  switch (step.op) {
-    case Op::kQAdd: {
-      // Add: one fresh entry in activeQ (activeQ.Add replaces an activeQ
-      // entry's object; the unschedulablePods and backoffQ copies are
-      // deleted). Gated, PreEnqueue parks it in unschedulablePods and Add
-      // returns there: an activeQ or backoffQ copy keeps its own object
-      // (docs/UPSTREAM.md item 49).
-      if (out.error) return;
-      const std::string key = step.pod->Key();
-      Entries& e = queued_objects_[key];
-      Cell cell = fresh(step.pod);
-      const bool parked = after != nullptr && after->queue &&
-                          std::any_of(after->queue->unschedulable.begin(),
-                                      after->queue->unschedulable.end(),
-                                      [&](const QueuedPod& q) {
-                                        return q.pod == key && q.gated;
-                                      });
-      if (parked) {
-        e.unschedulable = cell;
-      } else {
-        e.active = e.backoff = e.unschedulable = cell;
-      }
-      return;
-    }
-    case Op::kQUpdate: {
-      const std::string key = step.new_pod->Key();
-      Entries& e = queued_objects_[key];
-      const PodPtr& pod = step.new_pod;
-      if (step.old_pod != nullptr && in(was, kActive, key)) {
-        set(e.active, pod);  // activeQ.Update; a backoffQ copy stays
-      } else if (step.old_pod != nullptr && in(was, kBackoff, key)) {
-        set(e.backoff, pod);  // podBackoffQ.Update
-      } else if (in(was, kUnsched, key)) {
-        set(e.unschedulable, pod);  // and it may move
-        e.active = e.backoff = e.unschedulable;
-      } else {
-        // A fresh entry (docs/UPSTREAM.md items 3 and 4): a backoffQ copy and
-        // the popped entry keep their objects. PreEnqueue parks a gated one in
-        // unschedulablePods and leaves an activeQ copy as it is.
-        Cell cell = fresh(pod);
-        bool gated = after != nullptr && in(after, kUnsched, key) &&
-                     !in(was, kUnsched, key);
-        if (!gated) e.active = cell;
-        if (gated || after == nullptr) e.unschedulable = cell;
-      }
-      return;
-    }
-    case Op::kQDelete: {
-      // Delete removes the activeQ entry when there is one and stops: a
-      // backoffQ or unschedulablePods copy (Update(nil, p), a gated add)
-      // stays with its own object, and a flush or activate brings it back.
-      const std::string key = step.pod->Key();
-      Entries& e = queued_objects_[key];
-      if (in(was, kActive, key)) {
-        e.active = nullptr;
-      } else {
-        e.active = e.backoff = e.unschedulable = nullptr;
-      }
-      return;
-    }
-    case Op::kQPop:
-      if (out.popped) {
-        Entries& e = queued_objects_[*out.popped];
-        e.in_flight =
-            e.active != nullptr ? e.active : fresh(Latest(*out.popped));
-        e.active = nullptr;
-      }
-      return;
-    case Op::kQAddUnschedulable: {
-      if (out.error) return;
-      // It failed unless the key was in no sub-queue: the popped entry
-      // lands in backoffQ or unschedulablePods.
-      Entries& e = queued_objects_[step.pod_key];
-      e.backoff = e.unschedulable = e.in_flight;
-      return;
-    }
-    default:
-      break;
-  }
-  if (after == nullptr) return;
-  // Moves: an entry that left unschedulablePods (or else backoffQ) goes
-  // wherever the key newly is; the backoff flush overwrites an activeQ copy
-  // of the same key.
-  for (auto& [key, e] : queued_objects_) {
-    Cell moved;
-    if (in(was, kUnsched, key) && !in(after, kUnsched, key)) {
-      moved = e.unschedulable;
-    } else if (in(was, kBackoff, key) && !in(after, kBackoff, key)) {
-      moved = e.backoff;
-    } else if (in(after, kUnsched, key) && !in(was, kUnsched, key) &&
-               in(was, kBackoff, key)) {
-      moved = e.backoff;  // activate of a gated pod in backoffQ: shared
-    }
-    if (moved == nullptr) continue;
-    if (in(after, kActive, key)) e.active = moved;
-    if (in(after, kBackoff, key) && !in(was, kBackoff, key)) e.backoff = moved;
-    if (in(after, kUnsched, key) && !in(was, kUnsched, key)) {
-      e.unschedulable = moved;
-    }
-  }
-}
-
 bool History::ForOurQueue(const Pod& pod) const {
   // addAllEventHandlers: !assignedPod(t) && responsibleForPod(t, profiles).
   const auto& profiles = header_->config.profiles;
   return pod.node_name.empty() &&
          std::find(profiles.begin(), profiles.end(), pod.scheduler_name) !=
              profiles.end();
-}
-
-// Mirrors what the scheduler layer's queue is given (eventhandlers.go):
-// FilteringResourceEventHandler routes an update to
-// updatePodInSchedulingQueue when both objects pass the filter, to
-// addPodToSchedulingQueue when only the new one does, to
-// deletePodFromSchedulingQueue when only the old one does, and drops it when
-// neither does; updatePodInSchedulingQueue ignores an update with an unchanged
-// resourceVersion (#96071) and one of a pod Cache.IsAssumedPod finds (by
-// uid). handleSchedulingFailure re-queues the informer's object (podLister
-// Get by name), and schedulingCycle assumes the popped one.
-void History::FollowSchedulerQueue(const State& before, const Step& step,
-                                   const StepOut& out, const State* after) {
-  if (header_->layer != Layer::kScheduler || out.fatal) return;
-  auto assumed_uid = [&](const Pod& pod) {
-    if (!before.cache) return false;
-    const std::vector<std::string>& assumed = before.cache->assumed;
-    PodPtr cached = CacheObject(pod.Key());
-    return std::find(assumed.begin(), assumed.end(), pod.Key()) !=
-               assumed.end() &&
-           cached != nullptr && cached->uid == pod.uid;
-  };
-  auto queued = [](const State* s, const std::string& key) {
-    return InList(s, &QueueState::active, key) ||
-           InList(s, &QueueState::backoff, key) ||
-           InList(s, &QueueState::unschedulable, key);
-  };
-  auto nominated = [&](const std::string& key) {
-    if (!before.nominated) return false;
-    for (const auto& [node, keys] : *before.nominated) {
-      if (std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
-    }
-    return false;
-  };
-  auto gated_add_while_queued = [&](const Pod& pod) {
-    const std::string key = pod.Key();
-    if (!pod.scheduling_gates.empty() &&
-        (InList(&before, &QueueState::active, key) ||
-         InList(&before, &QueueState::backoff, key))) {
-      added_gated_while_queued_.insert(key);
-    }
-  };
-  // A key the step's delete path took out of every sub-queue: the failure
-  // handler of a waiting pod that delete rejected may queue it again.
-  std::string removed;
-  auto copy_stays = [&](const std::string& key) {
-    // Delete stops once activeQ.Delete succeeds (docs/UPSTREAM.md item 53).
-    return InList(&before, &QueueState::active, key) &&
-           (InList(&before, &QueueState::backoff, key) ||
-            InList(&before, &QueueState::unschedulable, key));
-  };
-  switch (step.op) {
-    case Op::kPodAdd:
-      if (step.pod == nullptr || !ForOurQueue(*step.pod)) break;
-      if (assumed_uid(*step.pod)) added_while_assumed_.insert(step.pod->Key());
-      gated_add_while_queued(*step.pod);
-      scheduler_queued_[step.pod->Key()] = step.pod;
-      break;
-    case Op::kPodUpdate: {
-      if (step.new_pod == nullptr) break;
-      const bool older = step.old_pod != nullptr && ForOurQueue(*step.old_pod);
-      const bool newer = ForOurQueue(*step.new_pod);
-      const std::string key = step.new_pod->Key();
-      if (newer && !older) {
-        gated_add_while_queued(*step.new_pod);
-        scheduler_queued_[key] = step.new_pod;
-      } else if (older && !newer) {
-        // deletePodFromSchedulingQueue: a copy Delete leaves keeps its
-        // object.
-        const std::string old_key = step.old_pod->Key();
-        if (!copy_stays(old_key)) {
-          scheduler_queued_.erase(old_key);
-          removed = old_key;
-        }
-      } else if (older && newer &&
-                 step.old_pod->resource_version !=
-                     step.new_pod->resource_version &&
-                 !assumed_uid(*step.new_pod)) {
-        scheduler_queued_[key] = step.new_pod;
-      }
-      break;
-    }
-    case Op::kPodDelete: {
-      if (step.pod == nullptr || !ForOurQueue(*step.pod)) break;
-      const std::string key = step.pod->Key();
-      auto it = scheduler_queued_.find(key);
-      if (it != scheduler_queued_.end()) {
-        if (nominated(key) && it->second->uid != step.pod->uid) {
-          deleted_other_uid_nominated_.insert(key);
-        }
-        scheduler_queued_.erase(it);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  // schedule_one, bind, and the like: the popped object is the queue's;
-  // a key (re-)queued by the step is the failure handler's informer object.
-  // Informer steps too: a delete (or an update whose new object the filter
-  // drops) rejects the pod waiting on Permit, and its binding cycle's
-  // failure handler re-queues the object the informer's store holds after
-  // the step (processDeltas updates the store before the handlers run),
-  // whichever scheduler that object names.
-  if (out.popped) {
-    auto it = scheduler_queued_.find(*out.popped);
-    PodPtr popped = it != scheduler_queued_.end() ? it->second : nullptr;
-    if (popped == nullptr) {
-      auto in = informer_.find(*out.popped);
-      if (in != informer_.end()) popped = in->second;
-    }
-    scheduler_popped_[*out.popped] = popped;
-  }
-  if (after == nullptr || !after->queue) return;
-  // The informer's object after the step (informer_ is updated after this).
-  auto stored = [&](const std::string& key) -> PodPtr {
-    if (step.op == Op::kPodAdd && step.pod != nullptr &&
-        step.pod->Key() == key) {
-      return step.pod;
-    }
-    if (step.op == Op::kPodUpdate && step.new_pod != nullptr &&
-        step.new_pod->Key() == key) {
-      return step.new_pod;
-    }
-    if (step.op == Op::kPodDelete && step.pod != nullptr &&
-        step.pod->Key() == key) {
-      return nullptr;
-    }
-    auto in = informer_.find(key);
-    return in != informer_.end() ? in->second : nullptr;
-  };
-  auto requeue = [&](const std::vector<QueuedPod>& list) {
-    for (const QueuedPod& q : list) {
-      if (queued(&before, q.pod) && q.pod != out.popped && q.pod != removed) {
-        continue;
-      }
-      PodPtr pod = stored(q.pod);
-      if (pod != nullptr && pod->node_name.empty()) {
-        scheduler_queued_[q.pod] = pod;
-      }
-    }
-  };
-  requeue(after->queue->backoff);
-  requeue(after->queue->unschedulable);
-  requeue(after->queue->active);
 }
 
 bool History::DifferentPodsUnderKey(const std::string& key) const {
@@ -472,12 +199,19 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
   }
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });
+  ObserveQueueOp(before, step, out);
+  ObserveCacheOp(step, out);
+  ObserveSchedulerOp(before, step, out);
+}
+
+// The queue layer's nominator lister ("queue-ops").
+void History::ObserveQueueOp(const State& before, const Step& step,
+                             const StepOut& out) {
   switch (step.op) {
-    // The queue layer's nominator lister ("queue-ops").
     case Op::kQAdd:
       if (!out.error && !step.pod->scheduling_gates.empty() &&
-          (InList(&before, &QueueState::active, step.pod->Key()) ||
-           InList(&before, &QueueState::backoff, step.pod->Key()))) {
+          (InQueueList(&before, &QueueState::active, step.pod->Key()) ||
+           InQueueList(&before, &QueueState::backoff, step.pod->Key()))) {
         added_gated_while_queued_.insert(step.pod->Key());
       }
       SetInformer(step.pod);
@@ -508,9 +242,14 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
         }
       }
       break;
+    default:
+      break;
+  }
+}
 
-    // The cache layer.
-    // The cache layer: only what the cache accepted counts.
+// The cache layer: only what the cache accepted counts.
+void History::ObserveCacheOp(const Step& step, const StepOut& out) {
+  switch (step.op) {
     case Op::kCAssume:
     case Op::kCAddPod:
       if (!out.error) GiveToCache(step.pod);
@@ -524,8 +263,15 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
     case Op::kCForget:
       if (!out.error) CheckCallerObject(step.pod);
       break;
+    default:
+      break;
+  }
+}
 
-    // The scheduler layer's informer.
+// The scheduler layer's informer, and the cycle's assume.
+void History::ObserveSchedulerOp(const State& before, const Step& step,
+                                 const StepOut& out) {
+  switch (step.op) {
     case Op::kPodAdd:
       SetInformer(step.pod);
       deleted_while_waiting_.erase(step.pod->Key());

@@ -27,6 +27,10 @@
 
 namespace schedtrace::properties {
 
+// Whether `s` shows `key` in its queue's `list` (false without a queue).
+bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
+                 const std::string& key);
+
 class History {
  public:
   // Keeps a copy of `header`.
@@ -154,12 +158,38 @@ class History {
 
  private:
   void Carry(const PodPtr& pod);
-  // Follows the queue-layer entries' objects through `step`.
+  // Observe's part for each layer's ops (each ignores the others' ops).
+  void ObserveQueueOp(const State& before, const Step& step,
+                      const StepOut& out);
+  void ObserveCacheOp(const Step& step, const StepOut& out);
+  void ObserveSchedulerOp(const State& before, const Step& step,
+                          const StepOut& out);
+  // Follows the queue-layer entries' objects through `step`
+  // (history_queues.cc).
   void FollowQueueObjects(const State& before, const Step& step,
                           const StepOut& out, const State* after);
-  // Follows the scheduler layer's queue objects through `step`.
+  // Its steps: the entries an add or an update leaves, and the moves
+  // between sub-queues `after` shows.
+  void FollowQueueAdd(const Step& step, const State* after);
+  void FollowQueueUpdate(const State& before, const Step& step,
+                         const State* after);
+  void FollowQueueMoves(const State& before, const State& after);
+  // Follows the scheduler layer's queue objects through `step`
+  // (history_queues.cc).
   void FollowSchedulerQueue(const State& before, const Step& step,
                             const StepOut& out, const State* after);
+  // Its steps: what the informer's handlers give the queue, returning the
+  // key a delete took out of every sub-queue ("" for none); and the keys
+  // the step (re-)queued, from the informer's store.
+  std::string FollowSchedulerHandlers(const State& before, const Step& step);
+  void FollowSchedulerRequeues(const State& before, const Step& step,
+                               const StepOut& out, const State& after,
+                               const std::string& removed);
+  // Whether `pod` is assumed in `before`'s cache, the cached object of the
+  // same uid (Cache.IsAssumedPod).
+  bool AssumedByUid(const State& before, const Pod& pod) const;
+  // Records an add of a gated `pod` while activeQ or backoffQ holds it.
+  void NoteGatedAddWhileQueued(const State& before, const Pod& pod);
   // Whether the unscheduled-pod handler's filter passes `pod`.
   bool ForOurQueue(const Pod& pod) const;
   void GiveToCache(const PodPtr& pod);
