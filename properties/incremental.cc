@@ -162,59 +162,56 @@ bool IncrementalCheck::DiffNodes(const State& before, const State& after,
   return true;
 }
 
-void IncrementalCheck::Check(const Observation& o,
-                             std::vector<Violation>* violations) {
+IncrementalCheck::Touched IncrementalCheck::Update(const Observation& o) {
   const History& h = o.history;
   const State kEmpty;
+  Touched t;
   const bool first = !indexed_;
   if (first) {  // where the keys stand before the first step
     DiffLists(kEmpty, o.before);
     indexed_ = true;
   }
   changes_.clear();
-  const bool active_moved = DiffLists(o.before, o.after) || first;
+  t.active_moved = DiffLists(o.before, o.after) || first;
 
-  std::vector<std::string> touched_nodes;
-  bool nodes_ok = true;
   const bool first_nodes = !nodes_indexed_;
   if (first_nodes) {
     node_pods_.clear();
     nodes_.clear();
-    nodes_ok = DiffNodes(kEmpty, o.before, &touched_nodes);
+    t.nodes_ok = DiffNodes(kEmpty, o.before, &t.nodes);
   }
-  if (nodes_ok) nodes_ok = DiffNodes(o.before, o.after, &touched_nodes);
-  nodes_indexed_ = nodes_ok;
+  if (t.nodes_ok) t.nodes_ok = DiffNodes(o.before, o.after, &t.nodes);
+  nodes_indexed_ = t.nodes_ok;
   if (first_nodes) {
-    touched_nodes.clear();
-    for (const NodeInfoState& n : Nodes(o.after))
-      touched_nodes.push_back(n.name);
+    t.nodes.clear();
+    for (const NodeInfoState& n : Nodes(o.after)) t.nodes.push_back(n.name);
   }
 
   // The touched keys, sorted.
-  std::vector<std::string> touched;
-  for (const auto& [key, change] : changes_) touched.push_back(key);
-  StepKeys(o.step, o.out, &touched);
+  for (const auto& [key, change] : changes_) t.keys.push_back(key);
+  StepKeys(o.step, o.out, &t.keys);
   if (first) {
-    for (const auto& [key, place] : places_) touched.push_back(key);
-    for (const auto& [key, pod] : h.informer()) touched.push_back(key);
+    for (const auto& [key, place] : places_) t.keys.push_back(key);
+    for (const auto& [key, pod] : h.informer()) t.keys.push_back(key);
   }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  auto place = [this](const std::string& key) {
-    auto it = places_.find(key);
-    return it == places_.end() ? Place{} : it->second;
-  };
+  std::sort(t.keys.begin(), t.keys.end());
+  t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
+  return t;
+}
+
+IncrementalCheck::Place IncrementalCheck::PlaceOf(
+    const std::string& key) const {
+  auto it = places_.find(key);
+  return it == places_.end() ? Place{} : it->second;
+}
+
+void IncrementalCheck::Check(const Observation& o,
+                             std::vector<Violation>* violations) {
+  const History& h = o.history;
+  Touched t = Update(o);
 
   // 1. No pod in two queues.
-  for (const std::string& key : touched) {
-    const int n = place(key).queued();
-    if (n > 1) {
-      twice_queued_.insert_or_assign(key, parts::TwiceQueued(key, n));
-    } else {
-      twice_queued_.erase(key);
-    }
-  }
-  Emit(twice_queued_, violations);
+  TwiceQueued(t, violations);
 
   // 2. Assumed pods are never requeued: only a key whose entries changed.
   for (const auto& [key, c] : changes_) {
@@ -226,83 +223,20 @@ void IncrementalCheck::Check(const Observation& o,
 
   // 3, 4.
   parts::BoundButQueued(
-      o, [&](const std::string& key) { return place(key).queued() > 0; },
+      o, [&](const std::string& key) { return PlaceOf(key).queued() > 0; },
       violations);
   for (Violation& v : DeletedWaitingPodsAreRejected(o)) {
     violations->push_back(std::move(v));
   }
 
   // 5. No pending pod is lost.
-  if (h.layer() == Layer::kScheduler) {
-    for (const std::string& key : touched) {
-      auto it = h.informer().find(key);
-      const Place p = place(key);
-      if (it != h.informer().end() && h.ServedAndPending(*it->second) &&
-          p.queued() == 0 && p.waiting == 0 && p.parked == 0 &&
-          p.assumed == 0) {
-        lost_.insert_or_assign(key, parts::Lost(key));
-      } else {
-        lost_.erase(key);
-      }
-    }
-    Emit(lost_, violations);
-  }
+  if (h.layer() == Layer::kScheduler) Lost(o, t, violations);
 
-  // 6. Cache accounting: the touched NodeInfos and those holding a touched
-  // key.
-  if (!nodes_ok) {
-    nodes_.clear();
-    for (Violation& v : CacheAccounting(o)) violations->push_back(std::move(v));
-  } else {
-    for (const std::string& key : touched) {
-      auto it = node_pods_.find(key);
-      if (it == node_pods_.end()) continue;
-      touched_nodes.insert(touched_nodes.end(), it->second.begin(),
-                           it->second.end());
-    }
-    std::sort(touched_nodes.begin(), touched_nodes.end());
-    touched_nodes.erase(std::unique(touched_nodes.begin(), touched_nodes.end()),
-                        touched_nodes.end());
-    const std::vector<NodeInfoState>& nodes = Nodes(o.after);
-    for (const std::string& name : touched_nodes) {
-      auto n =
-          std::lower_bound(nodes.begin(), nodes.end(), name,
-                           [](const NodeInfoState& x, const std::string& y) {
-                             return x.name < y;
-                           });
-      std::vector<Violation> found;
-      if (n != nodes.end() && n->name == name) {
-        parts::NodeAccounting(*n, h, &found);
-      }
-      if (found.empty()) {
-        nodes_.erase(name);
-      } else {
-        nodes_.insert_or_assign(name, std::move(found));
-      }
-    }
-    for (const auto& [name, found] : nodes_) {
-      violations->insert(violations->end(), found.begin(), found.end());
-    }
-  }
+  // 6. Cache accounting.
+  NodeAccounting(o, t, violations);
 
-  // 7. Order and backoff: activeQ's order again when its keys moved or one
-  // of its keys was touched (the object an entry holds).
-  parts::PopOrder(o, violations);
-  if (o.after.queue) {
-    bool recheck = active_moved;
-    for (size_t i = 0; i < touched.size() && !recheck; ++i) {
-      recheck = place(touched[i]).active > 0;
-    }
-    if (recheck) {
-      active_order_.clear();
-      parts::ActiveOrder(o.after.queue->active, h, &active_order_);
-    }
-    violations->insert(violations->end(), active_order_.begin(),
-                       active_order_.end());
-    parts::Backoffs(o.after.queue->backoff, h, violations);
-  } else {
-    active_order_.clear();
-  }
+  // 7. Order and backoff.
+  Order(o, t, violations);
 
   // 8, 9.
   for (Violation& v : Cycles(o)) violations->push_back(std::move(v));
@@ -311,8 +245,102 @@ void IncrementalCheck::Check(const Observation& o,
   }
 
   // 10. One copy.
-  for (const std::string& key : touched) {
-    const Place p = place(key);
+  OneCopy(o, t, violations);
+}
+
+void IncrementalCheck::TwiceQueued(const Touched& t,
+                                   std::vector<Violation>* violations) {
+  for (const std::string& key : t.keys) {
+    const int n = PlaceOf(key).queued();
+    if (n > 1) {
+      twice_queued_.insert_or_assign(key, parts::TwiceQueued(key, n));
+    } else {
+      twice_queued_.erase(key);
+    }
+  }
+  Emit(twice_queued_, violations);
+}
+
+void IncrementalCheck::Lost(const Observation& o, const Touched& t,
+                            std::vector<Violation>* violations) {
+  const History& h = o.history;
+  for (const std::string& key : t.keys) {
+    auto it = h.informer().find(key);
+    const Place p = PlaceOf(key);
+    if (it != h.informer().end() && h.ServedAndPending(*it->second) &&
+        p.queued() == 0 && p.waiting == 0 && p.parked == 0 && p.assumed == 0) {
+      lost_.insert_or_assign(key, parts::Lost(key));
+    } else {
+      lost_.erase(key);
+    }
+  }
+  Emit(lost_, violations);
+}
+
+// The touched NodeInfos and those holding a touched key (all of them when
+// the nodes could not be diffed).
+void IncrementalCheck::NodeAccounting(const Observation& o, Touched& t,
+                                      std::vector<Violation>* violations) {
+  if (!t.nodes_ok) {
+    nodes_.clear();
+    for (Violation& v : CacheAccounting(o)) violations->push_back(std::move(v));
+    return;
+  }
+  for (const std::string& key : t.keys) {
+    auto it = node_pods_.find(key);
+    if (it == node_pods_.end()) continue;
+    t.nodes.insert(t.nodes.end(), it->second.begin(), it->second.end());
+  }
+  std::sort(t.nodes.begin(), t.nodes.end());
+  t.nodes.erase(std::unique(t.nodes.begin(), t.nodes.end()), t.nodes.end());
+  const std::vector<NodeInfoState>& nodes = Nodes(o.after);
+  for (const std::string& name : t.nodes) {
+    auto n = std::lower_bound(nodes.begin(), nodes.end(), name,
+                              [](const NodeInfoState& x, const std::string& y) {
+                                return x.name < y;
+                              });
+    std::vector<Violation> found;
+    if (n != nodes.end() && n->name == name) {
+      parts::NodeAccounting(*n, o.history, &found);
+    }
+    if (found.empty()) {
+      nodes_.erase(name);
+    } else {
+      nodes_.insert_or_assign(name, std::move(found));
+    }
+  }
+  for (const auto& [name, found] : nodes_) {
+    violations->insert(violations->end(), found.begin(), found.end());
+  }
+}
+
+// activeQ's order again when its keys moved or one of its keys was touched
+// (the object an entry holds).
+void IncrementalCheck::Order(const Observation& o, const Touched& t,
+                             std::vector<Violation>* violations) {
+  parts::PopOrder(o, violations);
+  if (!o.after.queue) {
+    active_order_.clear();
+    return;
+  }
+  bool recheck = t.active_moved;
+  for (size_t i = 0; i < t.keys.size() && !recheck; ++i) {
+    recheck = PlaceOf(t.keys[i]).active > 0;
+  }
+  if (recheck) {
+    active_order_.clear();
+    parts::ActiveOrder(o.after.queue->active, o.history, &active_order_);
+  }
+  violations->insert(violations->end(), active_order_.begin(),
+                     active_order_.end());
+  parts::Backoffs(o.after.queue->backoff, o.history, violations);
+}
+
+void IncrementalCheck::OneCopy(const Observation& o, const Touched& t,
+                               std::vector<Violation>* violations) {
+  const History& h = o.history;
+  for (const std::string& key : t.keys) {
+    const Place p = PlaceOf(key);
     if (p.queued() > 0 &&
         (p.waiting > 0 || p.parked > 0 || h.in_flight().contains(key)) &&
         !h.DifferentPodsUnderKey(key)) {

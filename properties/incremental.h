@@ -73,6 +73,28 @@ class IncrementalCheck {
   void Index(const State& state);  // from nothing: the first call
   void IndexNodes(const State& state);
 
+  // What Check's step changed: the touched keys (sorted), the touched
+  // NodeInfos, whether the nodes could be diffed and whether activeQ's
+  // order of keys moved.
+  struct Touched {
+    std::vector<std::string> keys, nodes;
+    bool nodes_ok = true;
+    bool active_moved = false;
+  };
+  Touched Update(const Observation& o);
+  Place PlaceOf(const std::string& key) const;
+  // Check's properties that keep standing violations (numbered as in
+  // properties.h).
+  void TwiceQueued(const Touched& t, std::vector<Violation>* violations);
+  void Lost(const Observation& o, const Touched& t,
+            std::vector<Violation>* violations);
+  void NodeAccounting(const Observation& o, Touched& t,
+                      std::vector<Violation>* violations);
+  void Order(const Observation& o, const Touched& t,
+             std::vector<Violation>* violations);
+  void OneCopy(const Observation& o, const Touched& t,
+               std::vector<Violation>* violations);
+
   bool indexed_ = false;
   bool nodes_indexed_ = false;
   KeyMap places_;  // of the last `after`; no empty places
