@@ -141,103 +141,117 @@ class Encoder {
     int olds = 0;
     size_t event_byte = 0;
     for (const ArgSpec& a : SpecOf(s.op).Args()) {
-      switch (a.arg) {
-        case Arg::kPod:
-          if (s.op == Op::kQNominate) {
-            Put(SlotByte(*s.pod));  // its slot byte alone (ArgWidth)
-          } else {
-            PodArg(*s.pod);
-          }
-          break;
-        case Arg::kNewPod:
-          PodArg(*s.new_pod);
-          break;
-        case Arg::kOldPod:
-          old_bytes[olds++] = s.old_pod ? KeySlotByte(s.old_pod->Key()) : 128;
-          break;
-        case Arg::kNode:
-          NodeArg(*s.node);
-          break;
-        case Arg::kNewNode:
-          NodeArg(*s.new_node);
-          break;
-        case Arg::kOldNode:
-          old_bytes[olds++] = static_cast<uint8_t>(NodeSlot(s.old_node->name));
-          break;
-        case Arg::kPodKey:
-          Put(KeySlotByte(s.pod_key));
-          break;
-        case Arg::kPlugins: {
-          uint8_t bits = 0;
-          const auto& plugins = UnschedulablePlugins();
-          for (const std::string& p : s.plugins) {
-            auto it = std::find(plugins.begin(), plugins.end(), p);
-            if (it != plugins.end()) bits |= 1u << (it - plugins.begin());
-          }
-          Put(bits);
-          break;
-        }
-        case Arg::kCycle:
-          Put(s.cycle ? static_cast<uint8_t>(
-                            1 | (std::clamp<int64_t>(*s.cycle, 0, 127) << 1))
-                      : 0);
-          break;
-        case Arg::kPodKeys: {
-          uint8_t bits = 0;
-          for (const std::string& k : s.pod_keys) bits |= 1u << PodSlot(k);
-          Put(bits);
-          break;
-        }
-        case Arg::kMoveEvent: {
-          const auto& events = MoveEvents();
-          size_t best = 0;
-          for (size_t i = 0; i < events.size(); ++i) {
-            if (events[i] == s.event) {
-              best = i;
-              break;
-            }
-            if (events[i].resource == s.event.resource &&
-                events[i].action == s.event.action && best == 0) {
-              best = i;
-            }
-          }
-          Put(static_cast<uint8_t>(best));
-          break;
-        }
-        case Arg::kPrecheck: {
-          uint8_t bits = 0;
-          if (s.precheck) {
-            bits = 128;
-            for (const std::string& k : *s.precheck) bits |= 1u << PodSlot(k);
-          }
-          Put(bits);
-          break;
-        }
-        case Arg::kNominatedNode:
-          Put(s.nominated_node.empty()
-                  ? 3
-                  : static_cast<uint8_t>(NodeSlot(s.nominated_node)));
-          break;
-        case Arg::kEventResource: {
-          const auto& rs = ClusterEventResources();
-          auto it = std::find(rs.begin(), rs.end(), s.event.resource);
-          event_byte = out_.size();
-          Put(it == rs.end() ? 0 : static_cast<uint8_t>(it - rs.begin()));
-          break;
-        }
-        case Arg::kEventAction:
-          if (s.event.action != "Add") out_[event_byte] |= 8;
-          break;
-        case Arg::kWaitForFirstConsumer:
-          if (s.wait_for_first_consumer) out_[event_byte] |= 16;
-          break;
-        default:  // flags: in the op byte
-          break;
+      if (a.arg == Arg::kOldPod) {
+        old_bytes[olds++] = s.old_pod ? KeySlotByte(s.old_pod->Key()) : 128;
+      } else if (a.arg == Arg::kOldNode) {
+        old_bytes[olds++] = static_cast<uint8_t>(NodeSlot(s.old_node->name));
+      } else {
+        PutArg(s, a.arg, event_byte);
       }
     }
     for (int i = 0; i < olds; ++i) Put(old_bytes[i]);
     // Always exactly ArgBytes(op), so records stay aligned.
     out_.resize(start + ArgBytes(s.op), '\0');
+  }
+
+  // One argument of `s` but an old version, in its record form;
+  // `event_byte`: where cluster_event's resource byte is, which its later
+  // arguments set bits of.
+  void PutArg(const Step& s, Arg arg, size_t& event_byte) {
+    switch (arg) {
+      case Arg::kPod:
+        if (s.op == Op::kQNominate) {
+          Put(SlotByte(*s.pod));  // its slot byte alone (ArgWidth)
+        } else {
+          PodArg(*s.pod);
+        }
+        break;
+      case Arg::kNewPod:
+        PodArg(*s.new_pod);
+        break;
+      case Arg::kNode:
+        NodeArg(*s.node);
+        break;
+      case Arg::kNewNode:
+        NodeArg(*s.new_node);
+        break;
+      case Arg::kPodKey:
+        Put(KeySlotByte(s.pod_key));
+        break;
+      case Arg::kPlugins:
+        Put(PluginBits(s.plugins));
+        break;
+      case Arg::kCycle:
+        Put(s.cycle ? static_cast<uint8_t>(
+                          1 | (std::clamp<int64_t>(*s.cycle, 0, 127) << 1))
+                    : 0);
+        break;
+      case Arg::kPodKeys:
+        Put(KeyBits(s.pod_keys));
+        break;
+      case Arg::kMoveEvent:
+        Put(MoveEventIndex(s.event));
+        break;
+      case Arg::kPrecheck:
+        Put(s.precheck ? static_cast<uint8_t>(128 | KeyBits(*s.precheck)) : 0);
+        break;
+      case Arg::kNominatedNode:
+        Put(s.nominated_node.empty()
+                ? 3
+                : static_cast<uint8_t>(NodeSlot(s.nominated_node)));
+        break;
+      case Arg::kEventResource: {
+        const auto& rs = ClusterEventResources();
+        auto it = std::find(rs.begin(), rs.end(), s.event.resource);
+        event_byte = out_.size();
+        Put(it == rs.end() ? 0 : static_cast<uint8_t>(it - rs.begin()));
+        break;
+      }
+      case Arg::kEventAction:
+        if (s.event.action != "Add") out_[event_byte] |= 8;
+        break;
+      case Arg::kWaitForFirstConsumer:
+        if (s.wait_for_first_consumer) out_[event_byte] |= 16;
+        break;
+      default:  // flags: in the op byte; old versions: after the record
+        break;
+    }
+  }
+
+  // One bit per plugin of UnschedulablePlugins (others are dropped).
+  static uint8_t PluginBits(const std::vector<std::string>& names) {
+    uint8_t bits = 0;
+    const auto& plugins = UnschedulablePlugins();
+    for (const std::string& p : names) {
+      auto it = std::find(plugins.begin(), plugins.end(), p);
+      if (it != plugins.end()) bits |= 1u << (it - plugins.begin());
+    }
+    return bits;
+  }
+
+  // One bit per key's pod slot.
+  uint8_t KeyBits(const std::vector<std::string>& keys) {
+    uint8_t bits = 0;
+    for (const std::string& k : keys) bits |= 1u << PodSlot(k);
+    return bits;
+  }
+
+  // The MoveEvents index of `event`, else the first of its resource and
+  // action, else 0.
+  static uint8_t MoveEventIndex(const ClusterEvent& event) {
+    const auto& events = MoveEvents();
+    size_t best = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (events[i] == event) {
+        best = i;
+        break;
+      }
+      if (events[i].resource == event.resource &&
+          events[i].action == event.action && best == 0) {
+        best = i;
+      }
+    }
+    return static_cast<uint8_t>(best);
   }
 
   const Trace& trace_;
