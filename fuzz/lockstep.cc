@@ -38,6 +38,38 @@ LockstepResult Fail(LockstepResult r, std::string signature,
   return r;
 }
 
+// One system applied the step, the other refused it.
+LockstepResult StatusDiffers(LockstepResult r, const Step& step,
+                             const absl::Status& model,
+                             const absl::Status& impl,
+                             const std::string& where) {
+  return Fail(
+      r, absl::StrCat("status:", std::string(OpName(step.op))),
+      absl::StrCat(where, ": model ",
+                   model.ok() ? "applied it" : std::string(model.message()),
+                   ", impl ",
+                   impl.ok() ? "applied it" : std::string(impl.message()),
+                   "\nstep: ", EncodeStep(step, false)));
+}
+
+// The states differ (the cheap comparison failed): now find where, as the
+// replayer would against the model's recording.
+LockstepResult StateDiffers(LockstepResult r, const Step& step,
+                            const StepOut& out, const State& model,
+                            const State& impl, const std::string& where) {
+  Step expected = step;
+  auto expect = std::make_shared<Expect>();
+  expect->state = StateToJson(model);
+  expected.expect = expect;
+  std::optional<Divergence> d = CompareStep(expected, r.steps, out, impl);
+  const std::string path = d ? d->path : "state";
+  return Fail(r, absl::StrCat("state:", StripIndices(path)),
+              absl::StrCat(where, ": state differs at ", path,
+                           "\nmodel: ", d ? d->expected : "",
+                           "\nimpl:  ", d ? d->actual : "",
+                           "\nstep: ", EncodeStep(step, false)));
+}
+
 }  // namespace
 
 LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
@@ -74,14 +106,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     std::optional<absl::StatusOr<StepOut>> io;
     if (impl != nullptr) io = impl->Apply(*step);
     if (io && mo.ok() != io->ok()) {
-      return Fail(
-          r, absl::StrCat("status:", op()),
-          absl::StrCat(
-              where(), ": model ",
-              mo.ok() ? "applied it" : std::string(mo.status().message()),
-              ", impl ",
-              io->ok() ? "applied it" : std::string(io->status().message()),
-              "\nstep: ", EncodeStep(*step, false)));
+      return StatusDiffers(r, *step, mo.status(), io->status(), where());
     }
     if (!mo.ok()) break;  // both refused it: the trace ends here
     if (io && **io != *mo) {
@@ -95,20 +120,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     if (impl != nullptr) {
       impl->SnapshotInto(impl_after);
       if (impl_after != after) {
-        // The cheap comparison failed: now find where, as the replayer
-        // would against the model's recording.
-        Step expected = *step;
-        auto expect = std::make_shared<Expect>();
-        expect->state = StateToJson(after);
-        expected.expect = expect;
-        std::optional<Divergence> d =
-            CompareStep(expected, r.steps, *mo, impl_after);
-        const std::string path = d ? d->path : "state";
-        return Fail(r, absl::StrCat("state:", StripIndices(path)),
-                    absl::StrCat(where(), ": state differs at ", path,
-                                 "\nmodel: ", d ? d->expected : "",
-                                 "\nimpl:  ", d ? d->actual : "",
-                                 "\nstep: ", EncodeStep(*step, false)));
+        return StateDiffers(r, *step, *mo, after, impl_after, where());
       }
     }
     if (checker) {

@@ -19,7 +19,14 @@ namespace {
 // Forwards to a real system and plants one bug.
 class Planted : public System {
  public:
-  enum class Bug { kNone, kPopAttempts, kExtraActive, kTwoQueues, kNoLayer };
+  enum class Bug {
+    kNone,
+    kPopAttempts,
+    kExtraActive,
+    kTwoQueues,
+    kNoLayer,
+    kRefusesPop
+  };
   Planted(std::unique_ptr<System> real, Bug bug)
       : real_(std::move(real)), bug_(bug) {}
   absl::Status Configure(const TraceHeader& h) override {
@@ -27,6 +34,9 @@ class Planted : public System {
     return real_->Configure(h);
   }
   absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (bug_ == Bug::kRefusesPop && step.op == Op::kQPop) {
+      return absl::InvalidArgumentError("no pop today");
+    }
     absl::StatusOr<StepOut> out = real_->Apply(step);
     if (out.ok() && bug_ == Bug::kPopAttempts && out->attempts) {
       *out->attempts += 1;
@@ -78,6 +88,18 @@ TEST(LockstepTest, ADifferentOutIsCaught) {
   ASSERT_TRUE(r.failed);
   EXPECT_EQ(r.signature, "out:q_pop");
   EXPECT_NE(r.message.find("step 2"), std::string::npos) << r.message;
+}
+
+TEST(LockstepTest, AStepOneSystemRefusesIsCaught) {
+  LockstepResult r =
+      RunWith(Planted::Bug::kRefusesPop, Layer::kQueue, kQueueInput);
+  ASSERT_TRUE(r.failed);
+  EXPECT_EQ(r.signature, "status:q_pop");
+  EXPECT_NE(r.message.find("step 2 (q_pop, t="), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find(": model applied it, impl no pop today\nstep: "),
+            std::string::npos)
+      << r.message;
 }
 
 TEST(LockstepTest, ADifferentStateIsCaughtAndLocated) {
