@@ -72,6 +72,86 @@ std::optional<std::string> FailureUnder(const Setup& setup,
   return FailureSignature(r.verdict, r.divergence, r.message);
 }
 
+// Whether the trace at `path` fails at all under `setup`, and against what
+// to shrink it: a divergence from its recorded expectations only is shrunk
+// against model (`setup->against` set). An exit status when there is
+// nothing to do.
+std::optional<int> ChooseReference(Setup* setup, const Trace& trace,
+                                   const std::string& path) {
+  // Does it fail at all, with its own expectations?
+  std::optional<std::string> recorded_failure;
+  {
+    Setup alone = *setup;
+    alone.against = "";
+    recorded_failure = FailureUnder(alone, trace);
+  }
+  if (!setup->against.empty()) return std::nullopt;
+  Trace bare = trace;
+  for (Step& s : bare.steps) s.expect = nullptr;
+  if (FailureUnder(*setup, bare)) return std::nullopt;
+  if (!recorded_failure) {
+    std::cerr << "schedtrace minimize: " << path << " passes on " << setup->sut
+              << ": nothing to minimize\n";
+    return 1;
+  }
+  if (setup->sut == "model") {
+    std::cerr << "schedtrace minimize: " << path
+              << " fails on model only against its recorded "
+                 "expectations; give --against=S to shrink against\n";
+    return 1;
+  }
+  setup->against = "model";
+  std::cerr << "schedtrace minimize: shrinking against model (the "
+               "trace's own expectations do not survive shrinking)\n";
+  return std::nullopt;
+}
+
+// Writes the minimized trace `m` of `trace` (read from `path`) to --out
+// (with its explanation beside it) or stdout, and says what it did.
+int WriteMinimized(const CommandLine& cl, const Setup& setup,
+                   const std::string& path, const Trace& trace,
+                   const MinimizeResult& m) {
+  // The regression trace carries the reference's expectations (or S's own
+  // when there is none: its failure needs no expectations).
+  absl::StatusOr<std::unique_ptr<System>> recorder =
+      MakeSystem(setup.against.empty() ? setup.sut : setup.against);
+  Trace out = WithExpectationsFrom(**recorder, m.trace);
+  out.header.source = "regression";
+  out.header.name = absl::StrCat(trace.header.name, "-min");
+  out.header.description = absl::StrCat(
+      "minimized by schedtrace minimize from ", path, " (", trace.steps.size(),
+      " steps) on ", setup.sut,
+      setup.against.empty() ? "" : absl::StrCat(" against ", setup.against),
+      ": ", m.signature);
+  std::string text = EncodeTrace(out);
+  std::string explanation;  // the .explain.txt written beside --out
+  if (cl.Has("out")) {
+    const std::string out_path = cl.Last("out", "");
+    std::ofstream f(out_path);
+    f << text;
+    f.close();
+    if (!f) {
+      std::cerr << "schedtrace minimize: cannot write " << out_path << "\n";
+      return 2;
+    }
+    std::string why;
+    explanation = WriteExplanation(setup.sut, out_path, setup.properties, &why);
+    if (explanation.empty()) {
+      std::cerr << "schedtrace minimize: no explanation written: " << why
+                << "\n";
+    }
+  } else {
+    std::cout << text;
+  }
+  std::cerr << "minimized " << path << " from " << trace.steps.size() << " to "
+            << out.steps.size() << " steps in " << m.runs
+            << " runs: " << m.signature << "\n";
+  if (!explanation.empty()) {
+    std::cerr << "explained in " << explanation << "\n";
+  }
+  return 0;
+}
+
 int MinimizeCommand(const CommandLine& cl) {
   if (cl.paths.size() != 1) return UsageError("minimize takes one TRACE");
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
@@ -92,33 +172,9 @@ int MinimizeCommand(const CommandLine& cl) {
     std::cerr << "schedtrace minimize: " << trace.status().message() << "\n";
     return 2;
   }
-
-  // Does it fail at all, with its own expectations?
-  std::optional<std::string> recorded_failure;
-  {
-    Setup alone = setup;
-    alone.against = "";
-    recorded_failure = FailureUnder(alone, *trace);
-  }
-  if (setup.against.empty()) {
-    Trace bare = *trace;
-    for (Step& s : bare.steps) s.expect = nullptr;
-    if (!FailureUnder(setup, bare)) {
-      if (!recorded_failure) {
-        std::cerr << "schedtrace minimize: " << cl.paths[0] << " passes on "
-                  << setup.sut << ": nothing to minimize\n";
-        return 1;
-      }
-      if (setup.sut == "model") {
-        std::cerr << "schedtrace minimize: " << cl.paths[0]
-                  << " fails on model only against its recorded "
-                     "expectations; give --against=S to shrink against\n";
-        return 1;
-      }
-      setup.against = "model";
-      std::cerr << "schedtrace minimize: shrinking against model (the "
-                   "trace's own expectations do not survive shrinking)\n";
-    }
+  if (std::optional<int> status =
+          ChooseReference(&setup, *trace, cl.paths[0])) {
+    return *status;
   }
   FailureOf failure = [&setup](const Trace& t) {
     return FailureUnder(setup, t);
@@ -133,45 +189,7 @@ int MinimizeCommand(const CommandLine& cl) {
               << "\n";
     return 1;
   }
-  // The regression trace carries the reference's expectations (or S's own
-  // when there is none: its failure needs no expectations).
-  absl::StatusOr<std::unique_ptr<System>> recorder =
-      MakeSystem(setup.against.empty() ? setup.sut : setup.against);
-  Trace out = WithExpectationsFrom(**recorder, m->trace);
-  out.header.source = "regression";
-  out.header.name = absl::StrCat(trace->header.name, "-min");
-  out.header.description = absl::StrCat(
-      "minimized by schedtrace minimize from ", cl.paths[0], " (",
-      trace->steps.size(), " steps) on ", setup.sut,
-      setup.against.empty() ? "" : absl::StrCat(" against ", setup.against),
-      ": ", m->signature);
-  std::string text = EncodeTrace(out);
-  std::string explanation;  // the .explain.txt written beside --out
-  if (cl.Has("out")) {
-    const std::string path = cl.Last("out", "");
-    std::ofstream f(path);
-    f << text;
-    f.close();
-    if (!f) {
-      std::cerr << "schedtrace minimize: cannot write " << path << "\n";
-      return 2;
-    }
-    std::string why;
-    explanation = WriteExplanation(setup.sut, path, setup.properties, &why);
-    if (explanation.empty()) {
-      std::cerr << "schedtrace minimize: no explanation written: " << why
-                << "\n";
-    }
-  } else {
-    std::cout << text;
-  }
-  std::cerr << "minimized " << cl.paths[0] << " from " << trace->steps.size()
-            << " to " << out.steps.size() << " steps in " << m->runs
-            << " runs: " << m->signature << "\n";
-  if (!explanation.empty()) {
-    std::cerr << "explained in " << explanation << "\n";
-  }
-  return 0;
+  return WriteMinimized(cl, setup, cl.paths[0], *trace, *m);
 }
 
 const CommandRegistrar kMinimize({
