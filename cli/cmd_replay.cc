@@ -21,6 +21,46 @@ namespace {
 
 bool IsExec(const std::string& sut) { return sut.rfind("exec:", 0) == 0; }
 
+// After the runs: the conformance table, the failure groups, the last
+// failed traces, the reports, the summary line; the exit status.
+int Finish(const CommandLine& cl, const std::vector<std::string>& reports,
+           const TraceChoice& choice, size_t sut_count,
+           const std::vector<SystemRun>& runs) {
+  if (choice.chosen.empty()) {
+    std::cout << "no trace selected: " << choice.found
+              << " found, every one filtered out\n";
+  }
+  if (cl.command == "conformance") std::cout << "\n" << ConformanceTable(runs);
+  if (std::string groups = FailureGroups(runs); !groups.empty()) {
+    std::cout << "\n" << groups;
+  }
+  std::map<std::string, bool> outcome;  // failed on any system
+  for (const SystemRun& run : runs) {
+    for (const TraceRun& t : run.traces) outcome[t.result.path] |= Failed(t);
+  }
+  if (absl::Status s = RecordLastFailed({outcome.begin(), outcome.end()});
+      !s.ok()) {
+    std::cerr << "schedtrace: " << s.message() << "\n";
+  }
+  absl::Status written = absl::OkStatus();
+  for (const std::string& report : reports) {
+    absl::Status s = WriteReport(report, runs);
+    if (!s.ok()) std::cerr << "schedtrace: " << s.message() << "\n";
+    if (written.ok()) written = s;
+  }
+  if (Interrupted()) {
+    size_t done = 0;
+    for (const SystemRun& run : runs) done += run.traces.size();
+    std::cout << "interrupted by "
+              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << done << " of " << choice.chosen.size() * sut_count
+              << " trace runs completed\n";
+  }
+  std::cout << SummaryLine(runs) << std::endl;
+  const int status = ExitStatus(runs);
+  return written.ok() || status > kExitBadInput ? status : kExitBadInput;
+}
+
 int ReplayOrConformance(const CommandLine& cl) {
   // --report is repeatable: one run, several reports (JUnit for the CI
   // system and HTML for a person, say).
@@ -77,39 +117,7 @@ int ReplayOrConformance(const CommandLine& cl) {
       break;
     }
   }
-  if (choice->chosen.empty()) {
-    std::cout << "no trace selected: " << choice->found
-              << " found, every one filtered out\n";
-  }
-  if (cl.command == "conformance") std::cout << "\n" << ConformanceTable(runs);
-  if (std::string groups = FailureGroups(runs); !groups.empty()) {
-    std::cout << "\n" << groups;
-  }
-  std::map<std::string, bool> outcome;  // failed on any system
-  for (const SystemRun& run : runs) {
-    for (const TraceRun& t : run.traces) outcome[t.result.path] |= Failed(t);
-  }
-  if (absl::Status s = RecordLastFailed({outcome.begin(), outcome.end()});
-      !s.ok()) {
-    std::cerr << "schedtrace: " << s.message() << "\n";
-  }
-  absl::Status written = absl::OkStatus();
-  for (const std::string& report : reports) {
-    absl::Status s = WriteReport(report, runs);
-    if (!s.ok()) std::cerr << "schedtrace: " << s.message() << "\n";
-    if (written.ok()) written = s;
-  }
-  if (Interrupted()) {
-    size_t done = 0;
-    for (const SystemRun& run : runs) done += run.traces.size();
-    std::cout << "interrupted by "
-              << (InterruptSignal() == SIGINT ? "SIGINT" : "SIGTERM") << ": "
-              << done << " of " << choice->chosen.size() * suts.size()
-              << " trace runs completed\n";
-  }
-  std::cout << SummaryLine(runs) << std::endl;
-  const int status = ExitStatus(runs);
-  return written.ok() || status > kExitBadInput ? status : kExitBadInput;
+  return Finish(cl, reports, *choice, suts.size(), runs);
 }
 
 const FlagSpec kReportFlag = {
