@@ -120,6 +120,53 @@ std::string ClosestName(std::string_view name,
   return best;
 }
 
+namespace {
+
+// A flag argument (`--name`, `--name=value`, `-x`, `-j4`) resolved against
+// `command`'s flags: its name, the value it carries, its spec.
+struct ParsedFlag {
+  std::string name;
+  std::optional<std::string> value;
+  const FlagSpec* flag = nullptr;
+};
+
+absl::StatusOr<ParsedFlag> ParseFlag(const Command& command,
+                                     const std::string& command_name,
+                                     const std::string& arg, bool long_flag) {
+  ParsedFlag p;
+  if (long_flag) {
+    p.name = arg.substr(2);
+    if (size_t eq = p.name.find('='); eq != std::string::npos) {
+      p.value = p.name.substr(eq + 1);
+      p.name = p.name.substr(0, eq);
+    }
+    p.flag = FindFlag(command, p.name);
+  } else {  // -x, -j 4, -j4
+    for (const FlagSpec& f : command.flags) {
+      if (f.short_name == arg[1]) p.flag = &f;
+    }
+    if (p.flag != nullptr) {
+      p.name = p.flag->name;
+      if (arg.size() > 2) p.value = arg.substr(2);
+    } else {
+      p.name = arg.substr(1);
+    }
+  }
+  if (p.flag == nullptr) {
+    // A long name after one dash (`-sut=model`) is a likely slip too.
+    std::string bare = p.name.substr(0, p.name.find('='));
+    std::string hint = DidYouMean(bare, FlagNames(command), "--");
+    if (!long_flag && FindFlag(command, bare) != nullptr) {
+      hint = absl::StrCat("; did you mean --", bare, "?");
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        command_name, " takes no ", long_flag ? "--" : "-", p.name, hint));
+  }
+  return p;
+}
+
+}  // namespace
+
 absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   CommandLine cl;
   if (argc < 2) return absl::InvalidArgumentError("no command given");
@@ -158,37 +205,12 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
       cl.paths.push_back(arg);
       continue;
     }
-    std::string name;
-    std::optional<std::string> value;
-    const FlagSpec* flag = nullptr;
-    if (long_flag) {
-      name = arg.substr(2);
-      if (size_t eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-      }
-      flag = FindFlag(*command, name);
-    } else {  // -x, -j 4, -j4
-      for (const FlagSpec& f : command->flags) {
-        if (f.short_name == arg[1]) flag = &f;
-      }
-      if (flag != nullptr) {
-        name = flag->name;
-        if (arg.size() > 2) value = arg.substr(2);
-      } else {
-        name = arg.substr(1);
-      }
-    }
-    if (flag == nullptr) {
-      // A long name after one dash (`-sut=model`) is a likely slip too.
-      std::string bare = name.substr(0, name.find('='));
-      std::string hint = DidYouMean(bare, FlagNames(*command), "--");
-      if (!long_flag && FindFlag(*command, bare) != nullptr) {
-        hint = absl::StrCat("; did you mean --", bare, "?");
-      }
-      return absl::InvalidArgumentError(absl::StrCat(
-          cl.command, " takes no ", long_flag ? "--" : "-", name, hint));
-    }
+    absl::StatusOr<ParsedFlag> parsed =
+        ParseFlag(*command, cl.command, arg, long_flag);
+    if (!parsed.ok()) return parsed.status();
+    const std::string& name = parsed->name;
+    std::optional<std::string>& value = parsed->value;
+    const FlagSpec* flag = parsed->flag;
     if (flag->boolean && value.has_value()) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", name, " takes no value"));
