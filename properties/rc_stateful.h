@@ -281,6 +281,138 @@ struct Perturbation {
   bool stale = false;
 };
 
+// A perturbation being built: its steps get times from `t` on, 1 ms apart.
+struct PerturbBuilder {
+  int64_t t = 0;
+  Perturbation out;
+  void Add(Step s) {
+    s.t = t++;
+    out.steps.push_back(std::move(s));
+  }
+};
+
+// race: an update (or, 3 times in 10, a delete) of a pod in the middle of
+// its scheduling cycle; false when no pod is.
+inline bool PerturbRace(const Model& m, const PerturbOps& ops,
+                        PerturbBuilder& b) {
+  std::vector<std::string> busy;
+  if (ops.layer == schedtrace::Layer::kQueue) {
+    busy.assign(m.in_flight.begin(), m.in_flight.end());
+  } else if (ops.layer == schedtrace::Layer::kCache) {
+    if (m.state.cache) busy = m.state.cache->assumed;
+  } else {
+    for (const auto* list : {&m.state.waiting, &m.state.parked}) {
+      if (*list) busy.insert(busy.end(), (*list)->begin(), (*list)->end());
+    }
+  }
+  std::erase_if(busy,
+                [&](const std::string& key) { return !m.pods.contains(key); });
+  if (busy.empty()) return false;
+  const PodPtr held = m.pods.at(*rc::gen::elementOf(busy));
+  Step s;
+  if (Uniform(0, 10) < 3) {
+    s.op = ops.remove;
+    s.pod = held;
+  } else {
+    auto next = std::make_shared<Pod>(*held);
+    next->resource_version = absl::StrCat(b.t);
+    next->labels["race"] = absl::StrCat(b.t);
+    s.op = ops.update;
+    s.old_pod = held;
+    s.new_pod = next;
+  }
+  b.Add(s);
+  return true;
+}
+
+// tombstone: a delete carrying an older version of the same uid, when an
+// update replaced one.
+inline void PerturbTombstone(const Model& m, const PerturbOps& ops,
+                             const std::vector<PodPtr>& pods,
+                             PerturbBuilder& b) {
+  const PodPtr held = *rc::gen::elementOf(pods);
+  PodPtr stale = held;
+  for (auto it = m.steps.rbegin(); it != m.steps.rend(); ++it) {
+    if (it->new_pod == held && it->old_pod && it->old_pod != held &&
+        it->old_pod->uid == held->uid) {
+      stale = it->old_pod;
+      break;
+    }
+  }
+  Step s;
+  s.op = ops.remove;
+  s.pod = stale;
+  s.tombstone = ops.tombstone;
+  b.out.stale = true;
+  b.Add(s);
+}
+
+// recreate: delete, then add under a new uid; or (`as_update`,
+// recreate_update) the same as one update.
+inline void PerturbRecreate(bool as_update, const PerturbOps& ops,
+                            const std::vector<PodPtr>& pods,
+                            PerturbBuilder& b) {
+  const PodPtr held = *rc::gen::elementOf(pods);
+  auto again = std::const_pointer_cast<Pod>(RecreatedPod(*held, b.t));
+  if (ops.bound_recreate) again->node_name = held->node_name;
+  Step s;
+  if (!as_update) {
+    s.op = ops.remove;
+    s.pod = held;
+    b.Add(s);
+    Step a;
+    a.op = ops.add;
+    a.pod = again;
+    b.Add(a);
+    return;
+  }
+  int64_t rv = 0;
+  (void)absl::SimpleAtoi(held->resource_version, &rv);
+  again->resource_version = absl::StrCat(rv + 1);
+  s.op = ops.update;
+  s.old_pod = held;
+  s.new_pod = again;
+  b.Add(s);
+}
+
+// node_recreate: a node (preferably one that holds pods) deleted and added
+// again under a new uid.
+inline void PerturbNodeRecreate(const Model& m, const PerturbOps& ops,
+                                const std::vector<NodePtr>& nodes,
+                                PerturbBuilder& b) {
+  std::vector<NodePtr> busy;
+  if (m.state.cache) {
+    for (const NodeInfoState& n : m.state.cache->nodes) {
+      if (!n.pods.empty() && m.nodes.contains(n.name)) {
+        busy.push_back(m.nodes.at(n.name));
+      }
+    }
+  }
+  const NodePtr node = *rc::gen::elementOf(busy.empty() ? nodes : busy);
+  Step s;
+  s.op = ops.node_remove;
+  s.node = node;
+  b.Add(s);
+  Step a;
+  a.op = ops.node_add;
+  a.node = RecreatedNode(*node, static_cast<int>(b.t));
+  b.Add(a);
+}
+
+// node_burst: 2-5 updates of a node changing only its resourceVersion.
+inline void PerturbNodeBurst(const PerturbOps& ops,
+                             const std::vector<NodePtr>& nodes,
+                             PerturbBuilder& b) {
+  NodePtr node = *rc::gen::elementOf(nodes);
+  for (int n = Uniform(2, 6); n > 0; --n) {
+    Step u;
+    u.op = ops.node_update;
+    u.old_node = node;
+    u.new_node = node = NoOpNodeUpdate(*node);
+    b.Add(u);
+  }
+}
+
 // Builds a perturbation of a kind whose probability fires, or nullopt.
 // Times are m.t plus an ordinary clock step (m.gen.clock), then 1 ms apart.
 inline std::optional<Perturbation> Perturb(const Model& m,
@@ -293,130 +425,40 @@ inline std::optional<Perturbation> Perturb(const Model& m,
   for (const auto& [key, pod] : m.pods) pods.push_back(pod);
   std::vector<NodePtr> nodes;
   for (const auto& [name, node] : m.nodes) nodes.push_back(node);
-  int64_t t = m.t + Between(m.gen.clock.min_ms, m.gen.clock.max_ms);
-  Perturbation out;
-  auto add = [&](Step s) {
-    s.t = t++;
-    out.steps.push_back(std::move(s));
-  };
+  PerturbBuilder b;
+  b.t = m.t + Between(m.gen.clock.min_ms, m.gen.clock.max_ms);
   for (int k = 0; k < 7; ++k) {
     if (probs[k] <= 0 ||
         Uniform(0, 10000) >= static_cast<int>(probs[k] * 10000)) {
       continue;
     }
-    out.kind = kPerturbKinds[k];
+    b.out.kind = kPerturbKinds[k];
     const bool node_kind = k >= 5;
     if (node_kind ? (!ops.nodes || nodes.empty()) : pods.empty()) continue;
-    Step s;
     switch (k) {
       case 0: {  // resync: the object unchanged, same resourceVersion
+        Step s;
         s.op = ops.update;
         s.old_pod = s.new_pod = *rc::gen::elementOf(pods);
-        add(s);
-        return out;
+        b.Add(s);
+        return b.out;
       }
-      case 1: {  // race: a pod in the middle of its scheduling cycle
-        std::vector<std::string> busy;
-        if (ops.layer == schedtrace::Layer::kQueue) {
-          busy.assign(m.in_flight.begin(), m.in_flight.end());
-        } else if (ops.layer == schedtrace::Layer::kCache) {
-          if (m.state.cache) busy = m.state.cache->assumed;
-        } else {
-          for (const auto* list : {&m.state.waiting, &m.state.parked}) {
-            if (*list)
-              busy.insert(busy.end(), (*list)->begin(), (*list)->end());
-          }
-        }
-        std::erase_if(busy, [&](const std::string& key) {
-          return !m.pods.contains(key);
-        });
-        if (busy.empty()) continue;
-        const PodPtr held = m.pods.at(*rc::gen::elementOf(busy));
-        if (Uniform(0, 10) < 3) {
-          s.op = ops.remove;
-          s.pod = held;
-        } else {
-          auto next = std::make_shared<Pod>(*held);
-          next->resource_version = absl::StrCat(t);
-          next->labels["race"] = absl::StrCat(t);
-          s.op = ops.update;
-          s.old_pod = held;
-          s.new_pod = next;
-        }
-        add(s);
-        return out;
-      }
-      case 2: {  // tombstone: a delete carrying an older version
-        const PodPtr held = *rc::gen::elementOf(pods);
-        PodPtr stale = held;
-        for (auto it = m.steps.rbegin(); it != m.steps.rend(); ++it) {
-          if (it->new_pod == held && it->old_pod && it->old_pod != held &&
-              it->old_pod->uid == held->uid) {
-            stale = it->old_pod;
-            break;
-          }
-        }
-        s.op = ops.remove;
-        s.pod = stale;
-        s.tombstone = ops.tombstone;
-        out.stale = true;
-        add(s);
-        return out;
-      }
-      case 3:    // recreate: delete, then add under a new uid
-      case 4: {  // recreate_update: the same as one update
-        const PodPtr held = *rc::gen::elementOf(pods);
-        auto again = std::const_pointer_cast<Pod>(RecreatedPod(*held, t));
-        if (ops.bound_recreate) again->node_name = held->node_name;
-        if (k == 3) {
-          s.op = ops.remove;
-          s.pod = held;
-          add(s);
-          Step a;
-          a.op = ops.add;
-          a.pod = again;
-          add(a);
-          return out;
-        }
-        int64_t rv = 0;
-        (void)absl::SimpleAtoi(held->resource_version, &rv);
-        again->resource_version = absl::StrCat(rv + 1);
-        s.op = ops.update;
-        s.old_pod = held;
-        s.new_pod = again;
-        add(s);
-        return out;
-      }
-      case 5: {  // node_recreate: preferably a node that holds pods
-        std::vector<NodePtr> busy;
-        if (m.state.cache) {
-          for (const NodeInfoState& n : m.state.cache->nodes) {
-            if (!n.pods.empty() && m.nodes.contains(n.name)) {
-              busy.push_back(m.nodes.at(n.name));
-            }
-          }
-        }
-        const NodePtr node = *rc::gen::elementOf(busy.empty() ? nodes : busy);
-        s.op = ops.node_remove;
-        s.node = node;
-        add(s);
-        Step a;
-        a.op = ops.node_add;
-        a.node = RecreatedNode(*node, static_cast<int>(t));
-        add(a);
-        return out;
-      }
-      default: {  // node_burst: 2-5 updates changing only resourceVersion
-        NodePtr node = *rc::gen::elementOf(nodes);
-        for (int n = Uniform(2, 6); n > 0; --n) {
-          Step u;
-          u.op = ops.node_update;
-          u.old_node = node;
-          u.new_node = node = NoOpNodeUpdate(*node);
-          add(u);
-        }
-        return out;
-      }
+      case 1:
+        if (!PerturbRace(m, ops, b)) continue;
+        return b.out;
+      case 2:
+        PerturbTombstone(m, ops, pods, b);
+        return b.out;
+      case 3:
+      case 4:
+        PerturbRecreate(/*as_update=*/k == 4, ops, pods, b);
+        return b.out;
+      case 5:
+        PerturbNodeRecreate(m, ops, nodes, b);
+        return b.out;
+      default:
+        PerturbNodeBurst(ops, nodes, b);
+        return b.out;
     }
   }
   return std::nullopt;
