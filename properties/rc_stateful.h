@@ -291,8 +291,7 @@ struct PerturbBuilder {
   }
 };
 
-// race: an update (or, 3 times in 10, a delete) of a pod in the middle of
-// its scheduling cycle; false when no pod is.
+// race: a pod in the middle of its scheduling cycle updated (or deleted).
 inline bool PerturbRace(const Model& m, const PerturbOps& ops,
                         PerturbBuilder& b) {
   std::vector<std::string> busy;
@@ -325,8 +324,7 @@ inline bool PerturbRace(const Model& m, const PerturbOps& ops,
   return true;
 }
 
-// tombstone: a delete carrying an older version of the same uid, when an
-// update replaced one.
+// tombstone: a delete carrying an older version (same uid) when there is.
 inline void PerturbTombstone(const Model& m, const PerturbOps& ops,
                              const std::vector<PodPtr>& pods,
                              PerturbBuilder& b) {
@@ -347,8 +345,7 @@ inline void PerturbTombstone(const Model& m, const PerturbOps& ops,
   b.Add(s);
 }
 
-// recreate: delete, then add under a new uid; or (`as_update`,
-// recreate_update) the same as one update.
+// recreate: delete, then add under a new uid; recreate_update: as one update.
 inline void PerturbRecreate(bool as_update, const PerturbOps& ops,
                             const std::vector<PodPtr>& pods,
                             PerturbBuilder& b) {
@@ -375,8 +372,7 @@ inline void PerturbRecreate(bool as_update, const PerturbOps& ops,
   b.Add(s);
 }
 
-// node_recreate: a node (preferably one that holds pods) deleted and added
-// again under a new uid.
+// node_recreate: preferably a node that holds pods, under a new uid.
 inline void PerturbNodeRecreate(const Model& m, const PerturbOps& ops,
                                 const std::vector<NodePtr>& nodes,
                                 PerturbBuilder& b) {
