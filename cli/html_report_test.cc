@@ -39,12 +39,6 @@ using ::testing::Not;
 
 // --- Runs made in process ---
 
-std::string AllBytes() {
-  std::string s;
-  for (int b = 0; b < 256; ++b) s += static_cast<char>(b);
-  return s;
-}
-
 // What a hostile child or trace could put in any text: markup that would
 // end the script element or run code, invalid UTF-8, a NUL, an ANSI escape.
 const std::string kHostile =

@@ -24,12 +24,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-std::string AllBytes() {
-  std::string s;
-  for (int b = 0; b < 256; ++b) s += static_cast<char>(b);
-  return s;
-}
-
 const std::string kSut = "exec:./my sched --x|y `z` <b>&\x1b[31m";
 // kSut as a classname segment: [A-Za-z0-9_:-] kept, the rest `_`.
 const char kSegment[] = "exec:__my_sched_--x_y__z___b____31m";

@@ -23,6 +23,14 @@
 
 namespace schedtrace::cli {
 
+// Every byte value once, 0 to 255: a trace name or message a report must
+// make safe.
+inline std::string AllBytes() {
+  std::string s;
+  for (int b = 0; b < 256; ++b) s += static_cast<char>(b);
+  return s;
+}
+
 // The whole file is UTF-8 with no control character but newline and tab
 // (what a terminal or a browser could act on).
 inline std::string CheckPrintable(const std::string& text) {
