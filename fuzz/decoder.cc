@@ -20,6 +20,7 @@ Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
     : layer_(layer), mode_(mode), data_(data) {
   const uint8_t config = Byte();
   header_ = &CachedHeaderFor(layer, config);
+  world_ = InformerWorld(layer, header_->config.assumed_pod_ttl_ms);
   PerturbLevels levels = {};
   if (config & kPerturbHeaderBit) {
     // Read in every mode, so that a record starts at the same byte whatever
@@ -137,16 +138,8 @@ void Decoder::SetInFlight(std::string_view key, bool in_flight) {
   }
 }
 
-void Decoder::Observe(const Step& step, const StepOut& out,
-                      const State* after) {
-  // Which nodes hold pods (node_recreate aims at them).
-  if (perturbing_ && after != nullptr && after->cache) {
-    busy_nodes_ = 0;
-    for (const NodeInfoState& n : after->cache->nodes) {
-      const int j = NodeSlotOfName(n.name);
-      if (j >= 0 && !n.pods.empty()) busy_nodes_ |= 1u << j;
-    }
-  }
+void Decoder::Observe(const Step& step, const StepOut& out) {
+  world_.Observe(step, out);
   switch (layer_) {
     case Layer::kQueue:
       if (step.op == Op::kQPop && out.popped) {
@@ -159,41 +152,26 @@ void Decoder::Observe(const Step& step, const StepOut& out,
       }
       break;
     case Layer::kCache:
-      if (after != nullptr && after->cache && mode_ == Mode::kValid) {
-        // The cache's own view wins (cleanup expiries, refused calls).
+      if (mode_ == Mode::kValid) {
+        // What the outs imply wins over what the decoder sent (cleanup
+        // expiries, refused calls).
         for (int i = 0; i < kPodPool; ++i) {
           const std::string& key = PodKeys()[i];
-          const auto& assumed = after->cache->assumed;
-          CacheStatus st = CacheStatus::kNone;
-          if (std::binary_search(assumed.begin(), assumed.end(), key)) {
-            st = CacheStatus::kAssumed;
-          } else {
-            for (const NodeInfoState& n : after->cache->nodes) {
-              if (std::binary_search(n.pods.begin(), n.pods.end(), key)) {
-                st = CacheStatus::kAdded;
-              }
-            }
-          }
-          slots_[i].cache = st;
+          slots_[i].cache = world_.Assumed(key) ? CacheStatus::kAssumed
+                            : world_.Added(key) ? CacheStatus::kAdded
+                                                : CacheStatus::kNone;
         }
       }
       break;
     case Layer::kScheduler:
-      if (after != nullptr) {
-        // Assigned, not rebuilt: the vectors and their strings keep their
-        // storage from step to step.
-        auto take = [](const std::optional<std::vector<std::string>>& from,
-                       std::vector<std::string>& to) {
-          if (from) {
-            to = *from;
-          } else {
-            to.clear();
-          }
-        };
-        take(after->waiting, waiting_);
-        take(after->parked, parked_);
-      }
       break;
+  }
+  // Which nodes hold pods (node_recreate aims at them).
+  if (perturbing_) {
+    busy_nodes_ = 0;
+    for (int j = 0; j < kNodePool; ++j) {
+      if (world_.HoldsPods(NodeName(j))) busy_nodes_ |= 1u << j;
+    }
   }
 }
 
@@ -207,8 +185,7 @@ absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
     if (absl::Status s = reference->Configure(trace.header); !s.ok()) return s;
   }
   while (std::optional<Step> step = dec.Next()) {
-    if (reference == nullptr) {
-      dec.Observe(*step, StepOut{}, nullptr);
+    if (reference == nullptr) {  // no outs: nothing to observe
       trace.steps.push_back(*std::move(step));
       continue;
     }
@@ -220,15 +197,13 @@ absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
       trace.steps.push_back(*std::move(step));
       break;
     }
-    State after;
-    if (!out->fatal) after = reference->Snapshot();
     if (record) {
       auto expect = std::make_shared<Expect>();
       expect->out = OutToJson(*out);
-      if (!out->fatal) expect->state = StateToJson(after);
+      if (!out->fatal) expect->state = StateToJson(reference->Snapshot());
       step->expect = expect;
     }
-    dec.Observe(*step, *out, out->fatal ? nullptr : &after);
+    dec.Observe(*step, *out);
     trace.steps.push_back(*std::move(step));
     if (out->fatal) break;
   }

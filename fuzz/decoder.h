@@ -42,19 +42,19 @@
 //             resourceVersion and uid chosen by the bytes (so they decrease and
 //             repeat), q_add_unschedulable of pods never popped.
 //
-// Validity needs a little feedback (which pods a pop returned, what a cache
-// cleanup expired; for perturbations also which pods wait on Permit or are
-// parked and which nodes hold pods): after applying each step to a reference
-// system the caller passes its out and state to Observe(). DecodeTrace() does
-// that with the model, so a crashing input becomes the very trace the target
+// Validity needs a little feedback: which pods a pop returned, which the
+// cache holds, which wait on Permit or are parked, which nodes hold pods.
+// The decoder reads it from each step's out, never from a system's state
+// (harness/informer_world.h): after applying each step to a reference
+// system the caller passes its out to Observe(). DecodeTrace() does that
+// with the model, so a crashing input becomes the very trace the target
 // ran.
 //
 //   Decoder dec(Layer::kScheduler, Mode::kValid, bytes);
 //   model->Configure(dec.header());
 //   while (std::optional<Step> step = dec.Next()) {
 //     StepOut out = *model->Apply(*step);
-//     State after = model->Snapshot();
-//     dec.Observe(*step, out, &after);
+//     dec.Observe(*step, out);
 //   }
 #ifndef SCHEDTRACE_FUZZ_DECODER_H_
 #define SCHEDTRACE_FUZZ_DECODER_H_
@@ -73,6 +73,7 @@
 #include "fuzz/byte_format.h"
 #include "fuzz/variants.h"
 #include "harness/generator.h"
+#include "harness/informer_world.h"
 #include "harness/op_table.h"
 #include "harness/state.h"
 #include "harness/system.h"
@@ -117,9 +118,8 @@ class Decoder {
   // The next step, or nullopt when the input is used up (or kMaxSteps).
   std::optional<Step> Next();
 
-  // Feedback from the reference system after `step` was applied; `after` may
-  // be null (then cache-layer expiry is not seen).
-  void Observe(const Step& step, const StepOut& out, const State* after);
+  // Feedback: `step` was applied to the reference system and gave `out`.
+  void Observe(const Step& step, const StepOut& out);
 
  private:
   enum class CacheStatus { kNone, kAssumed, kAdded };
@@ -202,8 +202,7 @@ class Decoder {
   // (popped, not given back or deleted).
   uint8_t in_flight_ = 0;
   void SetInFlight(std::string_view key, bool in_flight);
-  std::vector<std::string> waiting_;  // scheduler layer, from feedback
-  std::vector<std::string> parked_;
+  InformerWorld world_{Layer::kQueue};  // what the outs imply
 
   // Perturbations. threshold_[k] in 1/65536: kind k fires when the record's
   // draw is below it (0 = off).

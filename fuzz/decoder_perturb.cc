@@ -147,8 +147,8 @@ int Decoder::PerturbPodTarget(PerturbKind kind, uint8_t pick) const {
       case Layer::kScheduler:
         break;
     }
-    return slots_[i].live && (Contains(waiting_, PodKeys()[i]) ||
-                              Contains(parked_, PodKeys()[i]));
+    return slots_[i].live && (Contains(world_.waiting(), PodKeys()[i]) ||
+                              Contains(world_.parked(), PodKeys()[i]));
   };
   switch (kind) {
     case PerturbKind::kRace:

@@ -134,7 +134,7 @@ Decoded Decode(Layer layer, const std::string& bytes,
     if (s->op == Op::kQAddUnschedulable) in_flight.erase(s->pod_key);
     if (s->op == Op::kQDelete) in_flight.erase(s->pod->Key());
     State after = model->Snapshot();
-    dec.Observe(*s, *out, &after);
+    dec.Observe(*s, *out);
     before = std::move(after);
   }
   d.text = EncodeTrace(trace);

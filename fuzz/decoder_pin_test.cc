@@ -15,6 +15,12 @@
 // ...) instead of sorted; the decoded traces are the same (the old digests
 // hold with the sorted writer).
 //
+// Changed on purpose: issue 17.2, the decoder reads its feedback from the
+// outs (harness/informer_world.h), not from the model's state. Only the
+// node a node_recreate aims at can differ (which nodes hold pods is read
+// from the objects and outs): the forced-perturbation scheduler digest; of
+// the 923 committed corpus inputs, one decodes differently, in that node.
+//
 // To see what changed: write the inputs out, run `schedtrace_fuzz_tool
 // decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
 #include <cstdint>
@@ -106,7 +112,7 @@ TEST(DecoderPinTest, TracesAreUnchanged) {
 TEST(DecoderPinTest, ForcedPerturbationTracesAreUnchanged) {
   EXPECT_EQ(Digest("queue", Forced(0.1)), "eadad182d302b8e8");
   EXPECT_EQ(Digest("cache", Forced(0.1)), "70aed80ce78a2c88");
-  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "eff2d7efdca355a6");
+  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "e189b3739bb2ec6a");
 }
 
 }  // namespace

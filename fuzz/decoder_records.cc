@@ -368,7 +368,7 @@ void Decoder::DecodeScheduler(Step& step, uint8_t flags, const uint8_t* a) {
       DecodePlainArgs(step, flags, a);
       // Valid mode aims at a pod waiting on Permit (or parked) when any is.
       const std::vector<std::string>& aim =
-          step.op == Op::kBind ? parked_ : waiting_;
+          step.op == Op::kBind ? world_.parked() : world_.waiting();
       if (valid && !aim.empty()) step.pod_key = aim[a[0] % aim.size()];
       return;
     }

@@ -132,7 +132,7 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
                                  "\nstep: ", EncodeStep(*step, false)));
       }
     }
-    dec.Observe(*step, *mo, &after);
+    dec.Observe(*step, *mo);
     std::swap(before, after);
   }
   if (checker) r.known_counts = checker->known_counts();

@@ -99,6 +99,7 @@ std::optional<DiffResult> Differential::Configure(const TraceHeader& header,
 std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   absl::StatusOr<StepOut> out_a = a_.Apply(step);
   absl::StatusOr<StepOut> out_b = b_.Apply(step);
+  last_out_ = out_a.ok() ? std::optional<StepOut>(*out_a) : std::nullopt;
   DiffResult result = Base();
   result.steps_run = step_no;
   result.verdict = Verdict::kFailed;

@@ -100,6 +100,9 @@ class Differential {
   std::optional<DiffResult> Apply(const Step& step, int step_no);
   // Whether both systems exited (a fatal step): the trace ends there.
   bool ended() const { return ended_; }
+  // The out both gave for the last step Apply passed (nullopt when both
+  // refused it): what a step source observes (harness/step_source.h).
+  const std::optional<StepOut>& last_out() const { return last_out_; }
 
  private:
   DiffResult Base() const;
@@ -114,6 +117,7 @@ class Differential {
   StepCheck check_a_, check_b_;
   State before_a_, before_b_;
   bool ended_ = false;
+  std::optional<StepOut> last_out_;
   // The last kStepsBefore steps both agreed on: a ring, recent_count_ steps
   // written so far.
   struct Recent {

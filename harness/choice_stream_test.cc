@@ -1,0 +1,72 @@
+#include "harness/choice_stream.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace schedtrace {
+namespace {
+
+std::vector<int> Draws(ChoiceStream& c) {
+  std::vector<int> v;
+  for (int i = 0; i < 20; ++i) v.push_back(c.Uniform(0, 1000));
+  for (int i = 0; i < 20; ++i) v.push_back(c.Chance(0.5));
+  return v;
+}
+
+TEST(RandomChoicesTest, ASeedGivesTheSameChoicesAndVarietyIsItsOwnStream) {
+  RandomChoices a(7), b(7), other(8);
+  EXPECT_EQ(Draws(a), Draws(b));
+  EXPECT_NE(Draws(a), Draws(other));
+  // Drawing on Variety() leaves the main stream where it was.
+  RandomChoices c(7), d(7);
+  (void)Draws(c.Variety());
+  EXPECT_EQ(Draws(c), Draws(d));
+  EXPECT_NE(Draws(c.Variety()), Draws(c));
+}
+
+TEST(RandomChoicesTest, StaysInRangeAndChanceHonoursItsEnds) {
+  RandomChoices c(1);
+  for (int i = 0; i < 500; ++i) {
+    const int v = c.Uniform(-3, 4);
+    EXPECT_GE(v, -3);
+    EXPECT_LE(v, 4);
+    EXPECT_FALSE(c.Chance(0));
+    EXPECT_TRUE(c.Chance(1));
+  }
+}
+
+TEST(ByteChoicesTest, ReadsAsFewBytesAsTheRangeNeeds) {
+  const std::string bytes = {5, 7, 1, 2, char(255), 0};
+  ByteChoices c(bytes);
+  EXPECT_EQ(c.Uniform(10, 13), 11);  // 5 mod 4
+  EXPECT_EQ(c.Uniform(0, 255), 7);   // one byte
+  // 300 values: two bytes, little-endian (1 + 2 * 256 = 513), mod 300.
+  EXPECT_EQ(c.Uniform(0, 299), 513 % 300);
+  EXPECT_EQ(c.Uniform(4, 4), 4);  // one value: no byte
+  EXPECT_TRUE(c.Chance(0.01));    // 255 fires any chance above 0
+  EXPECT_FALSE(c.Chance(0.99));   // 0 fires none below 1
+  EXPECT_TRUE(c.exhausted());
+}
+
+TEST(ByteChoicesTest, PastTheEndAnswersTheSimplest) {
+  ByteChoices c("");
+  EXPECT_EQ(c.Uniform(3, 9), 3);
+  EXPECT_FALSE(c.Chance(0.9));
+  EXPECT_TRUE(c.Chance(1));
+  EXPECT_TRUE(c.exhausted());
+}
+
+TEST(ByteChoicesTest, ChanceFiresOnTheTopShareOfBytes) {
+  int fired = 0;
+  for (int b = 0; b < 256; ++b) {
+    const std::string one(1, static_cast<char>(b));
+    ByteChoices c(one);
+    fired += c.Chance(0.25);
+  }
+  EXPECT_EQ(fired, 64);
+}
+
+}  // namespace
+}  // namespace schedtrace

@@ -1,0 +1,101 @@
+// What a step source (harness/step_source.h) knows of the world besides the
+// objects it sent: what the scheduler's own outputs imply. It is built
+// from the steps and their outs alone, never from a system's state or
+// internals, so the source that aims its next step with it works the same
+// in front of the model, impl, or a child in another language (and the
+// oracle is not also the guide).
+//
+//   queue layer      the pods popped and not yet given back (in flight),
+//                    each with the scheduling cycle it was popped in, and
+//                    whether activeQ may hold pods
+//   cache layer      the pods in the cache by uid, assumed or added, until
+//                    forgotten, removed or expired (expiry: the assumed-pod
+//                    TTL after FinishBinding, at the first cleanup past it);
+//                    a call the cache refused (`error`) changes nothing
+//   scheduler layer  the pods waiting on Permit and those parked before
+//                    PreBind, and which nodes hold pods
+//
+//   InformerWorld world(Layer::kScheduler);
+//   StepOut out = *sut.Apply(step);
+//   world.Observe(step, out);
+//   if (!world.waiting().empty()) ...;
+#ifndef SCHEDTRACE_HARNESS_INFORMER_WORLD_H_
+#define SCHEDTRACE_HARNESS_INFORMER_WORLD_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/state.h"
+#include "harness/trace.h"
+
+namespace schedtrace {
+
+class InformerWorld {
+ public:
+  // `ttl_ms`: the trace's assumedPodTtlMs (cache layer; 0 = never expires).
+  explicit InformerWorld(Layer layer, int64_t ttl_ms = 0)
+      : layer_(layer), ttl_ms_(ttl_ms) {}
+
+  // `step` was applied and gave `out`.
+  void Observe(const Step& step, const StepOut& out);
+
+  // Queue layer.
+  bool InFlight(const std::string& key) const {
+    return popped_cycle_.contains(key);
+  }
+  // The cycle `key` was popped in (it must be in flight).
+  int64_t PoppedCycle(const std::string& key) const {
+    return popped_cycle_.at(key);
+  }
+  // Pops that returned a pod: upstream's schedulingCycle.
+  int64_t cycle() const { return cycle_; }
+  // False from a pop that found activeQ empty until a step that could fill
+  // it (one that adds, updates, activates, moves or flushes; not one that
+  // gives a popped pod back, nominates or deletes).
+  bool MayHaveActive() const { return may_have_active_; }
+
+  // Cache layer: a pod `key` assumed, or added (confirmed or added by the
+  // informer) and not assumed.
+  bool Assumed(const std::string& key) const;
+  bool Added(const std::string& key) const;
+
+  // Scheduler layer: keys in key order (as the state shows them; a key
+  // twice when two incarnations of a pod are there).
+  const std::vector<std::string>& waiting() const { return waiting_; }
+  const std::vector<std::string>& parked() const { return parked_; }
+  // Whether a pod is on node `name`: in the cache layer one the cache holds
+  // there; in the scheduler layer one assigned by an object a step carried,
+  // bound, or assumed there by a cycle and not failed since.
+  bool HoldsPods(const std::string& name) const;
+
+ private:
+  void ObserveQueue(const Step& step, const StepOut& out);
+  void ObserveCache(const Step& step, const StepOut& out);
+  void ObserveScheduler(const Step& step, const StepOut& out);
+  // One occurrence of `key` in sorted `keys`.
+  static void Insert(std::vector<std::string>& keys, const std::string& key);
+  static bool Erase(std::vector<std::string>& keys, const std::string& key);
+
+  Layer layer_;
+  int64_t ttl_ms_;
+  std::map<std::string, int64_t> popped_cycle_;
+  int64_t cycle_ = 0;
+  bool may_have_active_ = true;
+  // The cache keys pods by uid: another incarnation under the same name
+  // neither confirms nor removes an assumed one.
+  struct Cached {
+    std::string key;
+    std::string node;
+    bool assumed = false;
+  };
+  std::map<std::string, Cached> cached_;     // uid -> the pod in the cache
+  std::map<std::string, int64_t> deadline_;  // uid -> FinishBinding + TTL
+  std::vector<std::string> waiting_, parked_;
+  std::map<std::string, std::string> node_of_;  // pod key -> node
+};
+
+}  // namespace schedtrace
+
+#endif  // SCHEDTRACE_HARNESS_INFORMER_WORLD_H_

@@ -1,0 +1,117 @@
+#include "harness/step_source.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "harness/step_source_layers.h"
+
+namespace schedtrace {
+
+std::unique_ptr<StepSource> StepSource::New(Layer layer,
+                                            const GenOptions& options) {
+  switch (layer) {
+    case Layer::kQueue:
+      return step_source::NewQueueSource(options);
+    case Layer::kCache:
+      return step_source::NewCacheSource(options);
+    case Layer::kScheduler:
+      break;
+  }
+  return step_source::NewSchedulerSource(options);
+}
+
+PodPtr RecreatedPod(const Pod& pod, int incarnation) {
+  auto p = std::make_shared<Pod>(pod);
+  p->uid =
+      absl::StrCat("uid-", pod.namespace_, "-", pod.name, "-", incarnation);
+  p->resource_version = "1";
+  p->node_name.clear();
+  p->nominated_node_name.clear();
+  p->deletion_timestamp.reset();
+  return p;
+}
+
+NodePtr RecreatedNode(const Node& node, int incarnation) {
+  auto again = std::make_shared<Node>(node);
+  again->uid = absl::StrCat(again->uid, "-", incarnation);
+  return again;
+}
+
+NodePtr NoOpNodeUpdate(const Node& node) {
+  auto next = std::make_shared<Node>(node);
+  int64_t rv = 0;
+  (void)absl::SimpleAtoi(next->resource_version, &rv);
+  next->resource_version = absl::StrCat(rv + 1);
+  return next;
+}
+
+TraceHeader SchedulerHeader(const std::string& name) {
+  TraceHeader h;
+  h.name = name;
+  h.layer = Layer::kScheduler;
+  h.upstream = "v1.26.7";
+  Config& c = h.config;
+  c.profiles = {"default-scheduler"};
+  c.features = {{"PodSchedulingReadiness", true}};
+  c.percentage_of_nodes_to_score = 100;
+  const std::vector<std::string> others = {"PrioritySort", "TraceBind",
+                                           "TracePermit",  "TracePreBind",
+                                           "TraceReserve", "TraceScore"};
+  c.cluster_event_map = {
+      {"CSINode", {"All"}, others},
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node",
+       {"Add", "Update"},
+       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
+      {"Node", {"All"}, others},
+      {"PersistentVolume", {"All"}, others},
+      {"PersistentVolumeClaim", {"All"}, others},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+      {"Pod", {"All"}, others},
+      {"StorageClass", {"All"}, others},
+  };
+  c.plugins = {{"queueSort", {"PrioritySort"}},
+               {"preEnqueue", {"SchedulingGates"}},
+               {"preFilter", {"NodeAffinity", "NodeResourcesFit"}},
+               {"filter",
+                {"NodeUnschedulable", "NodeName", "TaintToleration",
+                 "NodeAffinity", "NodeResourcesFit"}},
+               {"score", {"TraceScore"}},
+               {"reserve", {"TraceReserve"}},
+               {"permit", {"TracePermit"}},
+               {"preBind", {"TracePreBind"}},
+               {"bind", {"TraceBind"}},
+               {"postBind", {"TraceBind"}}};
+  return h;
+}
+
+TraceHeader QueueHeader(const std::string& name) {
+  TraceHeader h;
+  h.name = name;
+  h.layer = Layer::kQueue;
+  h.upstream = "v1.26.7";
+  Config& c = h.config;
+  c.profiles = {"default-scheduler"};
+  c.features = {{"PodSchedulingReadiness", true}};
+  // The recordings' clusterEventMap, plus the volume plugin's rows.
+  c.cluster_event_map = {
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node",
+       {"Add", "Update"},
+       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+      {"PersistentVolume", {"Add", "Update"}, {"VolumeBinding"}},
+      {"PersistentVolumeClaim", {"Add", "Update"}, {"VolumeBinding"}},
+      {"StorageClass", {"Add", "Update"}, {"VolumeBinding"}},
+      {"CSINode", {"Add", "Update"}, {"VolumeBinding"}},
+  };
+  c.pre_enqueue_plugins = {{"default-scheduler", {"SchedulingGates"}}};
+  c.nominator_pod_lister = "queue-ops";
+  return h;
+}
+
+}  // namespace schedtrace

@@ -1,0 +1,319 @@
+// The step source's cache layer (harness/step_source.h): the calls the
+// scheduler and its informer make on the cache. NextStep is over 80 lines
+// for a reason: one weighted choice over the layer's ops, each branch
+// short; split, the weights a reader checks as one table would scatter.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/informer_world.h"
+#include "harness/step_source_layers.h"
+
+namespace schedtrace::step_source {
+namespace {
+
+// Cache-layer sequences.
+class CacheSource : public StepSource {
+ public:
+  explicit CacheSource(const GenOptions& options) : options_(options) {}
+
+  TraceHeader Header(ChoiceStream& c) override {
+    c_ = &c;
+    TraceHeader h;
+    h.name = absl::StrCat("generated/cache/seed-", options_.seed);
+    h.layer = Layer::kCache;
+    h.upstream = "v1.26.7";
+    h.source = "generated";
+    h.seed = static_cast<int64_t>(options_.seed);
+    h.config.assumed_pod_ttl_ms = ttl_ = Chance(0.5) ? 0 : 30000;
+    h.description =
+        absl::StrCat("random cache-layer sequence, seed ", options_.seed,
+                     ", ttl ", h.config.assumed_pod_ttl_ms, " ms");
+    world_ = InformerWorld(Layer::kCache, ttl_);
+    return h;
+  }
+
+  Step Next(ChoiceStream& c) override {
+    c_ = &c;
+    return NextStep();
+  }
+
+  void Observe(const Step& step, const StepOut& out) override {
+    world_.Observe(step, out);
+  }
+
+ private:
+  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
+  bool Chance(double p) { return c_->Chance(p); }
+
+  std::string NodeName() {
+    return absl::StrCat("n", Uniform(0, options_.nodes - 1));
+  }
+
+  PodPtr MakePod(int index, const std::string& node) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = "default";
+    p->name = absl::StrCat("p", index);
+    p->uid = absl::StrCat("uid-p", index, "-", incarnation_[index]);
+    p->resource_version = absl::StrCat(++rv_);
+    p->node_name = node;
+    Container c;
+    c.name = "c";
+    c.requests["cpu"] = Q(absl::StrCat(Uniform(1, 20) * 50, "m"));
+    if (Chance(0.4))
+      c.requests["memory"] = Q(absl::StrCat(Uniform(1, 512), "Mi"));
+    if (Chance(0.2))
+      c.requests["example.com/gpu"] = Q(absl::StrCat(Uniform(1, 2)));
+    p->containers.push_back(c);
+    if (Chance(0.2)) {
+      Container init;
+      init.name = "init";
+      init.requests["cpu"] = Q(absl::StrCat(Uniform(1, 30) * 50, "m"));
+      p->init_containers.push_back(init);
+    }
+    return p;
+  }
+
+  NodePtr MakeNode(const std::string& name) {
+    auto n = std::make_shared<Node>();
+    n->name = name;
+    n->labels = {{"topology.kubernetes.io/zone", Chance(0.5) ? "a" : "b"}};
+    n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 8)));
+    return n;
+  }
+
+  Step NextStep() {
+    Step step;
+    // Cleanups exactly at and just after a deadline: expiry is strict.
+    while (!boundaries_.empty() && *boundaries_.begin() <= t_) {
+      boundaries_.erase(boundaries_.begin());
+    }
+    if (!boundaries_.empty() && Chance(0.3)) {
+      t_ = *boundaries_.begin();
+      boundaries_.erase(boundaries_.begin());
+      step.t = t_;
+      step.op = Op::kCCleanup;
+      return step;
+    }
+    const ClockSteps& clock = options_.clock;
+    t_ += Chance(clock.ttl.p) ? Span(*c_, clock.ttl.min_ms, clock.ttl.max_ms)
+                              : Span(*c_, clock.min_ms, clock.max_ms);
+    step.t = t_;
+    if (!pending_.empty()) {
+      Step next = std::move(pending_.front());
+      pending_.pop_front();
+      next.t = t_;
+      return next;
+    }
+    int i = Uniform(0, options_.pods - 1);
+    PodPtr& known = pods_[i];
+    if (Perturbed(step, i)) return step;
+    if (options_.hostile && Chance(options_.variety.hostile_rate) &&
+        Hostile(step, i)) {
+      return step;
+    }
+    int r = Uniform(0, 99);
+    if (r < 20) {  // the scheduler assumes a pod (or retries one)
+      if (known == nullptr || Chance(0.2)) {
+        if (known == nullptr) ++incarnation_[i];
+        known = MakePod(i, NodeName());
+      }
+      step.op = Op::kCAssume;
+      step.pod = known;
+    } else if (r < 32 && known) {
+      step.op = Op::kCFinishBinding;
+      step.pod = known;
+      if (ttl_ > 0) {
+        boundaries_.insert(t_ + ttl_);
+        boundaries_.insert(t_ + ttl_ + 1);
+      }
+    } else if (r < 40 && known) {
+      step.op = Op::kCForget;
+      step.pod = known;
+    } else if (r < 55) {  // the informer confirms (or adds) a pod
+      if (known == nullptr) {
+        ++incarnation_[i];
+        known = MakePod(i, NodeName());
+      } else if (Chance(0.2)) {
+        auto moved = std::make_shared<Pod>(*known);
+        moved->node_name = NodeName();
+        known = moved;
+      }
+      step.op = Op::kCAddPod;
+      step.pod = known;
+    } else if (r < 65 && known) {
+      auto next = std::make_shared<Pod>(*MakePod(i, known->node_name));
+      next->uid = known->uid;
+      step.op = Op::kCUpdatePod;
+      step.old_pod = prev_[i] = known;
+      step.new_pod = known = next;
+    } else if (r < 73 && known) {
+      step.op = Op::kCRemovePod;
+      step.pod = known;
+      if (Chance(0.2)) {  // the stale unassigned version
+        auto stale = std::make_shared<Pod>(*known);
+        stale->node_name.clear();
+        step.pod = stale;
+      }
+      known = nullptr;
+    } else if (r < 81) {
+      std::string name = NodeName();
+      step.op = Op::kCAddNode;
+      step.node = nodes_[name] = MakeNode(name);
+    } else if (r < 87) {
+      std::string name = NodeName();
+      NodePtr old = nodes_[name] ? nodes_[name] : MakeNode(name);
+      step.op = Op::kCUpdateNode;
+      step.old_node = old;
+      step.new_node = nodes_[name] = MakeNode(name);
+    } else if (r < 92) {
+      std::string name = NodeName();
+      step.op = Op::kCRemoveNode;
+      step.node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      nodes_[name] = nullptr;
+    } else {
+      step.op = Op::kCCleanup;
+    }
+    return step;
+  }
+
+  // Informer perturbations (step_source.h) aimed at pod `i`; true when
+  // `step` was filled.
+  bool Perturbed(Step& step, int i) {
+    const Perturbations& p = options_.perturb;
+    PodPtr& known = pods_[i];
+    if (known && Fire(*c_, p.resync)) {
+      step.op = Op::kCUpdatePod;
+      step.old_pod = step.new_pod = known;
+      return true;
+    }
+    if (Fire(*c_, p.race)) {  // an informer update of an assumed pod
+      if (known && world_.Assumed(known->Key())) {
+        auto next = std::make_shared<Pod>(*known);
+        next->resource_version = absl::StrCat(++rv_);
+        next->labels["race"] = absl::StrCat(t_);
+        step.op = Op::kCUpdatePod;
+        step.old_pod = prev_[i] = known;
+        step.new_pod = known = next;
+        return true;
+      }
+    }
+    if (known && Fire(*c_, p.tombstone)) {
+      step.op = Op::kCRemovePod;
+      step.pod = prev_[i] && prev_[i]->uid == known->uid ? prev_[i] : known;
+      known = nullptr;
+      return true;
+    }
+    if (known && Fire(*c_, p.recreate)) {
+      step.op = Op::kCRemovePod;
+      step.pod = known;
+      ++incarnation_[i];
+      Step add;
+      add.op = Op::kCAddPod;
+      add.pod = known = MakePod(i, NodeName());
+      prev_[i] = nullptr;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (known && Fire(*c_, p.recreate_update)) {
+      ++incarnation_[i];
+      step.op = Op::kCUpdatePod;
+      step.old_pod = known;
+      step.new_pod = known = MakePod(i, known->node_name);
+      prev_[i] = nullptr;
+      return true;
+    }
+    if (Fire(*c_, p.node_recreate)) {
+      std::string name = NodeName();
+      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      step.op = Op::kCRemoveNode;
+      step.node = node;
+      Step add;
+      add.op = Op::kCAddNode;
+      add.node = nodes_[name] = node;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (Fire(*c_, p.node_burst)) {
+      std::string name = NodeName();
+      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
+      int n = Uniform(2, 5);
+      for (int k = 0; k < n; ++k) {
+        Step u;
+        u.op = Op::kCUpdateNode;
+        u.old_node = u.new_node = node;
+        if (k == 0) {
+          step = std::move(u);
+          step.t = t_;
+        } else {
+          pending_.push_back(std::move(u));
+        }
+      }
+      nodes_[name] = node;
+      return true;
+    }
+    return false;
+  }
+
+  // A call the informer would never make (step_source.h, hostile mode).
+  bool Hostile(Step& step, int i) {
+    PodPtr& known = pods_[i];
+    switch (Uniform(0, 3)) {
+      case 0: {  // an added pod moved to another node
+        if (!known) return false;
+        auto moved = std::make_shared<Pod>(*known);
+        moved->node_name = NodeName();
+        moved->resource_version = absl::StrCat(++rv_);
+        step.op = Op::kCUpdatePod;
+        step.old_pod = known;
+        step.new_pod = known = moved;
+        return true;
+      }
+      case 1:  // a pod the cache never saw, forgotten or removed
+        ++incarnation_[options_.pods + i];
+        step.op = Chance(0.5) ? Op::kCForget : Op::kCRemovePod;
+        step.pod = MakePod(options_.pods + i, NodeName());
+        return true;
+      case 2: {  // a decreasing resourceVersion
+        if (!known) return false;
+        auto next = std::make_shared<Pod>(*known);
+        next->resource_version = "0";
+        step.op = Op::kCUpdatePod;
+        step.old_pod = known;
+        step.new_pod = known = next;
+        return true;
+      }
+      default:  // a node never added, updated
+        step.op = Op::kCUpdateNode;
+        step.old_node = MakeNode(absl::StrCat("x", i));
+        step.new_node = MakeNode(absl::StrCat("x", i));
+        return true;
+    }
+  }
+
+  GenOptions options_;
+  ChoiceStream* c_ = nullptr;  // the stream of the current call
+  InformerWorld world_{Layer::kCache};
+  std::deque<Step> pending_;    // steps a perturbation queued up
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
+  int64_t t_ = 0;
+  int64_t rv_ = 0;
+  int64_t ttl_ = 0;
+  std::set<int64_t> boundaries_;
+  std::map<int, PodPtr> pods_;
+  std::map<int, int> incarnation_;
+  std::map<std::string, NodePtr> nodes_;
+};
+
+}  // namespace
+
+std::unique_ptr<StepSource> NewCacheSource(const GenOptions& options) {
+  return std::make_unique<CacheSource>(options);
+}
+
+}  // namespace schedtrace::step_source

@@ -1,0 +1,66 @@
+// Inside the step source (harness/step_source.h): the three layers' sources
+// (step_source_scheduler.cc, step_source_cache.cc, step_source_queue.cc)
+// and the small draws they share.
+#ifndef SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_
+#define SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_
+
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "harness/choice_stream.h"
+#include "harness/quantity.h"
+#include "harness/step_source.h"
+
+namespace schedtrace::step_source {
+
+std::unique_ptr<StepSource> NewSchedulerSource(const GenOptions& options);
+std::unique_ptr<StepSource> NewCacheSource(const GenOptions& options);
+std::unique_ptr<StepSource> NewQueueSource(const GenOptions& options);
+
+inline Quantity Q(const std::string& s) { return *ParseQuantity(s); }
+
+// Whether a perturbation with probability `p` fires; draws nothing when it
+// is off, so traces made without perturbations stay what they were.
+inline bool Fire(ChoiceStream& c, double p) {
+  return p > 0 && c.Chance(std::min(p, 1.0));
+}
+
+// Uniform in [lo, hi]; no draw when lo == hi.
+inline int Span(ChoiceStream& c, int lo, int hi) {
+  return lo == hi ? lo : c.Uniform(lo, hi);
+}
+
+// The clock's advance before a queue- or scheduler-layer step (ClockSteps):
+// the flush jump, else the backoff jump, else an ordinary step.
+inline int64_t ClockStep(ChoiceStream& c, const ClockSteps& clock) {
+  if (c.Chance(clock.flush.p)) {
+    return Span(c, clock.flush.min_ms, clock.flush.max_ms);
+  }
+  if (c.Chance(clock.backoff.p)) {
+    return Span(c, clock.backoff.min_ms, clock.backoff.max_ms);
+  }
+  return Span(c, clock.min_ms, clock.max_ms);
+}
+
+// Draws on ChoiceStream::Variety(): the variety a source gained after its
+// first version (taint and toleration effects, out-of-range scores, pod
+// affinity in the queue layer), so that a seed's steps stay what they were
+// and only the objects in them change.
+class Variety {
+ public:
+  void Use(ChoiceStream& c) { c_ = &c.Variety(); }
+  const char* Pick(std::initializer_list<const char*> choices) {
+    return choices
+        .begin()[c_->Uniform(0, static_cast<int>(choices.size()) - 1)];
+  }
+  bool Chance(double p) { return c_->Chance(p); }
+
+ private:
+  ChoiceStream* c_ = nullptr;
+};
+
+}  // namespace schedtrace::step_source
+
+#endif  // SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_

@@ -1,0 +1,539 @@
+// The step source's scheduler layer (harness/step_source.h): informer
+// events for pods and nodes, scheduling cycles, Permit decisions, binding
+// cycles, flushes. NextStep is over 80 lines for a reason: one weighted
+// choice over the layer's ops, each branch short; split, the weights a
+// reader checks as one table would scatter over functions.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/informer_world.h"
+#include "harness/step_source_layers.h"
+
+namespace schedtrace::step_source {
+namespace {
+
+class SchedulerSource : public StepSource {
+ public:
+  explicit SchedulerSource(const GenOptions& options) : options_(options) {}
+
+  TraceHeader Header(ChoiceStream& c) override {
+    Use(c);
+    TraceHeader h = SchedulerHeader(
+        absl::StrCat("generated/scheduler/seed-", options_.seed));
+    h.source = "generated";
+    h.seed = static_cast<int64_t>(options_.seed);
+    // One trace in four has "other-scheduler" as a second profile of ours,
+    // so one in ten pods is scheduled under it (waiting pods, binding
+    // cycles and deletes per profile).
+    const bool two_profiles = variety_.Chance(options_.variety.two_profiles);
+    if (two_profiles) h.config.profiles.push_back("other-scheduler");
+    h.description = absl::StrCat("random valid scheduler-layer sequence, seed ",
+                                 options_.seed, ", ", options_.nodes,
+                                 " nodes, ", options_.pods, " pods",
+                                 two_profiles ? ", two profiles" : "");
+    return h;
+  }
+
+  Step Next(ChoiceStream& c) override {
+    Use(c);
+    return NextStep();
+  }
+
+  void Observe(const Step& step, const StepOut& out) override {
+    world_.Observe(step, out);
+    if (step.op != Op::kBind) return;
+    for (const Binding& b : out.bindings) {
+      for (int i = 0; i < options_.pods; ++i) {
+        if (pods_[i] && pods_[i]->Key() == b.pod)
+          confirm_.push_back({i, b.node, pods_[i]->uid});
+      }
+    }
+  }
+
+ private:
+  void Use(ChoiceStream& c) {
+    c_ = &c;
+    variety_.Use(c);
+  }
+  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
+  bool Chance(double p) { return c_->Chance(p); }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
+  }
+
+  // RecreatedPod, now and then for the other scheduler name: schedulerName
+  // is immutable, so only a re-created pod hands a name between schedulers
+  // (informer filters judge the old and the new object apart).
+  PodPtr Recreated(const Pod& pod, int incarnation) {
+    PodPtr again = RecreatedPod(pod, incarnation);
+    if (!variety_.Chance(0.2)) return again;
+    auto p = std::const_pointer_cast<Pod>(again);
+    p->scheduler_name = pod.scheduler_name == "default-scheduler"
+                            ? "other-scheduler"
+                            : "default-scheduler";
+    return p;
+  }
+
+  // The `dedicated=x` taint, usually NoSchedule; PreferNoSchedule must not
+  // filter, NoExecute must.
+  Taint DedicatedTaint() {
+    return {"dedicated", "x",
+            variety_.Pick(
+                {"NoSchedule", "NoSchedule", "PreferNoSchedule", "NoExecute"})};
+  }
+  // Node i scores 10i+0..9 (the best feasible score stays unique; with more
+  // than 10 nodes, w i + 0..w-1 for w = 100 / nodes, so every score stays in
+  // [0, 100]), and now and then a unique score outside [0, 100], which fails
+  // a cycle that scores it (upstream: RunScorePlugins).
+  std::string Score(int index, int drawn) {
+    if (variety_.Chance(options_.variety.bad_score)) {
+      return absl::StrCat(variety_.Chance(0.5) ? 101 + index * 10 + drawn
+                                               : -1 - index);
+    }
+    if (options_.nodes > 10) {
+      const int width = std::max(1, 100 / options_.nodes);
+      return absl::StrCat(index * width + drawn % width);
+    }
+    return absl::StrCat(index * 10 + drawn);
+  }
+
+  // --- objects
+  PodPtr NewPod(int index) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = index % 2 == 0 ? "default" : "team";
+    p->name = absl::StrCat("p", index);
+    p->uid = absl::StrCat("uid-", p->namespace_, "-", p->name, "-",
+                          ++incarnation_[index]);
+    p->resource_version = "1";
+    p->labels = {{"app", Chance(0.5) ? "web" : "db"}};
+    p->scheduler_name = Chance(0.9) ? "default-scheduler" : "other-scheduler";
+    if (Chance(0.8)) p->priority = Uniform(0, 5);
+    Container c;
+    c.name = "c";
+    c.image = "img";
+    c.requests["cpu"] = Q(absl::StrCat(Uniform(1, 15) * 100, "m"));
+    if (Chance(0.3))
+      c.requests["memory"] = Q(absl::StrCat(Uniform(1, 4), "Gi"));
+    p->containers.push_back(c);
+    if (Chance(0.2)) p->node_selector = {{"zone", "a"}};
+    if (Chance(0.25)) {
+      p->tolerations.push_back(
+          {"dedicated",
+           "Exists",
+           "",
+           variety_.Pick({"NoSchedule", "NoSchedule", "", "NoExecute",
+                          "PreferNoSchedule"}),
+           {}});
+    }
+    if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
+    if (variety_.Chance(0.15)) {  // tolerates cordoned nodes
+      p->tolerations.push_back({"node.kubernetes.io/unschedulable",
+                                "Exists",
+                                "",
+                                variety_.Pick({"NoSchedule", ""}),
+                                {}});
+    }
+    return p;
+  }
+
+  NodePtr NewNode(int index) {
+    auto n = std::make_shared<Node>();
+    n->name = absl::StrCat("n", index);
+    n->uid = absl::StrCat("uid-node-", n->name);
+    n->labels = {{"zone", Chance(0.5) ? "a" : "b"},
+                 {"schedtrace.io/score", Score(index, Uniform(0, 9))}};
+    n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
+    n->allocatable["memory"] = Q("8Gi");
+    n->allocatable["pods"] = Q(Chance(0.2) ? "2" : "110");
+    if (Chance(0.2)) n->taints.push_back(DedicatedTaint());
+    if (Chance(0.1)) n->unschedulable = true;
+    return n;
+  }
+
+  PodPtr Bump(const Pod& old) {
+    auto p = std::make_shared<Pod>(old);
+    p->resource_version = absl::StrCat(std::stoll(old.resource_version) + 1);
+    return p;
+  }
+
+  // --- the step mix
+  Step NextStep() {
+    Step step;
+    t_ += ClockStep(*c_, options_.clock);
+    step.t = t_;
+    const std::vector<std::string>& waiting = world_.waiting();
+    const std::vector<std::string>& parked = world_.parked();
+    std::vector<int> present, absent;
+    for (int i = 0; i < options_.pods; ++i) {
+      (pods_[i] ? present : absent).push_back(i);
+    }
+    std::vector<int> nodes_present, nodes_absent;
+    for (int i = 0; i < options_.nodes; ++i) {
+      (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
+    }
+    if (!pending_.empty()) {
+      Step next = std::move(pending_.front());
+      pending_.pop_front();
+      next.t = t_;
+      return next;
+    }
+    if (Perturbed(step, present, nodes_present)) return step;
+    if (options_.hostile && Chance(options_.variety.hostile_rate) &&
+        Hostile(step, present)) {
+      return step;
+    }
+    for (;;) {
+      int r = Uniform(0, 99);
+      if (!confirm_.empty() && Chance(0.6)) {
+        // The apiserver's answer to a successful bind.
+        auto [index, node, uid] = confirm_.front();
+        confirm_.erase(confirm_.begin());
+        if (!pods_[index] || !pods_[index]->node_name.empty() ||
+            pods_[index]->uid != uid) {
+          continue;
+        }
+        PodPtr next = Bump(*pods_[index]);
+        std::const_pointer_cast<Pod>(next)->node_name = node;
+        return Update(step, index, next);
+      }
+      if (r < 14 && !absent.empty()) {
+        int i = Pick(absent);
+        step.op = Op::kPodAdd;
+        step.pod = pods_[i] = NewPod(i);
+        return step;
+      }
+      if (r < 30 && !present.empty()) {
+        int i = Pick(present);
+        const Pod& old = *pods_[i];
+        auto next = std::const_pointer_cast<Pod>(Bump(old));
+        switch (Uniform(0, 7)) {
+          case 0:
+            next->labels["app"] = next->labels["app"] == "web" ? "db" : "web";
+            break;
+          case 1:
+            next->priority = Uniform(0, 5);
+            break;
+          case 2:
+            next->annotations["touched"] = absl::StrCat(t_);
+            break;
+          case 3:
+            next->resource_version = old.resource_version;  // a resync
+            break;
+          case 4:
+            next->scheduling_gates.clear();
+            break;
+          case 5:
+            if (old.node_name.empty() && !nodes_present.empty()) {
+              next->node_name = nodes_[Pick(nodes_present)]->name;
+            }
+            break;
+          case 6:
+            if (!old.deletion_timestamp) {
+              next->deletion_timestamp =
+                  K8sTime(kTraceEpochSeconds + t_ / 1000);
+            }
+            break;
+          default:
+            next->nominated_node_name =
+                nodes_present.empty() ? "" : nodes_[Pick(nodes_present)]->name;
+        }
+        return Update(step, i, next);
+      }
+      if (r < 36 && !present.empty()) {
+        int i = Pick(present);
+        step.op = Op::kPodDelete;
+        step.pod = pods_[i];
+        step.tombstone = Chance(0.2);
+        pods_[i] = nullptr;
+        return step;
+      }
+      if (r < 42 && !nodes_absent.empty()) {
+        int i = Pick(nodes_absent);
+        step.op = Op::kNodeAdd;
+        step.node = nodes_[i] = NewNode(i);
+        return step;
+      }
+      if (r < 50 && !nodes_present.empty()) {
+        int i = Pick(nodes_present);
+        auto next = std::make_shared<Node>(*nodes_[i]);
+        switch (Uniform(0, 5)) {
+          case 0:
+            next->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
+            break;
+          case 1:
+            next->labels["zone"] = next->labels["zone"] == "a" ? "b" : "a";
+            break;
+          case 2:
+            if (next->taints.empty()) {
+              next->taints.push_back(DedicatedTaint());
+            } else {
+              next->taints.clear();
+            }
+            break;
+          case 3:
+            next->unschedulable = !next->unschedulable;
+            break;
+          case 4:
+            next->conditions = {{"Ready", Chance(0.5) ? "True" : "False"}};
+            break;
+          default:
+            break;  // an update that changes nothing the scheduler reads
+        }
+        step.op = Op::kNodeUpdate;
+        step.old_node = nodes_[i];
+        step.new_node = nodes_[i] = next;
+        return step;
+      }
+      if (r < 53 && !nodes_present.empty()) {
+        int i = Pick(nodes_present);
+        step.op = Op::kNodeDelete;
+        step.node = nodes_[i];
+        step.tombstone = Chance(0.2);
+        nodes_[i] = nullptr;
+        return step;
+      }
+      if (r < 56) {
+        static const std::vector<std::string> kKinds = {
+            "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
+            "CSINode", "CSIDriver"};
+        static const std::vector<std::string> kActions = {"Add", "Update",
+                                                          "Delete"};
+        step.op = Op::kClusterEvent;
+        step.event.resource = Pick(kKinds);
+        step.event.action = Pick(kActions);
+        step.wait_for_first_consumer = Chance(0.5);
+        return step;
+      }
+      if (r < 78) {
+        step.op = Op::kScheduleOne;
+        if (Chance(options_.variety.failure_rate)) {
+          step.reserve = ReserveOutcome::kError;
+        }
+        int p = Uniform(0, 9);
+        step.permit = p < 2   ? PermitOutcome::kWait
+                      : p < 3 ? PermitOutcome::kReject
+                              : PermitOutcome::kAllow;
+        return step;
+      }
+      if (r < 84 && !waiting.empty()) {
+        step.op = Chance(0.6) ? Op::kPermitAllow : Op::kPermitReject;
+        step.pod_key = Pick(waiting);
+        return step;
+      }
+      if (r < 92 && !parked.empty()) {
+        step.op = Op::kBind;
+        step.pod_key = Pick(parked);
+        step.prebind_ok = !Chance(options_.variety.failure_rate);
+        step.bind_ok = !Chance(options_.variety.failure_rate);
+        return step;
+      }
+      if (r < 97) {
+        step.op = Op::kFlushBackoff;
+        return step;
+      }
+      step.op = Op::kFlushUnschedulable;
+      return step;
+    }
+  }
+
+  Step& Update(Step& step, int index, PodPtr next) {
+    step.op = Op::kPodUpdate;
+    step.old_pod = pods_[index];
+    prev_[index] = pods_[index];
+    step.new_pod = pods_[index] = std::move(next);
+    return step;
+  }
+
+  // Informer perturbations (step_source.h); true when `step` was filled.
+  bool Perturbed(Step& step, const std::vector<int>& present,
+                 const std::vector<int>& nodes_present) {
+    const Perturbations& p = options_.perturb;
+    if (!present.empty() && Fire(*c_, p.resync)) {
+      int i = Pick(present);
+      step.op = Op::kPodUpdate;
+      step.old_pod = step.new_pod = pods_[i];
+      return true;
+    }
+    if (Fire(*c_, p.race)) {
+      // A pod waiting on Permit or parked before PreBind.
+      std::vector<int> busy;
+      for (int i : present) {
+        const std::string key = pods_[i]->Key();
+        for (const auto* list : {&world_.waiting(), &world_.parked()}) {
+          if (std::binary_search(list->begin(), list->end(), key)) {
+            busy.push_back(i);
+          }
+        }
+      }
+      if (!busy.empty()) {
+        int i = Pick(busy);
+        if (Chance(0.3)) {
+          step.op = Op::kPodDelete;
+          step.pod = pods_[i];
+          pods_[i] = nullptr;
+          return true;
+        }
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        next->labels["race"] = absl::StrCat(t_);
+        if (Chance(0.3)) next->priority = Uniform(0, 5);
+        Update(step, i, next);
+        return true;
+      }
+    }
+    if (!present.empty() && Fire(*c_, p.tombstone)) {
+      int i = Pick(present);
+      step.op = Op::kPodDelete;
+      step.pod =
+          prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : pods_[i];
+      step.tombstone = true;
+      pods_[i] = nullptr;
+      return true;
+    }
+    if (!present.empty() && Fire(*c_, p.recreate)) {
+      int i = Pick(present);
+      step.op = Op::kPodDelete;
+      step.pod = pods_[i];
+      Step add;
+      add.op = Op::kPodAdd;
+      add.pod = pods_[i] = Recreated(*pods_[i], ++incarnation_[i]);
+      prev_[i] = nullptr;
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (!present.empty() && Fire(*c_, p.recreate_update)) {
+      int i = Pick(present);
+      auto next =
+          std::const_pointer_cast<Pod>(Recreated(*pods_[i], ++incarnation_[i]));
+      next->resource_version =
+          absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
+      Update(step, i, next);
+      return true;
+    }
+    if (!nodes_present.empty() && Fire(*c_, p.node_recreate)) {
+      // Prefer a node that still holds pods (in the order of their names).
+      std::vector<int> busy;
+      for (int i : nodes_present) {
+        if (world_.HoldsPods(nodes_[i]->name)) busy.push_back(i);
+      }
+      std::sort(busy.begin(), busy.end(), [&](int a, int b) {
+        return nodes_[a]->name < nodes_[b]->name;
+      });
+      int i = busy.empty() ? Pick(nodes_present) : Pick(busy);
+      step.op = Op::kNodeDelete;
+      step.node = nodes_[i];
+      Step add;
+      add.op = Op::kNodeAdd;
+      add.node = nodes_[i] = RecreatedNode(*nodes_[i], ++node_incarnation_[i]);
+      pending_.push_back(std::move(add));
+      return true;
+    }
+    if (!nodes_present.empty() && Fire(*c_, p.node_burst)) {
+      int i = Pick(nodes_present);
+      int n = Uniform(2, 5);
+      for (int k = 0; k < n; ++k) {
+        NodePtr next = NoOpNodeUpdate(*nodes_[i]);
+        Step u;
+        u.op = Op::kNodeUpdate;
+        u.old_node = nodes_[i];
+        u.new_node = nodes_[i] = next;
+        if (k == 0) {
+          step = std::move(u);
+          step.t = t_;
+        } else {
+          pending_.push_back(std::move(u));
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // A step the apiserver would never send (step_source.h, hostile mode).
+  bool Hostile(Step& step, const std::vector<int>& present) {
+    switch (Uniform(0, 6)) {
+      case 0:  // a duplicate add
+        if (present.empty()) return false;
+        step.op = Op::kPodAdd;
+        step.pod = pods_[Pick(present)];
+        return true;
+      case 1: {  // an update of a pod never added
+        PodPtr ghost = NewPod(options_.pods + Uniform(0, 2));
+        step.op = Op::kPodUpdate;
+        step.old_pod = ghost;
+        step.new_pod = Bump(*ghost);
+        return true;
+      }
+      case 2:  // a delete of a pod never added
+        step.op = Op::kPodDelete;
+        step.pod = NewPod(options_.pods + Uniform(0, 2));
+        step.tombstone = Chance(0.5);
+        return true;
+      case 3: {  // a bound pod moved to another node
+        std::vector<int> bound;
+        for (int i : present) {
+          if (!pods_[i]->node_name.empty()) bound.push_back(i);
+        }
+        if (bound.empty()) return false;
+        int i = Pick(bound);
+        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+        next->node_name = absl::StrCat("n", Uniform(0, options_.nodes));
+        Update(step, i, next);
+        return true;
+      }
+      case 4: {  // a decreasing resourceVersion
+        if (present.empty()) return false;
+        int i = Pick(present);
+        auto next = std::make_shared<Pod>(*pods_[i]);
+        next->resource_version = "0";
+        next->labels["app"] = "rolled-back";
+        Update(step, i, next);
+        return true;
+      }
+      case 5: {  // a duplicate node add, or one of an unknown name
+        int i = Uniform(0, options_.nodes);
+        step.op = Op::kNodeAdd;
+        step.node = i < options_.nodes && nodes_[i] ? nodes_[i] : NewNode(i);
+        return true;
+      }
+      default: {  // a node deleted that was never added
+        step.op = Op::kNodeDelete;
+        step.node = NewNode(options_.nodes + Uniform(0, 2));
+        step.tombstone = Chance(0.5);
+        return true;
+      }
+    }
+  }
+
+  GenOptions options_;
+  ChoiceStream* c_ = nullptr;  // the stream of the current call
+  Variety variety_;
+  InformerWorld world_{Layer::kScheduler};
+  int64_t t_ = 0;
+  std::map<int, PodPtr> pods_;
+  std::map<int, NodePtr> nodes_;
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
+  std::map<int, int> incarnation_;
+  std::map<int, int> node_incarnation_;
+  std::deque<Step> pending_;  // steps a perturbation queued up
+  struct Confirm {
+    int index;
+    std::string node;
+    std::string uid;
+  };
+  std::vector<Confirm> confirm_;
+};
+
+}  // namespace
+
+std::unique_ptr<StepSource> NewSchedulerSource(const GenOptions& options) {
+  return std::make_unique<SchedulerSource>(options);
+}
+
+}  // namespace schedtrace::step_source
