@@ -87,9 +87,8 @@ class StepSource {
 };
 
 // Building blocks of the perturbations, shared with the fuzz decoder
-// (fuzz/decoder.h) and the RapidCheck state machines (properties/
-// rc_stateful.h), which still make their own steps, so all build them
-// alike:
+// (fuzz/decoder.h), which still makes its own steps from its byte format,
+// so both build them alike:
 //   RecreatedPod    a copy of `pod` as the apiserver creates it again under
 //                   the same name: uid "uid-NS-NAME-<incarnation>",
 //                   resourceVersion 1, not bound, not nominated.

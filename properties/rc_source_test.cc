@@ -1,8 +1,12 @@
 // RapidCheck on the step source (harness/step_source.h) through RcChoices
 // (properties/rc_choices.h): the source decides what is valid from its own
 // informer world, RapidCheck draws its choices. Model and impl run in
-// lockstep (harness/differential.h) with every property checked on both;
-// a planted bug is found and shrunk on the choices to a short trace.
+// lockstep (harness/differential.h) with every property checked on both
+// (known upstream violations counted, never failures); a planted bug is
+// found and shrunk on the choices to its two steps. The options come from
+// the environment (properties/rc_params.h: RC_CASES, RC_SEED,
+// SCHEDTRACE_GEN, RC_PERTURB).
+#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,17 +16,15 @@
 #include "gtest/gtest.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
+#include "harness/step_source.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
 #include "properties/rc_choices.h"
-#include "properties/rc_stateful.h"
+#include "properties/rc_params.h"
 
 namespace schedtrace::properties {
 namespace {
-
-using rc_stateful::Describe;
-using rc_stateful::RcParams;
 
 // Draws a sequence of choices and runs the steps the source makes from them
 // on `a` and `b` in lockstep. The steps that ran go to `trace`; the result
@@ -54,20 +56,63 @@ std::optional<DiffResult> RunDrawn(Layer layer, const GenOptions& options,
 class RcSourceTest : public testing::TestWithParam<Layer> {};
 
 TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
+  absl::StatusOr<GenOptions> options = RcGenOptions();
+  ASSERT_TRUE(options.ok()) << options.status();
   std::map<std::string, int> known;
-  GenOptions options;
-  options.perturb = Perturbations::All(0.05);
   const rc::detail::TestResult r = rc::detail::checkTestable(
       [&] {
         std::unique_ptr<System> a = model::NewSystem();
         std::unique_ptr<System> b = impl::NewSystem();
         Trace trace;
         std::optional<DiffResult> d =
-            RunDrawn(GetParam(), options, *a, *b, trace, known);
+            RunDrawn(GetParam(), *options, *a, *b, trace, known);
         RC_ASSERT(!d.has_value());
       },
       rc::detail::TestMetadata{}, RcParams(300));
   EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  std::cout << "known upstream violations:";
+  for (const auto& [id, n] : known) std::cout << " " << id << "=" << n;
+  std::cout << "\n";
+}
+
+// RapidCheck's draws reach the perturbation branches: a resync (an update
+// carrying the object unchanged) and a re-create (a delete, then an add of
+// the same key with a new uid) in every layer.
+TEST_P(RcSourceTest, ReachesThePerturbations) {
+  GenOptions options;
+  options.perturb = Perturbations::All(0.2);
+  int resyncs = 0, recreates = 0;
+  const rc::detail::TestResult r = rc::detail::checkTestable(
+      [&] {
+        RcChoices choices = RcChoices::Draw();
+        std::unique_ptr<StepSource> source =
+            StepSource::New(GetParam(), options);
+        std::unique_ptr<System> sut = model::NewSystem();
+        RC_ASSERT(sut->Configure(source->Header(choices)).ok());
+        PodPtr deleted;
+        while (choices.NextStep()) {
+          Step step = source->Next(choices);
+          resyncs +=
+              step.old_pod && step.new_pod && step.old_pod == step.new_pod;
+          if (step.pod && deleted && step.pod->Key() == deleted->Key() &&
+              step.pod->uid != deleted->uid &&
+              (step.op == Op::kPodAdd || step.op == Op::kQAdd ||
+               step.op == Op::kCAddPod)) {
+            ++recreates;
+          }
+          deleted = step.op == Op::kPodDelete || step.op == Op::kQDelete ||
+                            step.op == Op::kCRemovePod
+                        ? step.pod
+                        : nullptr;
+          absl::StatusOr<StepOut> out = sut->Apply(step);
+          if (!out.ok() || out->fatal) break;
+          source->Observe(step, *out);
+        }
+      },
+      rc::detail::TestMetadata{}, RcParams(100));
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  EXPECT_GT(resyncs, 0);
+  EXPECT_GT(recreates, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Layers, RcSourceTest,

@@ -1,6 +1,6 @@
-// The RapidCheck tests' options (properties/rc_stateful.h RcGenOptions): a
-// layer's defaults, SCHEDTRACE_GEN, RC_PERTURB.
-#include "properties/rc_stateful.h"
+// The RapidCheck tests' options (properties/rc_params.h RcGenOptions): the
+// defaults, SCHEDTRACE_GEN, RC_PERTURB.
+#include "properties/rc_params.h"
 
 #include <cstdlib>
 #include <optional>
@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace schedtrace::properties::rc_stateful {
+namespace schedtrace::properties {
 namespace {
 
 using ::testing::HasSubstr;
@@ -76,12 +76,16 @@ TEST(RcGenOptionsTest, ErrorsNameTheVariable) {
                 HasSubstr("SCHEDTRACE_GEN: --pods takes"));
   }
   // Flags the RapidCheck tests do not read are refused, not ignored.
-  for (const char* unread :
-       {"--hostile", "--seed=3", "--steps=9", "--failure-rate=0"}) {
+  for (const char* unread : {"--hostile", "--seed=3", "--steps=9"}) {
     ScopedEnv gen("SCHEDTRACE_GEN", unread);
     EXPECT_THAT(RcGenOptions(kDefaults).status().message(),
-                HasSubstr("the RapidCheck tests take only"))
+                HasSubstr("take every flag of `schedtrace gen` but"))
         << unread;
+  }
+  {  // The source's variety is read now.
+    ScopedEnv gen("SCHEDTRACE_GEN", "--failure-rate=0");
+    ASSERT_TRUE(RcGenOptions(kDefaults).ok());
+    EXPECT_EQ(RcGenOptions(kDefaults)->variety.failure_rate, 0);
   }
   ScopedEnv gen("SCHEDTRACE_GEN", std::nullopt);
   ScopedEnv bad("RC_PERTURB", "flood:1");
@@ -90,4 +94,4 @@ TEST(RcGenOptionsTest, ErrorsNameTheVariable) {
 }
 
 }  // namespace
-}  // namespace schedtrace::properties::rc_stateful
+}  // namespace schedtrace::properties
