@@ -104,12 +104,7 @@ class CacheSource : public StepSource {
     t_ += Chance(clock.ttl.p) ? Span(*c_, clock.ttl.min_ms, clock.ttl.max_ms)
                               : Span(*c_, clock.min_ms, clock.max_ms);
     step.t = t_;
-    if (!pending_.empty()) {
-      Step next = std::move(pending_.front());
-      pending_.pop_front();
-      next.t = t_;
-      return next;
-    }
+    if (Step next; TakePending(pending_, t_, next)) return next;
     int i = Uniform(0, options_.pods - 1);
     PodPtr& known = pods_[i];
     if (Perturbed(step, i)) return step;

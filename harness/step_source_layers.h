@@ -5,9 +5,11 @@
 #define SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_
 
 #include <algorithm>
+#include <deque>
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "harness/choice_stream.h"
 #include "harness/quantity.h"
@@ -42,6 +44,16 @@ inline int64_t ClockStep(ChoiceStream& c, const ClockSteps& clock) {
     return Span(c, clock.backoff.min_ms, clock.backoff.max_ms);
   }
   return Span(c, clock.min_ms, clock.max_ms);
+}
+
+// The next of the later steps a perturbation queued (a re-create's add, a
+// burst's updates) into `step`, at the clock's `t`; false when none.
+inline bool TakePending(std::deque<Step>& pending, int64_t t, Step& step) {
+  if (pending.empty()) return false;
+  step = std::move(pending.front());
+  pending.pop_front();
+  step.t = t;
+  return true;
 }
 
 // Draws on ChoiceStream::Variety(): the variety a source gained after its

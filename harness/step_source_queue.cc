@@ -142,12 +142,7 @@ class QueueSource : public StepSource {
     Step step;
     t_ += ClockStep(*c_, options_.clock);
     step.t = t_;
-    if (!pending_.empty()) {
-      Step next = std::move(pending_.front());
-      pending_.pop_front();
-      next.t = t_;
-      return next;
-    }
+    if (Step next; TakePending(pending_, t_, next)) return next;
     std::vector<int> pending, assigned, absent;
     for (int i = 0; i < pool_; ++i) {
       if (!pods_[i]) {

@@ -178,12 +178,7 @@ class SchedulerSource : public StepSource {
     for (int i = 0; i < options_.nodes; ++i) {
       (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
     }
-    if (!pending_.empty()) {
-      Step next = std::move(pending_.front());
-      pending_.pop_front();
-      next.t = t_;
-      return next;
-    }
+    if (Step next; TakePending(pending_, t_, next)) return next;
     if (Perturbed(step, present, nodes_present)) return step;
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, present)) {
