@@ -70,7 +70,7 @@ const CommandRegistrar kGen({
                 "[--queue-pool=N] [--perturb=NAME:P,...] [--hostile] "
                 "[--step-ms=MIN:MAX] [...] [--sut=S] [--out=FILE]",
     .summary = "write a random valid trace, expectations recorded from S "
-               "(default model); the generator's flags (harness/generator.h "
+               "(default model); the generator's flags (harness/gen_options.h "
                "GenOptions) are diff's too",
     .flags = JoinFlags({{{.name = "layer",
                           .help = "queue, cache or scheduler",

@@ -1,6 +1,6 @@
 // The generator's flags on the command line: `schedtrace gen` and
 // `schedtrace diff` (generated traces) take the same set, every option of
-// harness/generator.h's GenOptions, parsed and checked in one place
+// harness/gen_options.h's GenOptions, parsed and checked in one place
 // (ApplyGenFlags there; the RapidCheck tests read the same flags from
 // SCHEDTRACE_GEN).
 //

@@ -206,7 +206,7 @@ TraceHeader BuildHeader(Layer layer, uint8_t b) {
   if (b & 16) c.profiles.push_back("other-scheduler");
   if (layer == Layer::kScheduler) {
     // The scheduler upstream's recorder runs: its clusterEventMap and
-    // plugins (harness/generator.h), without PreEnqueue when gates are off.
+    // plugins (harness/step_source.h), without PreEnqueue when gates are off.
     const Config recorded = SchedulerHeader(h.name).config;
     c.cluster_event_map = recorded.cluster_event_map;
     c.plugins = recorded.plugins;

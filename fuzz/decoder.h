@@ -18,7 +18,7 @@
 //                     nibble is the clock delta, its high nibble the record's
 //                     perturbation draw
 //
-// Informer perturbations (issue 7.3, as harness/generator.h makes them for
+// Informer perturbations (issue 7.3, as harness/step_source.h makes them for
 // `schedtrace gen` and RapidCheck): resync, race, tombstone, recreate,
 // recreate_update, node_recreate, node_burst. Each has its own level in the
 // perturbation header (0 = off, L = fires at a record with probability L/16:

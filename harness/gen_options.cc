@@ -188,7 +188,7 @@ const std::vector<GenFlag>& GenFlags() {
        "informer perturbations with their probabilities, e.g. "
        "resync:0.1,race:0.2 (resync, race, tombstone, recreate, "
        "recreate_update, node_recreate, node_burst, all; "
-       "harness/generator.h); default none",
+       "harness/step_source.h); default none",
        ""},
       {"hostile",
        "mix in sequences the apiserver never sends (duplicate adds, unknown "

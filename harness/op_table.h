@@ -130,7 +130,7 @@ enum class Effect {
 };
 
 // The informer event an op is the layer's delivery of: the op the informer
-// perturbations (harness/generator.h) send for that event. At most one op
+// perturbations (harness/step_source.h) send for that event. At most one op
 // of a layer delivers each event of each kind of object.
 enum class Delivery { kNone, kAdd, kUpdate, kDelete };
 
