@@ -1,15 +1,17 @@
 // Where a step source (harness/step_source.h) takes every choice it makes:
 // which op, which pod, how far the clock moves, whether a perturbation
 // fires. The source decides what is valid; the stream only answers "which
-// of these". Three front ends feed it:
+// of these". The adapters:
 //
 //   RandomChoices   a seeded mt19937_64 (`schedtrace gen`, `diff --count`,
 //                   the mutants' nets, ci/nightly-diff)
-//   ByteChoices     a byte string read front to back (fuzz inputs, and any
-//                   tool that wants to replay a recorded choice sequence)
 //   RcChoices       RapidCheck draws (properties/rc_choices.h): shrinking
 //                   works on the choices, so a failing sequence shrinks to
-//                   fewer and simpler choices, never to an invalid trace
+//                   fewer steps and simpler choices, never to an invalid one
+//   ByteChoices     a byte string read front to back: the adapter for fuzz
+//                   bytes. The libFuzzer targets do not use it yet: they
+//                   still decode their own byte format (fuzz/decoder.h),
+//                   whose committed corpus is derived from golden traces
 //
 // Every adapter reads "simpler" the same way: the lowest value of a range,
 // and a chance that does not fire. A stream that runs dry keeps answering
