@@ -49,6 +49,11 @@ void InformerWorld::ObserveQueue(const Step& step, const StepOut& out) {
 void InformerWorld::ObserveCache(const Step& step, const StepOut& out) {
   if (out.error || out.fatal) return;  // refused: nothing changed
   const PodPtr& pod = step.pod;
+  // (Hostile input may leave out an object a call carries: nothing to note.)
+  if (step.op == Op::kCUpdatePod ? !step.old_pod || !step.new_pod
+                                 : !pod && step.op != Op::kCCleanup) {
+    return;
+  }
   switch (step.op) {
     case Op::kCAssume:
       cached_[pod->uid] = {pod->Key(), pod->node_name, true};

@@ -90,6 +90,12 @@ TEST(InformerWorldTest, CacheKeysAssumedPodsByUid) {
   cleanup.t = 31001;
   w.Observe(cleanup, {});
   EXPECT_FALSE(w.Assumed("d/a"));
+  // Hostile input: an update without its old object is noted as nothing.
+  Step update;
+  update.op = Op::kCUpdatePod;
+  update.new_pod = MakePod("b", "u3", "n");
+  w.Observe(update, {});
+  EXPECT_FALSE(w.Added("d/b"));
 }
 
 TEST(InformerWorldTest, SchedulerWaitingParkedAndTheNodesThatHoldPods) {
