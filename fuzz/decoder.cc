@@ -126,45 +126,26 @@ std::optional<Step> Decoder::Next() {
   return step;
 }
 
-void Decoder::SetInFlight(std::string_view key, bool in_flight) {
-  // Every pod a valid queue sequence carries is of the pool (and hostile
-  // mode never reads the bits).
-  const int slot = PodSlotOfKey(key);
-  if (slot < 0) return;
-  if (in_flight) {
-    in_flight_ |= 1u << slot;
-  } else {
-    in_flight_ &= ~(1u << slot);
+uint8_t Decoder::InFlightSlots() const {
+  uint8_t slots = 0;
+  for (int i = 0; i < kPodPool; ++i) {
+    if (world_.InFlight(PodKeys()[i])) slots |= 1u << i;
   }
+  return slots;
 }
 
 void Decoder::Observe(const Step& step, const StepOut& out) {
   world_.Observe(step, out);
-  switch (layer_) {
-    case Layer::kQueue:
-      if (step.op == Op::kQPop && out.popped) {
-        SetInFlight(*out.popped, true);
-        ++successful_pops_;
-      }
-      if (step.op == Op::kQAddUnschedulable) SetInFlight(step.pod_key, false);
-      if (step.op == Op::kQDelete && step.pod) {
-        SetInFlight(step.pod->Key(), false);
-      }
-      break;
-    case Layer::kCache:
-      if (mode_ == Mode::kValid) {
-        // What the outs imply wins over what the decoder sent (cleanup
-        // expiries, refused calls).
-        for (int i = 0; i < kPodPool; ++i) {
-          const std::string& key = PodKeys()[i];
-          slots_[i].cache = world_.Assumed(key) ? CacheStatus::kAssumed
-                            : world_.Added(key) ? CacheStatus::kAdded
-                                                : CacheStatus::kNone;
-        }
-      }
-      break;
-    case Layer::kScheduler:
-      break;
+  // The queue layer's pods in flight and its cycle are the world's.
+  if (layer_ == Layer::kCache && mode_ == Mode::kValid) {
+    // What the outs imply wins over what the decoder sent (cleanup
+    // expiries, refused calls).
+    for (int i = 0; i < kPodPool; ++i) {
+      const std::string& key = PodKeys()[i];
+      slots_[i].cache = world_.Assumed(key) ? CacheStatus::kAssumed
+                        : world_.Added(key) ? CacheStatus::kAdded
+                                            : CacheStatus::kNone;
+    }
   }
   // Which nodes hold pods (node_recreate aims at them).
   if (perturbing_) {

@@ -190,7 +190,6 @@ class Decoder {
   int steps_ = 0;
   int64_t t_ = 0;
   int64_t rv_ = 0;
-  int successful_pops_ = 0;
   const TraceHeader* header_ = nullptr;  // points to one of:
   // the perturbed header (shared so that a copied decoder stays valid), or
   // null when header_ is CachedHeaderFor's.
@@ -198,10 +197,9 @@ class Decoder {
   std::array<Slot, kPodPool> slots_;
   std::array<NodePtr, kNodePool> nodes_;  // live nodes (null = absent)
   std::array<NodePtr, kNodePool> last_nodes_;
-  // Queue layer, from feedback: bit i = the pod of slot i is in flight
+  // Queue layer, from the world: bit i = the pod of slot i is in flight
   // (popped, not given back or deleted).
-  uint8_t in_flight_ = 0;
-  void SetInFlight(std::string_view key, bool in_flight);
+  uint8_t InFlightSlots() const;
   InformerWorld world_{Layer::kQueue};  // what the outs imply
 
   // Perturbations. threshold_[k] in 1/65536: kind k fires when the record's

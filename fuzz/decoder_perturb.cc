@@ -141,7 +141,7 @@ int Decoder::PerturbPodTarget(PerturbKind kind, uint8_t pick) const {
   auto busy = [&](int i) {
     switch (layer_) {
       case Layer::kQueue:
-        return slots_[i].live && (in_flight_ >> i & 1);
+        return slots_[i].live && world_.InFlight(PodKeys()[i]);
       case Layer::kCache:
         return slots_[i].cache == CacheStatus::kAssumed;
       case Layer::kScheduler:

@@ -128,7 +128,7 @@ void Decoder::NearestValidQueueOp(Step& step, const Slot& s) const {
       s.live) {
     step.op = Op::kQUpdate;
   }
-  if (step.op == Op::kQAddUnschedulable && in_flight_ == 0) {
+  if (step.op == Op::kQAddUnschedulable && InFlightSlots() == 0) {
     step.op = Op::kQPop;
   }
 }
@@ -169,16 +169,17 @@ void Decoder::DecodeQueue(Step& step, uint8_t flags, const uint8_t* a) {
     case Op::kQAddUnschedulable:
       if (valid) {
         // The (a[0] mod n)-th of the n pods in flight, in key order.
-        int k = a[0] % std::popcount(in_flight_);
+        const uint8_t flying = InFlightSlots();
+        int k = a[0] % std::popcount(flying);
         for (int i : SlotsByKey()) {
-          if ((in_flight_ >> i & 1) && k-- == 0) {
+          if ((flying >> i & 1) && k-- == 0) {
             step.pod_key = PodKeys()[i];
             break;
           }
         }
         // A cycle given: the current one or the one before.
         if (a[2] & 1) {
-          step.cycle = std::max(0, successful_pops_ - ((a[2] >> 1) & 1));
+          step.cycle = std::max<int64_t>(0, world_.cycle() - ((a[2] >> 1) & 1));
         }
       }
       break;
