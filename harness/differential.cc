@@ -99,7 +99,7 @@ std::optional<DiffResult> Differential::Configure(const TraceHeader& header,
 std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   absl::StatusOr<StepOut> out_a = a_.Apply(step);
   absl::StatusOr<StepOut> out_b = b_.Apply(step);
-  last_out_ = out_a.ok() ? std::optional<StepOut>(*out_a) : std::nullopt;
+  last_out_.reset();
   DiffResult result = Base();
   result.steps_run = step_no;
   result.verdict = Verdict::kFailed;
@@ -163,6 +163,7 @@ std::optional<DiffResult> Differential::Apply(const Step& step, int step_no) {
   r.step = step;
   r.step_no = step_no;
   ++recent_count_;
+  if (out_a.ok()) last_out_ = *std::move(out_a);  // moved: no copy per step
   return std::nullopt;
 }
 
