@@ -213,15 +213,9 @@ TraceHeader BuildHeader(Layer layer, uint8_t b) {
     c.percentage_of_nodes_to_score = recorded.percentage_of_nodes_to_score;
     if (!gates) c.plugins.erase("preEnqueue");
   } else if (layer == Layer::kQueue) {
-    c.cluster_event_map = {
-        {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
-        {"Node",
-         {"Add", "Update"},
-         {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
-        {"Pod", {"Delete"}, {"NodeResourcesFit"}},
-        {"Pod", {"Update"}, {"SchedulingGates"}},
-        {"PersistentVolume", {"Add"}, {"VolumeBinding"}},
-    };
+    c.cluster_event_map = RecordedQueueEventMap();
+    c.cluster_event_map.push_back(
+        {"PersistentVolume", {"Add"}, {"VolumeBinding"}});
     if (gates) {
       for (const std::string& p : c.profiles) {
         c.pre_enqueue_plugins[p] = {"SchedulingGates"};

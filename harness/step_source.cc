@@ -97,21 +97,26 @@ TraceHeader QueueHeader(const std::string& name) {
   c.profiles = {"default-scheduler"};
   c.features = {{"PodSchedulingReadiness", true}};
   // The recordings' clusterEventMap, plus the volume plugin's rows.
-  c.cluster_event_map = {
+  c.cluster_event_map = RecordedQueueEventMap();
+  for (const char* resource : {"PersistentVolume", "PersistentVolumeClaim",
+                               "StorageClass", "CSINode"}) {
+    c.cluster_event_map.push_back(
+        {resource, {"Add", "Update"}, {"VolumeBinding"}});
+  }
+  c.pre_enqueue_plugins = {{"default-scheduler", {"SchedulingGates"}}};
+  c.nominator_pod_lister = "queue-ops";
+  return h;
+}
+
+std::vector<ClusterEventMapEntry> RecordedQueueEventMap() {
+  return {
       {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
       {"Node",
        {"Add", "Update"},
        {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
       {"Pod", {"Delete"}, {"NodeResourcesFit"}},
       {"Pod", {"Update"}, {"SchedulingGates"}},
-      {"PersistentVolume", {"Add", "Update"}, {"VolumeBinding"}},
-      {"PersistentVolumeClaim", {"Add", "Update"}, {"VolumeBinding"}},
-      {"StorageClass", {"Add", "Update"}, {"VolumeBinding"}},
-      {"CSINode", {"Add", "Update"}, {"VolumeBinding"}},
   };
-  c.pre_enqueue_plugins = {{"default-scheduler", {"SchedulingGates"}}};
-  c.nominator_pod_lister = "queue-ops";
-  return h;
 }
 
 }  // namespace schedtrace

@@ -60,6 +60,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "harness/choice_stream.h"
 #include "harness/gen_options.h"
@@ -107,6 +108,12 @@ TraceHeader SchedulerHeader(const std::string& name);
 // clusterEventMap, SchedulingGates as PreEnqueue, the `queue-ops`
 // nominator lister).
 TraceHeader QueueHeader(const std::string& name);
+
+// The clusterEventMap rows of upstream's queue-layer recordings: the node
+// and pod events the in-tree filters register. QueueHeader adds the volume
+// plugin's rows to them; the fuzz byte format (fuzz/byte_format.h) a
+// PersistentVolume Add.
+std::vector<ClusterEventMapEntry> RecordedQueueEventMap();
 
 }  // namespace schedtrace
 
