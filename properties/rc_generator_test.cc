@@ -14,6 +14,7 @@
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "properties/step_shapes_test_util.h"
 
 namespace schedtrace::properties {
 namespace {
@@ -89,19 +90,8 @@ TEST(PerturbationTest, OffByDefaultAndEachDoesWhatItSays) {
     }
     return n;
   };
-  auto resync = [](const Step& s, const Step*) {
-    return (s.op == Op::kPodUpdate || s.op == Op::kQUpdate ||
-            s.op == Op::kCUpdatePod) &&
-           s.old_pod && *s.old_pod == *s.new_pod;
-  };
-  auto recreate = [](const Step& s, const Step* next) {
-    return (s.op == Op::kPodDelete || s.op == Op::kQDelete ||
-            s.op == Op::kCRemovePod) &&
-           next &&
-           (next->op == Op::kPodAdd || next->op == Op::kQAdd ||
-            next->op == Op::kCAddPod) &&
-           next->pod->Key() == s.pod->Key() && next->pod->uid != s.pod->uid;
-  };
+  auto resync = [](const Step& s, const Step*) { return IsResync(s); };
+  auto recreate = IsRecreate;
   auto new_uid = [](const Step& s, const Step*) {
     return (s.op == Op::kPodUpdate || s.op == Op::kQUpdate ||
             s.op == Op::kCUpdatePod) &&

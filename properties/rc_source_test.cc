@@ -22,6 +22,7 @@
 #include "properties/checker.h"
 #include "properties/rc_choices.h"
 #include "properties/rc_params.h"
+#include "properties/step_shapes_test_util.h"
 
 namespace schedtrace::properties {
 namespace {
@@ -89,24 +90,17 @@ TEST_P(RcSourceTest, ReachesThePerturbations) {
             StepSource::New(GetParam(), options);
         std::unique_ptr<System> sut = model::NewSystem();
         RC_ASSERT(sut->Configure(source->Header(choices)).ok());
-        PodPtr deleted;
+        std::vector<Step> steps;
         while (choices.NextStep()) {
-          Step step = source->Next(choices);
-          resyncs +=
-              step.old_pod && step.new_pod && step.old_pod == step.new_pod;
-          if (step.pod && deleted && step.pod->Key() == deleted->Key() &&
-              step.pod->uid != deleted->uid &&
-              (step.op == Op::kPodAdd || step.op == Op::kQAdd ||
-               step.op == Op::kCAddPod)) {
-            ++recreates;
-          }
-          deleted = step.op == Op::kPodDelete || step.op == Op::kQDelete ||
-                            step.op == Op::kCRemovePod
-                        ? step.pod
-                        : nullptr;
-          absl::StatusOr<StepOut> out = sut->Apply(step);
+          steps.push_back(source->Next(choices));
+          absl::StatusOr<StepOut> out = sut->Apply(steps.back());
           if (!out.ok() || out->fatal) break;
-          source->Observe(step, *out);
+          source->Observe(steps.back(), *out);
+        }
+        for (size_t i = 0; i < steps.size(); ++i) {
+          resyncs += IsResync(steps[i]);
+          recreates += IsRecreate(
+              steps[i], i + 1 < steps.size() ? &steps[i + 1] : nullptr);
         }
       },
       rc::detail::TestMetadata{}, RcParams(100));
