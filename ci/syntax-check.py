@@ -8,7 +8,13 @@ build (-Werror included), without generating code; identical commands run
 once. ci/clang-check uses it to hold the tree warning-free under clang-14
 without a second full build.
 
-Usage: syntax-check.py BUILD [-j N]
+--skip-built OTHER leaves out what another clang-14 build tree has already
+compiled for real with the same warnings (-Wall -Wextra -Werror) and the same
+definitions (NDEBUG aside): a translation unit whose object file OTHER holds
+(ci/test passes build-fuzz, after ci/fuzz-build succeeded: the libraries'
+sources, built there with ASan and UBSan).
+
+Usage: syntax-check.py BUILD [-j N] [--skip-built OTHER]
 """
 import argparse
 import concurrent.futures
@@ -42,6 +48,36 @@ def _syntax_only(entry):
     return out + ["-fsyntax-only"]
 
 
+def _args(entry):
+    return entry.get("arguments") or shlex.split(entry["command"])
+
+
+def _unit(entry):
+    """What makes a compile the same translation unit: file and -D's."""
+    defs = sorted(a for a in _args(entry)
+                  if a.startswith("-D") and a != "-DNDEBUG")
+    return (os.path.realpath(os.path.join(entry["directory"], entry["file"])),
+            tuple(defs))
+
+
+def _built_with_werror(build):
+    """The units BUILD compiled with clang-14 and -Wall -Wextra -Werror."""
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        entries = json.load(f)
+    units = set()
+    for e in entries:
+        args = _args(e)
+        compiler = [a for a in args[:2] if "clang" in os.path.basename(a)]
+        if not compiler or "14" not in os.path.basename(compiler[0]):
+            continue
+        if not {"-Wall", "-Wextra", "-Werror"} <= set(args):
+            continue
+        out = args[args.index("-o") + 1] if "-o" in args else None
+        if out and os.path.exists(os.path.join(e["directory"], out)):
+            units.add(_unit(e))
+    return units
+
+
 def _run(cmd, directory):
     p = subprocess.run(cmd, cwd=directory, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
@@ -52,11 +88,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--skip-built", metavar="OTHER")
     opts = ap.parse_args()
     with open(os.path.join(opts.build, "compile_commands.json")) as f:
         entries = json.load(f)
-    jobs, seen = [], set()
+    built = _built_with_werror(opts.skip_built) if opts.skip_built else set()
+    jobs, seen, skipped = [], set(), 0
     for e in entries:
+        if _unit(e) in built:
+            skipped += 1
+            continue
         cmd = _syntax_only(e)
         key = (e["directory"], tuple(cmd))
         if key not in seen:
@@ -75,6 +116,9 @@ def main():
     print("syntax-check: %d of %d translation units failed" % (failed, len(jobs))
           if failed else
           "syntax-check: %d translation units clean" % len(jobs))
+    if skipped:
+        print("syntax-check: %d more compiled by clang-14 with -Werror in %s"
+              % (skipped, opts.skip_built))
     return 1 if failed else 0
 
 
