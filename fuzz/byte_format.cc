@@ -315,13 +315,6 @@ std::string PodNamespace(int slot) {
 }
 std::string NodeName(int slot) { return absl::StrCat("n", slot); }
 
-std::string_view PerturbKindName(PerturbKind kind) {
-  static constexpr std::array<std::string_view, kPerturbKinds> kNames = {
-      "resync",          "race",          "tombstone", "recreate",
-      "recreate_update", "node_recreate", "node_burst"};
-  return kNames[static_cast<int>(kind)];
-}
-
 Perturbations PerturbationsOf(const PerturbLevels& levels) {
   Perturbations p;
   for (int k = 0; k < kPerturbKinds; ++k) {

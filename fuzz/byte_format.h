@@ -79,21 +79,8 @@ std::string PodName(int slot);
 std::string PodNamespace(int slot);
 std::string NodeName(int slot);
 
-// The informer perturbations, in the order of Perturbations' fields (and of
-// the perturbation header's nibbles).
-enum class PerturbKind {
-  kResync,
-  kRace,
-  kTombstone,
-  kRecreate,
-  kRecreateUpdate,
-  kNodeRecreate,
-  kNodeBurst,
-};
-inline constexpr int kPerturbKinds = 7;
-
-// As ParsePerturbations spells it: "resync", "race", ..., "node_burst".
-std::string_view PerturbKindName(PerturbKind kind);
+// PerturbKind, kPerturbKinds, kPerturbFields and PerturbKindName
+// (harness/gen_options.h) order the perturbation header's nibbles.
 
 // The perturbation header: a level per kind, 0 (off) to 15. Level L fires
 // at a record with probability L/16. Bytes 1-4 of an input carry them as
@@ -106,14 +93,6 @@ Perturbations PerturbationsOf(const PerturbLevels& levels);
 
 inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
 inline constexpr int kPerturbHeaderBytes = 4;
-
-// Perturbations' fields in PerturbKind order.
-inline constexpr std::array<double Perturbations::*, kPerturbKinds>
-    kPerturbFields = {
-        &Perturbations::resync,          &Perturbations::race,
-        &Perturbations::tombstone,       &Perturbations::recreate,
-        &Perturbations::recreate_update, &Perturbations::node_recreate,
-        &Perturbations::node_burst};
 
 }  // namespace schedtrace::fuzz
 

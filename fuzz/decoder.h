@@ -166,22 +166,17 @@ class Decoder {
   void DecodeByteArg(Step& step, Arg arg, uint8_t b, int& event_byte) const;
 
   // Perturbations (valid mode): whether kind `k` fires at this record, and
-  // the per-layer builders, each true when it applied (filled `step`, maybe
-  // queued more steps in pending_).
+  // the first kind that fires and applies, made by the step source's
+  // perturbations (harness/step_source_perturb.h: the decoder's pods and
+  // nodes are their PerturbSubject, its record's bytes their choices).
   bool Fires(int k, uint8_t op_byte, uint8_t dt_byte) const;
   bool Perturb(Step& step, uint8_t op_byte, uint8_t dt_byte, const uint8_t* a);
-  // The slot a pod perturbation of `kind` aims at (pick mod the
-  // candidates), -1 when none.
-  int PerturbPodTarget(PerturbKind kind, uint8_t pick) const;
-  bool PerturbPod(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice,
-                  const PodVariant& v);
-  bool PerturbNode(PerturbKind kind, Step& step, uint8_t pick, uint8_t choice);
   // The stale object a tombstone of `slot` may carry, or null.
   PodPtr Stale(int slot) const;
   // A new incarnation of `slot`'s pod under the same name (RecreatedPod),
   // with a resourceVersion above every one before.
   PodPtr Recreated(int slot);
-  void Push(Step step) { pending_.push_back(std::move(step)); }
+  class Subject;
 
   Layer layer_;
   Mode mode_;

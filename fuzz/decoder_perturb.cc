@@ -4,13 +4,16 @@
 // probability level/16 over random draws, never at n = 0). Kinds are tried
 // in turn starting at k = (record index mod 7), so that kinds at equal levels
 // share the records evenly; the first that fires *and applies* (race needs a
-// pod in its scheduling cycle) replaces the record, as the generators let the
-// first applicable perturbation replace their step. Its argument bytes,
-// whatever the op, choose: pick = arg0 + op flags (the target, modulo the
-// candidates in slot order), choice = arg0 >> 3 (race deletes when choice & 3
-// == 3, else updates; node_burst sends 2 + (choice & 3) updates), and arg1-arg2
-// a PodVariant (race's update). With DecoderOptions::perturb the draw of kind k
-// is a hash of (record index, k, op byte, dt byte) instead, one per kind.
+// pod in its scheduling cycle) replaces the record, as the step source lets
+// the first applicable perturbation replace its step. The step source's
+// perturbations (harness/step_source_perturb.h, PerturbWith) make it: the
+// decoder's slots are their PerturbSubject, and the record's argument
+// bytes, whatever the op, their choices: pick = arg0 + op flags (the target,
+// modulo the candidates in slot order), choice = arg0 >> 3 (race deletes
+// when choice & 3 == 3, else updates; node_burst sends 2 + (choice & 3)
+// updates), and arg1-arg2 a PodVariant (race's update). With
+// DecoderOptions::perturb the draw of kind k is a hash of (record index, k,
+// op byte, dt byte) instead, one per kind.
 //
 // What each kind sends, per layer (queue / cache / scheduler):
 //   resync          q_update / c_update_pod (added pods) / pod_update of a
@@ -35,6 +38,7 @@
 // recreated or no-op object gets the counter's next value rather than the
 // helpers' "1" / "+1".
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -42,6 +46,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/decoder.h"
+#include "harness/step_source_perturb.h"
 
 namespace schedtrace::fuzz {
 namespace {
@@ -58,19 +63,124 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The index of the (pick mod n)-th slot below `count` satisfying `pred`, or
-// -1: no container per step, the pools are tiny.
-template <int kCount, typename Pred>
-int Choose(uint8_t pick, Pred pred) {
-  std::array<int, kCount> c;
-  int n = 0;
-  for (int i = 0; i < kCount; ++i) {
-    if (pred(i)) c[n++] = i;
+// The record's bytes as PerturbWith's choices, one byte a choice (a range
+// of one value still takes its byte, so the second choice always reads the
+// second byte), then zeros.
+class RecordChoices : public ChoiceStream {
+ public:
+  RecordChoices(uint8_t first, uint8_t second) : bytes_{first, second} {}
+  int Uniform(int lo, int hi) override { return lo + Next() % (hi - lo + 1); }
+  bool Chance(double p) override {
+    return Next() >= 256 - static_cast<int>(std::clamp(p, 0.0, 1.0) * 256);
   }
-  return n == 0 ? -1 : c[pick % n];
-}
+
+ private:
+  uint8_t Next() { return used_ < 2 ? bytes_[used_++] : 0; }
+  std::array<uint8_t, 2> bytes_;
+  int used_ = 0;
+};
 
 }  // namespace
+
+// The decoder's pods and nodes, as the step source's perturbations read and
+// change them. Latest and previous versions follow in Next(), from the
+// steps themselves.
+class Decoder::Subject : public step_source::PerturbSubject {
+ public:
+  Subject(Decoder& d, const PodVariant& v) : d_(d), v_(v) {}
+  Layer layer() const override { return d_.layer_; }
+  // Known to the informer: the pods it can resync, delete or re-create.
+  std::vector<int> Known() override {
+    return Slots([&](int i) { return Live(i); });
+  }
+  // In the middle of a scheduling cycle (feedback from the reference).
+  std::vector<int> Busy() override {
+    return Slots([&](int i) {
+      const std::string& key = PodKeys()[i];
+      switch (d_.layer_) {
+        case Layer::kQueue:
+          return d_.slots_[i].live && d_.world_.InFlight(key);
+        case Layer::kCache:
+          return d_.slots_[i].cache == CacheStatus::kAssumed;
+        case Layer::kScheduler:
+          break;
+      }
+      return d_.slots_[i].live && (Contains(d_.world_.waiting(), key) ||
+                                   Contains(d_.world_.parked(), key));
+    });
+  }
+  PodPtr Latest(int i) override { return d_.slots_[i].latest; }
+  PodPtr Stale(int i) override { return d_.Stale(i); }
+  PodPtr Raced(int i) override {
+    return d_.Mutate(*d_.slots_[i].latest, v_, /*keep_node=*/true);
+  }
+  // The cache has no delete here: the generator's cache race is an
+  // informer update of an assumed pod (upstream refuses it).
+  double RaceDeletes() const override {
+    return d_.layer_ == Layer::kCache ? 0 : 0.25;
+  }
+  PodPtr Recreated(int i, bool) override { return d_.Recreated(i); }
+  void Sent(int i, PodPtr pod) override {
+    Slot& s = d_.slots_[i];
+    if (d_.layer_ != Layer::kCache) {
+      s.live = pod != nullptr;
+    } else if (!pod) {
+      s.cache = CacheStatus::kNone;
+    } else if (s.cache == CacheStatus::kNone) {
+      s.cache = CacheStatus::kAdded;  // re-created
+    }
+  }
+  std::vector<int> Nodes() override {
+    if (d_.layer_ == Layer::kQueue) return {};  // the queue sees no nodes
+    return NodeSlots([](int) { return true; });
+  }
+  std::vector<int> BusyNodes() override {
+    if (d_.layer_ == Layer::kQueue) return {};
+    return NodeSlots([&](int j) { return d_.busy_nodes_ >> j & 1; });
+  }
+  NodePtr NodeAt(int j) override { return d_.nodes_[j]; }
+  NodePtr RecreatedNode(int j) override {
+    auto again = std::const_pointer_cast<Node>(
+        schedtrace::RecreatedNode(*d_.nodes_[j], ++d_.node_incarnation_[j]));
+    again->resource_version = absl::StrCat(++d_.rv_);
+    d_.node_uid_[j] = again->uid;
+    return again;
+  }
+  NodePtr NoOpUpdate(int j) override {
+    auto next = std::const_pointer_cast<Node>(NoOpNodeUpdate(*d_.nodes_[j]));
+    next->resource_version = absl::StrCat(++d_.rv_);
+    return next;
+  }
+  void SentNode(int j, NodePtr node) override {
+    d_.nodes_[j] = d_.last_nodes_[j] = std::move(node);
+  }
+
+ private:
+  bool Live(int i) const {
+    return d_.layer_ == Layer::kCache
+               ? d_.slots_[i].cache == CacheStatus::kAdded
+               : d_.slots_[i].live;
+  }
+  template <typename Pred>
+  std::vector<int> Slots(Pred pred) const {
+    std::vector<int> v;
+    for (int i = 0; i < kPodPool; ++i) {
+      if (pred(i)) v.push_back(i);
+    }
+    return v;
+  }
+  template <typename Pred>
+  std::vector<int> NodeSlots(Pred pred) const {
+    std::vector<int> v;
+    for (int j = 0; j < kNodePool; ++j) {
+      if (d_.nodes_[j] && pred(j)) v.push_back(j);
+    }
+    return v;
+  }
+
+  Decoder& d_;
+  const PodVariant& v_;
+};
 
 bool Decoder::Fires(int k, uint8_t op_byte, uint8_t dt_byte) const {
   uint32_t draw;
@@ -90,15 +200,17 @@ bool Decoder::Perturb(Step& step, uint8_t op_byte, uint8_t dt_byte,
   const uint8_t pick = static_cast<uint8_t>(a[0] + (op_byte >> 4));
   const uint8_t choice = a[0] >> 3;
   const PodVariant v = PodVariant::Unpack(a[1], a[2]);
+  Subject subject(*this, v);
   for (int j = 0; j < kPerturbKinds; ++j) {
     const int k = (records_ + j) % kPerturbKinds;
     if (threshold_[k] == 0 || !Fires(k, op_byte, dt_byte)) continue;
     const auto kind = static_cast<PerturbKind>(k);
-    const bool applied =
-        kind == PerturbKind::kNodeRecreate || kind == PerturbKind::kNodeBurst
-            ? PerturbNode(kind, step, pick, choice)
-            : PerturbPod(kind, step, pick, choice, v);
-    if (applied) {
+    // The choices PerturbWith draws: the target (pick mod the candidates),
+    // then a race's delete (a chance of 1/4: choice & 3 == 3) or a burst's
+    // length (2 + choice & 3).
+    RecordChoices choices(
+        pick, kind == PerturbKind::kRace ? (choice & 3) << 6 : choice & 3);
+    if (step_source::PerturbWith(kind, choices, subject, step, pending_)) {
       last_perturbation_ = kind;
       return true;
     }
@@ -129,154 +241,6 @@ PodPtr Decoder::Recreated(int slot) {
   // Cache-layer pods are placed ones (the informer adds bound pods only).
   if (layer_ == Layer::kCache) p->node_name = s.latest->node_name;
   return p;
-}
-
-int Decoder::PerturbPodTarget(PerturbKind kind, uint8_t pick) const {
-  const bool cache = layer_ == Layer::kCache;
-  // Known to the informer: the pods it can resync, delete or re-create.
-  auto known = [&](int i) {
-    return cache ? slots_[i].cache == CacheStatus::kAdded : slots_[i].live;
-  };
-  // In the middle of a scheduling cycle (feedback from the reference).
-  auto busy = [&](int i) {
-    switch (layer_) {
-      case Layer::kQueue:
-        return slots_[i].live && world_.InFlight(PodKeys()[i]);
-      case Layer::kCache:
-        return slots_[i].cache == CacheStatus::kAssumed;
-      case Layer::kScheduler:
-        break;
-    }
-    return slots_[i].live && (Contains(world_.waiting(), PodKeys()[i]) ||
-                              Contains(world_.parked(), PodKeys()[i]));
-  };
-  switch (kind) {
-    case PerturbKind::kRace:
-      return Choose<kPodPool>(pick, busy);
-    case PerturbKind::kTombstone: {
-      // Rather a pod that has a stale version to carry.
-      const int i =
-          Choose<kPodPool>(pick, [&](int j) { return known(j) && Stale(j); });
-      return i >= 0 ? i : Choose<kPodPool>(pick, known);
-    }
-    default:
-      return Choose<kPodPool>(pick, known);
-  }
-}
-
-bool Decoder::PerturbPod(PerturbKind kind, Step& step, uint8_t pick,
-                         uint8_t choice, const PodVariant& v) {
-  const bool cache = layer_ == Layer::kCache;
-  Op add = Op::kPodAdd, update = Op::kPodUpdate, remove = Op::kPodDelete;
-  if (layer_ == Layer::kQueue) {
-    add = Op::kQAdd;
-    update = Op::kQUpdate;
-    remove = Op::kQDelete;
-  } else if (cache) {
-    add = Op::kCAddPod;
-    update = Op::kCUpdatePod;
-    remove = Op::kCRemovePod;
-  }
-  auto gone = [&](Slot& s) {
-    if (cache) {
-      s.cache = CacheStatus::kNone;
-    } else {
-      s.live = false;
-    }
-  };
-  const int i = PerturbPodTarget(kind, pick);
-  if (i < 0) return false;
-  Slot& s = slots_[i];
-  switch (kind) {
-    case PerturbKind::kResync:
-      step.op = update;
-      step.old_pod = step.new_pod = s.latest;
-      return true;
-    case PerturbKind::kRace:
-      // The cache has no delete here: the generator's cache race is an
-      // informer update of an assumed pod (upstream refuses it).
-      if (!cache && (choice & 3) == 3) {
-        step.op = remove;
-        step.pod = s.latest;
-        gone(s);
-        return true;
-      }
-      step.op = update;
-      step.old_pod = s.latest;
-      step.new_pod = Mutate(*s.latest, v, /*keep_node=*/true);
-      return true;
-    case PerturbKind::kTombstone: {
-      PodPtr stale = Stale(i);
-      step.op = remove;
-      step.pod = stale ? stale : s.latest;
-      step.tombstone = layer_ == Layer::kScheduler;
-      gone(s);
-      return true;
-    }
-    case PerturbKind::kRecreate: {
-      step.op = remove;
-      step.pod = s.latest;
-      Step again;
-      again.op = add;
-      again.pod = Recreated(i);
-      Push(std::move(again));
-      // The slot as both steps leave it (live, or added in the cache).
-      return true;
-    }
-    case PerturbKind::kRecreateUpdate:
-      step.op = update;
-      step.old_pod = s.latest;
-      step.new_pod = Recreated(i);
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool Decoder::PerturbNode(PerturbKind kind, Step& step, uint8_t pick,
-                          uint8_t choice) {
-  if (layer_ == Layer::kQueue) return false;  // the queue sees no nodes
-  const bool sched = layer_ == Layer::kScheduler;
-  auto live = [&](int j) { return nodes_[j] != nullptr; };
-  if (kind == PerturbKind::kNodeRecreate) {
-    // Rather a node that still holds pods: the case worth testing.
-    int j = Choose<kNodePool>(
-        pick, [&](int n) { return live(n) && (busy_nodes_ >> n & 1); });
-    if (j < 0) j = Choose<kNodePool>(pick, live);
-    if (j < 0) return false;
-    step.op = sched ? Op::kNodeDelete : Op::kCRemoveNode;
-    step.node = nodes_[j];
-    auto again = std::const_pointer_cast<Node>(
-        RecreatedNode(*nodes_[j], ++node_incarnation_[j]));
-    again->resource_version = absl::StrCat(++rv_);
-    node_uid_[j] = again->uid;
-    Step add;
-    add.op = sched ? Op::kNodeAdd : Op::kCAddNode;
-    add.node = again;
-    Push(std::move(add));
-    nodes_[j] = last_nodes_[j] = again;
-    return true;
-  }
-  const int j = Choose<kNodePool>(pick, live);
-  if (j < 0) return false;
-  const int n = 2 + (choice & 3);
-  for (int k = 0; k < n; ++k) {
-    auto next = std::const_pointer_cast<Node>(NoOpNodeUpdate(*nodes_[j]));
-    next->resource_version = absl::StrCat(++rv_);
-    Step u;
-    u.op = sched ? Op::kNodeUpdate : Op::kCUpdateNode;
-    u.old_node = nodes_[j];
-    u.new_node = next;
-    nodes_[j] = last_nodes_[j] = next;
-    if (k == 0) {
-      step.op = u.op;
-      step.old_node = std::move(u.old_node);
-      step.new_node = std::move(u.new_node);
-    } else {
-      Push(std::move(u));
-    }
-  }
-  return true;
 }
 
 }  // namespace schedtrace::fuzz

@@ -1,6 +1,7 @@
 #include "harness/gen_options.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -278,6 +279,13 @@ absl::StatusOr<GenOptions> ApplyGenFlags(std::string_view flags_view,
     pairs.emplace_back(std::move(name), std::move(value));
   }
   return ApplyGenFlags(pairs, std::move(options));
+}
+
+std::string_view PerturbKindName(PerturbKind kind) {
+  static constexpr std::array<std::string_view, kPerturbKinds> kNames = {
+      "resync",          "race",          "tombstone", "recreate",
+      "recreate_update", "node_recreate", "node_burst"};
+  return kNames[static_cast<int>(kind)];
 }
 
 absl::StatusOr<Perturbations> ParsePerturbations(std::string_view spec_view) {

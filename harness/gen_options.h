@@ -7,6 +7,7 @@
 #ifndef SCHEDTRACE_HARNESS_GEN_OPTIONS_H_
 #define SCHEDTRACE_HARNESS_GEN_OPTIONS_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,6 +32,30 @@ struct Perturbations {
   // Every perturbation with probability p (the CLI's "all:P").
   static Perturbations All(double p) { return {p, p, p, p, p, p, p}; }
 };
+
+// The informer perturbations, in the order of Perturbations' fields (the
+// order the step source tries them in, and the fuzz byte format's).
+enum class PerturbKind {
+  kResync,
+  kRace,
+  kTombstone,
+  kRecreate,
+  kRecreateUpdate,
+  kNodeRecreate,
+  kNodeBurst,
+};
+inline constexpr int kPerturbKinds = 7;
+
+// Perturbations' fields in PerturbKind order.
+inline constexpr std::array<double Perturbations::*, kPerturbKinds>
+    kPerturbFields = {
+        &Perturbations::resync,          &Perturbations::race,
+        &Perturbations::tombstone,       &Perturbations::recreate,
+        &Perturbations::recreate_update, &Perturbations::node_recreate,
+        &Perturbations::node_burst};
+
+// As ParsePerturbations spells it: "resync", "race", ..., "node_burst".
+std::string_view PerturbKindName(PerturbKind kind);
 
 // Parses "resync:0.1,race:0.2" (names as in Perturbations; "all:P" sets
 // every one). An InvalidArgument error names the bad item.

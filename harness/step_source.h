@@ -24,12 +24,14 @@
 //
 // (harness/generator.h records that loop into a trace.)
 //
-// Informer perturbations (issue 7.3). Each has its own probability in
-// GenOptions::perturb (harness/gen_options.h), 0 = off; all are off by default,
-// so a seed gives the same trace as before they existed. A probability is drawn
-// once per step (per bind for `race`), and only when it is not 0: turning one
-// on changes no other perturbation's draws' meaning, only the random stream
-// after it.
+// Informer perturbations (issue 7.3; what each sends is written once for
+// every layer, harness/step_source_perturb.h). Each has its own probability
+// in GenOptions::perturb (harness/gen_options.h), 0 = off; all are off by
+// default, so a seed gives the same trace as before they existed. A
+// probability is drawn once per step, only when the kind has a target and
+// only when it is not 0: turning one on changes no other perturbation's
+// draws' meaning, only the random stream after it. A tombstone aims rather
+// at a pod with a stale version, a node_recreate at a node holding pods.
 //   resync     an update carrying the object unchanged, same resourceVersion
 //              (pod_update, q_update, c_update_pod).
 //   race       an update (or delete) of a pod in the middle of its
@@ -87,9 +89,9 @@ class StepSource {
   virtual void Observe(const Step& step, const StepOut& out) = 0;
 };
 
-// Building blocks of the perturbations, shared with the fuzz decoder
-// (fuzz/decoder.h), which still makes its own steps from its byte format,
-// so both build them alike:
+// Building blocks of the perturbations (written once for every layer and
+// for the fuzz decoder, which still decodes its own byte format's records
+// but perturbs through the same code: harness/step_source_perturb.h):
 //   RecreatedPod    a copy of `pod` as the apiserver creates it again under
 //                   the same name: uid "uid-NS-NAME-<incarnation>",
 //                   resourceVersion 1, not bound, not nominated.

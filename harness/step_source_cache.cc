@@ -3,7 +3,6 @@
 // for a reason: one weighted choice over the layer's ops, each branch
 // short; split, the weights a reader checks as one table would scatter.
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,12 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
+#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
 // Cache-layer sequences.
-class CacheSource : public StepSource {
+class CacheSource : public StepSource, private PerturbSubject {
  public:
   explicit CacheSource(const GenOptions& options) : options_(options) {}
 
@@ -107,7 +107,7 @@ class CacheSource : public StepSource {
     if (Step next; TakePending(pending_, t_, next)) return next;
     int i = Uniform(0, options_.pods - 1);
     PodPtr& known = pods_[i];
-    if (Perturbed(step, i)) return step;
+    if (Perturb(options_.perturb, *c_, *this, step, pending_)) return step;
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, i)) {
       return step;
@@ -177,82 +177,74 @@ class CacheSource : public StepSource {
     return step;
   }
 
-  // Informer perturbations (step_source.h) aimed at pod `i`; true when
-  // `step` was filled.
-  bool Perturbed(Step& step, int i) {
-    const Perturbations& p = options_.perturb;
-    PodPtr& known = pods_[i];
-    if (known && Fire(*c_, p.resync)) {
-      step.op = Op::kCUpdatePod;
-      step.old_pod = step.new_pod = known;
-      return true;
-    }
-    if (Fire(*c_, p.race)) {  // an informer update of an assumed pod
-      if (known && world_.Assumed(known->Key())) {
-        auto next = std::make_shared<Pod>(*known);
-        next->resource_version = absl::StrCat(++rv_);
-        next->labels["race"] = absl::StrCat(t_);
-        step.op = Op::kCUpdatePod;
-        step.old_pod = prev_[i] = known;
-        step.new_pod = known = next;
-        return true;
+  // --- what the perturbations read and change (step_source_perturb.h)
+  Layer layer() const override { return Layer::kCache; }
+  // Assumed or added.
+  std::vector<int> Known() override {
+    std::vector<int> known;
+    for (int i = 0; i < options_.pods; ++i) {
+      if (auto it = pods_.find(i); it != pods_.end() && it->second) {
+        known.push_back(i);
       }
     }
-    if (known && Fire(*c_, p.tombstone)) {
-      step.op = Op::kCRemovePod;
-      step.pod = prev_[i] && prev_[i]->uid == known->uid ? prev_[i] : known;
-      known = nullptr;
-      return true;
+    return known;
+  }
+  std::vector<int> Busy() override {  // assumed
+    std::vector<int> busy;
+    for (int i : Known()) {
+      if (world_.Assumed(pods_[i]->Key())) busy.push_back(i);
     }
-    if (known && Fire(*c_, p.recreate)) {
-      step.op = Op::kCRemovePod;
-      step.pod = known;
-      ++incarnation_[i];
-      Step add;
-      add.op = Op::kCAddPod;
-      add.pod = known = MakePod(i, NodeName());
-      prev_[i] = nullptr;
-      pending_.push_back(std::move(add));
-      return true;
+    return busy;
+  }
+  PodPtr Latest(int i) override { return pods_[i]; }
+  PodPtr Stale(int i) override {
+    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
+  }
+  // An informer update of an assumed pod (upstream refuses it).
+  PodPtr Raced(int i) override {
+    auto next = std::make_shared<Pod>(*pods_[i]);
+    next->resource_version = absl::StrCat(++rv_);
+    next->labels["race"] = absl::StrCat(t_);
+    return next;
+  }
+  double RaceDeletes() const override { return 0; }
+  PodPtr Recreated(int i, bool in_update) override {
+    ++incarnation_[i];
+    return MakePod(i, in_update ? pods_[i]->node_name : NodeName());
+  }
+  void Sent(int i, PodPtr pod) override {
+    if (pod) prev_[i] = pods_[i];
+    pods_[i] = std::move(pod);
+  }
+  std::vector<int> Nodes() override {
+    std::vector<int> nodes;
+    for (int j = 0; j < options_.nodes; ++j) {
+      if (NodeAt(j)) nodes.push_back(j);
     }
-    if (known && Fire(*c_, p.recreate_update)) {
-      ++incarnation_[i];
-      step.op = Op::kCUpdatePod;
-      step.old_pod = known;
-      step.new_pod = known = MakePod(i, known->node_name);
-      prev_[i] = nullptr;
-      return true;
+    return nodes;
+  }
+  std::vector<int> BusyNodes() override {
+    std::vector<int> busy;
+    for (int j : Nodes()) {
+      if (world_.HoldsPods(NodeAt(j)->name)) busy.push_back(j);
     }
-    if (Fire(*c_, p.node_recreate)) {
-      std::string name = NodeName();
-      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
-      step.op = Op::kCRemoveNode;
-      step.node = node;
-      Step add;
-      add.op = Op::kCAddNode;
-      add.node = nodes_[name] = node;
-      pending_.push_back(std::move(add));
-      return true;
-    }
-    if (Fire(*c_, p.node_burst)) {
-      std::string name = NodeName();
-      NodePtr node = nodes_[name] ? nodes_[name] : MakeNode(name);
-      int n = Uniform(2, 5);
-      for (int k = 0; k < n; ++k) {
-        Step u;
-        u.op = Op::kCUpdateNode;
-        u.old_node = u.new_node = node;
-        if (k == 0) {
-          step = std::move(u);
-          step.t = t_;
-        } else {
-          pending_.push_back(std::move(u));
-        }
-      }
-      nodes_[name] = node;
-      return true;
-    }
-    return false;
+    return busy;
+  }
+  NodePtr NodeAt(int j) override {
+    auto it = nodes_.find(absl::StrCat("n", j));
+    return it == nodes_.end() ? nullptr : it->second;
+  }
+  // The cache's nodes carry no uid: a re-created one gets its incarnation's.
+  NodePtr RecreatedNode(int j) override {
+    NodePtr node = NodeAt(j);
+    auto again = std::make_shared<Node>(*node);
+    again->uid =
+        absl::StrCat("uid-node-", node->name, "-", ++node_incarnation_[j]);
+    return again;
+  }
+  NodePtr NoOpUpdate(int j) override { return NoOpNodeUpdate(*NodeAt(j)); }
+  void SentNode(int j, NodePtr node) override {
+    nodes_[absl::StrCat("n", j)] = std::move(node);
   }
 
   // A call the informer would never make (step_source.h, hostile mode).
@@ -294,7 +286,7 @@ class CacheSource : public StepSource {
   GenOptions options_;
   ChoiceStream* c_ = nullptr;  // the stream of the current call
   InformerWorld world_{Layer::kCache};
-  std::deque<Step> pending_;    // steps a perturbation queued up
+  std::vector<Step> pending_;   // steps a perturbation queued up
   std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   int64_t t_ = 0;
   int64_t rv_ = 0;
@@ -303,6 +295,7 @@ class CacheSource : public StepSource {
   std::map<int, PodPtr> pods_;
   std::map<int, int> incarnation_;
   std::map<std::string, NodePtr> nodes_;
+  std::map<int, int> node_incarnation_;
 };
 
 }  // namespace

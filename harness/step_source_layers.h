@@ -5,11 +5,11 @@
 #define SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_
 
 #include <algorithm>
-#include <deque>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "harness/choice_stream.h"
 #include "harness/quantity.h"
@@ -48,10 +48,10 @@ inline int64_t ClockStep(ChoiceStream& c, const ClockSteps& clock) {
 
 // The next of the later steps a perturbation queued (a re-create's add, a
 // burst's updates) into `step`, at the clock's `t`; false when none.
-inline bool TakePending(std::deque<Step>& pending, int64_t t, Step& step) {
+inline bool TakePending(std::vector<Step>& pending, int64_t t, Step& step) {
   if (pending.empty()) return false;
   step = std::move(pending.front());
-  pending.pop_front();
+  pending.erase(pending.begin());  // a few steps at most
   step.t = t;
   return true;
 }

@@ -3,7 +3,6 @@
 // reason: one weighted choice over the layer's ops, each branch short;
 // split, the weights a reader checks as one table would scatter.
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,12 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
+#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
 // Queue-layer sequences.
-class QueueSource : public StepSource {
+class QueueSource : public StepSource, private PerturbSubject {
  public:
   explicit QueueSource(const GenOptions& options)
       : options_(options),
@@ -153,11 +153,8 @@ class QueueSource : public StepSource {
         assigned.push_back(i);
       }
     }
-    std::vector<int> flying;
-    for (int i : pending) {
-      if (world_.InFlight(Key(i))) flying.push_back(i);
-    }
-    if (Perturbed(step, pending, flying)) return step;
+    if (Perturb(options_.perturb, *c_, *this, step, pending_)) return step;
+    const std::vector<int> flying = Busy();
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, pending)) {
       return step;
@@ -341,61 +338,47 @@ class QueueSource : public StepSource {
     return true;
   }
 
-  // Informer perturbations (step_source.h); true when `step` was filled.
-  bool Perturbed(Step& step, const std::vector<int>& pending,
-                 const std::vector<int>& flying) {
-    const Perturbations& p = options_.perturb;
-    if (!pending.empty() && Fire(*c_, p.resync)) {
-      int i = Pick(pending);
-      step.op = Op::kQUpdate;
-      step.old_pod = step.new_pod = pods_[i];
-      return true;
+  // --- what the perturbations read and change (step_source_perturb.h)
+  Layer layer() const override { return Layer::kQueue; }
+  // Pending pods (known, unassigned).
+  std::vector<int> Known() override {
+    std::vector<int> pending;
+    for (int i = 0; i < pool_; ++i) {
+      if (pods_[i] && pods_[i]->node_name.empty()) pending.push_back(i);
     }
-    if (!flying.empty() && Fire(*c_, p.race)) {
-      // An update (or delete) between q_pop and q_add_unschedulable.
-      int i = Pick(flying);
-      if (Chance(0.2)) {
-        step.op = Op::kQDelete;
-        step.pod = pods_[i];
-        Forget(i);
-        return true;
-      }
-      auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
-      next->labels["race"] = absl::StrCat(t_);
-      step.op = Op::kQUpdate;
-      step.old_pod = prev_[i] = pods_[i];
-      step.new_pod = pods_[i] = next;
-      return true;
-    }
-    if (!pending.empty() && Fire(*c_, p.tombstone)) {
-      int i = Pick(pending);
-      step.op = Op::kQDelete;
-      step.pod =
-          prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : pods_[i];
-      Forget(i);
-      return true;
-    }
-    if (!pending.empty() && Fire(*c_, p.recreate)) {
-      int i = Pick(pending);
-      step.op = Op::kQDelete;
-      step.pod = pods_[i];
-      Forget(i);
-      Step add;
-      add.op = Op::kQAdd;
-      add.pod = pods_[i] = NewPod(i);
-      pending_.push_back(std::move(add));
-      return true;
-    }
-    if (!pending.empty() && Fire(*c_, p.recreate_update)) {
-      int i = Pick(pending);
-      step.op = Op::kQUpdate;
-      step.old_pod = pods_[i];
-      step.new_pod = pods_[i] = NewPod(i);
-      prev_[i] = nullptr;
-      return true;
-    }
-    return false;
+    return pending;
   }
+  // Between q_pop and q_add_unschedulable.
+  std::vector<int> Busy() override {
+    std::vector<int> flying;
+    for (int i : Known()) {
+      if (world_.InFlight(Key(i))) flying.push_back(i);
+    }
+    return flying;
+  }
+  PodPtr Latest(int i) override { return pods_[i]; }
+  PodPtr Stale(int i) override {
+    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
+  }
+  PodPtr Raced(int i) override {
+    auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+    next->labels["race"] = absl::StrCat(t_);
+    return next;
+  }
+  double RaceDeletes() const override { return 0.2; }
+  PodPtr Recreated(int i, bool) override { return NewPod(i); }
+  void Sent(int i, PodPtr pod) override {
+    if (!pod) {
+      Forget(i);
+      return;
+    }
+    prev_[i] = pods_[i];
+    pods_[i] = std::move(pod);
+  }
+  NodePtr NodeAt(int) override { return nullptr; }
+  NodePtr RecreatedNode(int) override { return nullptr; }
+  NodePtr NoOpUpdate(int) override { return nullptr; }
+  void SentNode(int, NodePtr) override {}
 
   // A call the scheduler would never make (step_source.h, hostile mode).
   bool Hostile(Step& step, const std::vector<int>& pending) {
@@ -457,7 +440,7 @@ class QueueSource : public StepSource {
   std::map<int, PodPtr> pods_;  // the informer's view; null = absent
   std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   std::map<int, int> incarnation_;
-  std::deque<Step> pending_;
+  std::vector<Step> pending_;
 };
 
 }  // namespace

@@ -4,7 +4,6 @@
 // choice over the layer's ops, each branch short; split, the weights a
 // reader checks as one table would scatter over functions.
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -14,11 +13,12 @@
 #include "absl/strings/str_cat.h"
 #include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
+#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
-class SchedulerSource : public StepSource {
+class SchedulerSource : public StepSource, private PerturbSubject {
  public:
   explicit SchedulerSource(const GenOptions& options) : options_(options) {}
 
@@ -179,7 +179,7 @@ class SchedulerSource : public StepSource {
       (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
     }
     if (Step next; TakePending(pending_, t_, next)) return next;
-    if (Perturbed(step, present, nodes_present)) return step;
+    if (Perturb(options_.perturb, *c_, *this, step, pending_)) return step;
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, present)) {
       return step;
@@ -346,109 +346,74 @@ class SchedulerSource : public StepSource {
     return step;
   }
 
-  // Informer perturbations (step_source.h); true when `step` was filled.
-  bool Perturbed(Step& step, const std::vector<int>& present,
-                 const std::vector<int>& nodes_present) {
-    const Perturbations& p = options_.perturb;
-    if (!present.empty() && Fire(*c_, p.resync)) {
-      int i = Pick(present);
-      step.op = Op::kPodUpdate;
-      step.old_pod = step.new_pod = pods_[i];
-      return true;
+  // --- what the perturbations read and change (step_source_perturb.h)
+  Layer layer() const override { return Layer::kScheduler; }
+  std::vector<int> Known() override {
+    std::vector<int> known;
+    for (int i = 0; i < options_.pods; ++i) {
+      if (pods_[i]) known.push_back(i);
     }
-    if (Fire(*c_, p.race)) {
-      // A pod waiting on Permit or parked before PreBind.
-      std::vector<int> busy;
-      for (int i : present) {
-        const std::string key = pods_[i]->Key();
-        for (const auto* list : {&world_.waiting(), &world_.parked()}) {
-          if (std::binary_search(list->begin(), list->end(), key)) {
-            busy.push_back(i);
-          }
-        }
-      }
-      if (!busy.empty()) {
-        int i = Pick(busy);
-        if (Chance(0.3)) {
-          step.op = Op::kPodDelete;
-          step.pod = pods_[i];
-          pods_[i] = nullptr;
-          return true;
-        }
-        auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
-        next->labels["race"] = absl::StrCat(t_);
-        if (Chance(0.3)) next->priority = Uniform(0, 5);
-        Update(step, i, next);
-        return true;
-      }
-    }
-    if (!present.empty() && Fire(*c_, p.tombstone)) {
-      int i = Pick(present);
-      step.op = Op::kPodDelete;
-      step.pod =
-          prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : pods_[i];
-      step.tombstone = true;
-      pods_[i] = nullptr;
-      return true;
-    }
-    if (!present.empty() && Fire(*c_, p.recreate)) {
-      int i = Pick(present);
-      step.op = Op::kPodDelete;
-      step.pod = pods_[i];
-      Step add;
-      add.op = Op::kPodAdd;
-      add.pod = pods_[i] = Recreated(*pods_[i], ++incarnation_[i]);
-      prev_[i] = nullptr;
-      pending_.push_back(std::move(add));
-      return true;
-    }
-    if (!present.empty() && Fire(*c_, p.recreate_update)) {
-      int i = Pick(present);
-      auto next =
-          std::const_pointer_cast<Pod>(Recreated(*pods_[i], ++incarnation_[i]));
-      next->resource_version =
-          absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
-      Update(step, i, next);
-      return true;
-    }
-    if (!nodes_present.empty() && Fire(*c_, p.node_recreate)) {
-      // Prefer a node that still holds pods (in the order of their names).
-      std::vector<int> busy;
-      for (int i : nodes_present) {
-        if (world_.HoldsPods(nodes_[i]->name)) busy.push_back(i);
-      }
-      std::sort(busy.begin(), busy.end(), [&](int a, int b) {
-        return nodes_[a]->name < nodes_[b]->name;
-      });
-      int i = busy.empty() ? Pick(nodes_present) : Pick(busy);
-      step.op = Op::kNodeDelete;
-      step.node = nodes_[i];
-      Step add;
-      add.op = Op::kNodeAdd;
-      add.node = nodes_[i] = RecreatedNode(*nodes_[i], ++node_incarnation_[i]);
-      pending_.push_back(std::move(add));
-      return true;
-    }
-    if (!nodes_present.empty() && Fire(*c_, p.node_burst)) {
-      int i = Pick(nodes_present);
-      int n = Uniform(2, 5);
-      for (int k = 0; k < n; ++k) {
-        NodePtr next = NoOpNodeUpdate(*nodes_[i]);
-        Step u;
-        u.op = Op::kNodeUpdate;
-        u.old_node = nodes_[i];
-        u.new_node = nodes_[i] = next;
-        if (k == 0) {
-          step = std::move(u);
-          step.t = t_;
-        } else {
-          pending_.push_back(std::move(u));
-        }
-      }
-      return true;
-    }
-    return false;
+    return known;
   }
+  // Waiting on Permit or parked before PreBind.
+  std::vector<int> Busy() override {
+    std::vector<int> busy;
+    for (int i : Known()) {
+      const std::string key = pods_[i]->Key();
+      for (const auto* list : {&world_.waiting(), &world_.parked()}) {
+        if (std::binary_search(list->begin(), list->end(), key)) {
+          busy.push_back(i);
+        }
+      }
+    }
+    return busy;
+  }
+  PodPtr Latest(int i) override { return pods_[i]; }
+  PodPtr Stale(int i) override {
+    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
+  }
+  PodPtr Raced(int i) override {
+    auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+    next->labels["race"] = absl::StrCat(t_);
+    if (Chance(0.3)) next->priority = Uniform(0, 5);
+    return next;
+  }
+  double RaceDeletes() const override { return 0.3; }
+  PodPtr Recreated(int i, bool in_update) override {
+    PodPtr again = Recreated(*pods_[i], ++incarnation_[i]);
+    if (!in_update) return again;
+    auto next = std::const_pointer_cast<Pod>(again);
+    next->resource_version =
+        absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
+    return next;
+  }
+  void Sent(int i, PodPtr pod) override {
+    if (pod) prev_[i] = pods_[i];
+    pods_[i] = std::move(pod);
+  }
+  std::vector<int> Nodes() override {
+    std::vector<int> nodes;
+    for (int i = 0; i < options_.nodes; ++i) {
+      if (nodes_[i]) nodes.push_back(i);
+    }
+    return nodes;
+  }
+  // In the order of their names.
+  std::vector<int> BusyNodes() override {
+    std::vector<int> busy;
+    for (int i : Nodes()) {
+      if (world_.HoldsPods(nodes_[i]->name)) busy.push_back(i);
+    }
+    std::sort(busy.begin(), busy.end(),
+              [&](int a, int b) { return nodes_[a]->name < nodes_[b]->name; });
+    return busy;
+  }
+  NodePtr NodeAt(int j) override { return nodes_[j]; }
+  NodePtr RecreatedNode(int j) override {
+    return schedtrace::RecreatedNode(*nodes_[j], ++node_incarnation_[j]);
+  }
+  NodePtr NoOpUpdate(int j) override { return NoOpNodeUpdate(*nodes_[j]); }
+  void SentNode(int j, NodePtr node) override { nodes_[j] = std::move(node); }
 
   // A step the apiserver would never send (step_source.h, hostile mode).
   bool Hostile(Step& step, const std::vector<int>& present) {
@@ -516,7 +481,7 @@ class SchedulerSource : public StepSource {
   std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   std::map<int, int> incarnation_;
   std::map<int, int> node_incarnation_;
-  std::deque<Step> pending_;  // steps a perturbation queued up
+  std::vector<Step> pending_;  // steps a perturbation queued up
   struct Confirm {
     int index;
     std::string node;
