@@ -18,7 +18,7 @@ namespace schedtrace::step_source {
 namespace {
 
 // Cache-layer sequences.
-class CacheSource : public StepSource, private PerturbSubject {
+class CacheSource : public StepSource, private KeptPods {
  public:
   explicit CacheSource(const GenOptions& options) : options_(options) {}
 
@@ -196,10 +196,6 @@ class CacheSource : public StepSource, private PerturbSubject {
     }
     return busy;
   }
-  PodPtr Latest(int i) override { return pods_[i]; }
-  PodPtr Stale(int i) override {
-    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
-  }
   // An informer update of an assumed pod (upstream refuses it).
   PodPtr Raced(int i) override {
     auto next = std::make_shared<Pod>(*pods_[i]);
@@ -211,10 +207,6 @@ class CacheSource : public StepSource, private PerturbSubject {
   PodPtr Recreated(int i, bool in_update) override {
     ++incarnation_[i];
     return MakePod(i, in_update ? pods_[i]->node_name : NodeName());
-  }
-  void Sent(int i, PodPtr pod) override {
-    if (pod) prev_[i] = pods_[i];
-    pods_[i] = std::move(pod);
   }
   std::vector<int> Nodes() override {
     std::vector<int> nodes;
@@ -286,13 +278,11 @@ class CacheSource : public StepSource, private PerturbSubject {
   GenOptions options_;
   ChoiceStream* c_ = nullptr;  // the stream of the current call
   InformerWorld world_{Layer::kCache};
-  std::vector<Step> pending_;   // steps a perturbation queued up
-  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
+  std::vector<Step> pending_;  // steps a perturbation queued up
   int64_t t_ = 0;
   int64_t rv_ = 0;
   int64_t ttl_ = 0;
   std::set<int64_t> boundaries_;
-  std::map<int, PodPtr> pods_;
   std::map<int, int> incarnation_;
   std::map<std::string, NodePtr> nodes_;
   std::map<int, int> node_incarnation_;

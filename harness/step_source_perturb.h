@@ -15,6 +15,8 @@
 #ifndef SCHEDTRACE_HARNESS_STEP_SOURCE_PERTURB_H_
 #define SCHEDTRACE_HARNESS_STEP_SOURCE_PERTURB_H_
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "harness/choice_stream.h"
@@ -61,6 +63,25 @@ class PerturbSubject {
   // A node_burst update of node `j`: nothing the scheduler reads changes.
   virtual NodePtr NoOpUpdate(int j) = 0;
   virtual void SentNode(int j, NodePtr node) = 0;
+};
+
+// What the layer sources keep of their pods for the perturbations: the
+// latest object sent per pool index (null: none) and the version an update
+// replaced (the fuzz decoder keeps its own slots).
+class KeptPods : public PerturbSubject {
+ protected:
+  PodPtr Latest(int i) override { return pods_[i]; }
+  PodPtr Stale(int i) override {
+    return prev_[i] && pods_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i]
+                                                                  : nullptr;
+  }
+  void Sent(int i, PodPtr pod) override {
+    prev_[i] = pod ? pods_[i] : nullptr;
+    pods_[i] = std::move(pod);
+  }
+
+  std::map<int, PodPtr> pods_;  // the informer's view; null = absent
+  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
 };
 
 // One informer perturbation (step_source.h) into `step`, its later steps

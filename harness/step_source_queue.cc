@@ -18,7 +18,7 @@ namespace schedtrace::step_source {
 namespace {
 
 // Queue-layer sequences.
-class QueueSource : public StepSource, private PerturbSubject {
+class QueueSource : public StepSource, private KeptPods {
  public:
   explicit QueueSource(const GenOptions& options)
       : options_(options),
@@ -356,10 +356,6 @@ class QueueSource : public StepSource, private PerturbSubject {
     }
     return flying;
   }
-  PodPtr Latest(int i) override { return pods_[i]; }
-  PodPtr Stale(int i) override {
-    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
-  }
   PodPtr Raced(int i) override {
     auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
     next->labels["race"] = absl::StrCat(t_);
@@ -367,14 +363,6 @@ class QueueSource : public StepSource, private PerturbSubject {
   }
   double RaceDeletes() const override { return 0.2; }
   PodPtr Recreated(int i, bool) override { return NewPod(i); }
-  void Sent(int i, PodPtr pod) override {
-    if (!pod) {
-      Forget(i);
-      return;
-    }
-    prev_[i] = pods_[i];
-    pods_[i] = std::move(pod);
-  }
   NodePtr NodeAt(int) override { return nullptr; }
   NodePtr RecreatedNode(int) override { return nullptr; }
   NodePtr NoOpUpdate(int) override { return nullptr; }
@@ -437,8 +425,6 @@ class QueueSource : public StepSource, private PerturbSubject {
   bool focus_activated_ = false;  // Hammer: activated, not popped since
   int64_t t_ = 0;
   int64_t rv_ = 0;
-  std::map<int, PodPtr> pods_;  // the informer's view; null = absent
-  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   std::map<int, int> incarnation_;
   std::vector<Step> pending_;
 };

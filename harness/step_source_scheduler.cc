@@ -18,7 +18,7 @@
 namespace schedtrace::step_source {
 namespace {
 
-class SchedulerSource : public StepSource, private PerturbSubject {
+class SchedulerSource : public StepSource, private KeptPods {
  public:
   explicit SchedulerSource(const GenOptions& options) : options_(options) {}
 
@@ -368,10 +368,6 @@ class SchedulerSource : public StepSource, private PerturbSubject {
     }
     return busy;
   }
-  PodPtr Latest(int i) override { return pods_[i]; }
-  PodPtr Stale(int i) override {
-    return prev_[i] && prev_[i]->uid == pods_[i]->uid ? prev_[i] : nullptr;
-  }
   PodPtr Raced(int i) override {
     auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
     next->labels["race"] = absl::StrCat(t_);
@@ -386,10 +382,6 @@ class SchedulerSource : public StepSource, private PerturbSubject {
     next->resource_version =
         absl::StrCat(std::stoll(pods_[i]->resource_version) + 1);
     return next;
-  }
-  void Sent(int i, PodPtr pod) override {
-    if (pod) prev_[i] = pods_[i];
-    pods_[i] = std::move(pod);
   }
   std::vector<int> Nodes() override {
     std::vector<int> nodes;
@@ -476,9 +468,7 @@ class SchedulerSource : public StepSource, private PerturbSubject {
   Variety variety_;
   InformerWorld world_{Layer::kScheduler};
   int64_t t_ = 0;
-  std::map<int, PodPtr> pods_;
   std::map<int, NodePtr> nodes_;
-  std::map<int, PodPtr> prev_;  // the version before pods_[i], same uid
   std::map<int, int> incarnation_;
   std::map<int, int> node_incarnation_;
   std::vector<Step> pending_;  // steps a perturbation queued up
