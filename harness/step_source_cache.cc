@@ -10,20 +10,19 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
-#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
 // Cache-layer sequences.
-class CacheSource : public StepSource, private KeptPods {
+class CacheSource : public LayerSource {
  public:
-  explicit CacheSource(const GenOptions& options) : options_(options) {}
+  explicit CacheSource(const GenOptions& options)
+      : LayerSource(Layer::kCache), options_(options) {}
 
   TraceHeader Header(ChoiceStream& c) override {
-    c_ = &c;
+    Use(c);
     TraceHeader h;
     h.name = absl::StrCat("generated/cache/seed-", options_.seed);
     h.layer = Layer::kCache;
@@ -38,19 +37,7 @@ class CacheSource : public StepSource, private KeptPods {
     return h;
   }
 
-  Step Next(ChoiceStream& c) override {
-    c_ = &c;
-    return NextStep();
-  }
-
-  void Observe(const Step& step, const StepOut& out) override {
-    world_.Observe(step, out);
-  }
-
  private:
-  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
-  bool Chance(double p) { return c_->Chance(p); }
-
   std::string NodeName() {
     return absl::StrCat("n", Uniform(0, options_.nodes - 1));
   }
@@ -87,7 +74,7 @@ class CacheSource : public StepSource, private KeptPods {
     return n;
   }
 
-  Step NextStep() {
+  Step NextStep() override {
     Step step;
     // Cleanups exactly at and just after a deadline: expiry is strict.
     while (!boundaries_.empty() && *boundaries_.begin() <= t_) {
@@ -178,7 +165,6 @@ class CacheSource : public StepSource, private KeptPods {
   }
 
   // --- what the perturbations read and change (step_source_perturb.h)
-  Layer layer() const override { return Layer::kCache; }
   // Assumed or added.
   std::vector<int> Known() override {
     std::vector<int> known;
@@ -276,8 +262,6 @@ class CacheSource : public StepSource, private KeptPods {
   }
 
   GenOptions options_;
-  ChoiceStream* c_ = nullptr;  // the stream of the current call
-  InformerWorld world_{Layer::kCache};
   std::vector<Step> pending_;  // steps a perturbation queued up
   int64_t t_ = 0;
   int64_t rv_ = 0;

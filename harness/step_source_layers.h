@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "harness/choice_stream.h"
+#include "harness/informer_world.h"
 #include "harness/quantity.h"
 #include "harness/step_source.h"
+#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 
@@ -71,6 +73,42 @@ class Variety {
 
  private:
   ChoiceStream* c_ = nullptr;
+};
+
+// What the three layer sources share: the stream of the current call and
+// the draws on it, the informer world their outs build, and the pods the
+// perturbations read (KeptPods).
+class LayerSource : public StepSource, protected KeptPods {
+ public:
+  explicit LayerSource(Layer layer) : layer_(layer), world_(layer) {}
+  Step Next(ChoiceStream& c) final {
+    Use(c);
+    return NextStep();
+  }
+  void Observe(const Step& step, const StepOut& out) override {
+    world_.Observe(step, out);
+  }
+  Layer layer() const final { return layer_; }
+
+ protected:
+  // The layer's next step, drawn on c_.
+  virtual Step NextStep() = 0;
+  // Draws on `c` from now on (Header calls it first).
+  void Use(ChoiceStream& c) {
+    c_ = &c;
+    variety_.Use(c);
+  }
+  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
+  bool Chance(double p) { return c_->Chance(p); }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
+  }
+
+  const Layer layer_;
+  ChoiceStream* c_ = nullptr;  // the stream of the current call
+  Variety variety_;
+  InformerWorld world_;
 };
 
 }  // namespace schedtrace::step_source

@@ -10,18 +10,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
-#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
 // Queue-layer sequences.
-class QueueSource : public StepSource, private KeptPods {
+class QueueSource : public LayerSource {
  public:
   explicit QueueSource(const GenOptions& options)
-      : options_(options),
+      : LayerSource(Layer::kQueue),
+        options_(options),
         pool_(std::max(1, std::min(options.pods, options.queue_pool))) {}
 
   TraceHeader Header(ChoiceStream& c) override {
@@ -43,26 +42,7 @@ class QueueSource : public StepSource, private KeptPods {
     return h;
   }
 
-  Step Next(ChoiceStream& c) override {
-    Use(c);
-    return NextStep();
-  }
-
-  void Observe(const Step& step, const StepOut& out) override {
-    world_.Observe(step, out);
-  }
-
  private:
-  void Use(ChoiceStream& c) {
-    c_ = &c;
-    variety_.Use(c);
-  }
-  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
-  bool Chance(double p) { return c_->Chance(p); }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
-  }
   std::string Key(int i) const {
     return absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
   }
@@ -138,7 +118,7 @@ class QueueSource : public StepSource, private KeptPods {
     return out;
   }
 
-  Step NextStep() {
+  Step NextStep() override {
     Step step;
     t_ += ClockStep(*c_, options_.clock);
     step.t = t_;
@@ -339,7 +319,6 @@ class QueueSource : public StepSource, private KeptPods {
   }
 
   // --- what the perturbations read and change (step_source_perturb.h)
-  Layer layer() const override { return Layer::kQueue; }
   // Pending pods (known, unassigned).
   std::vector<int> Known() override {
     std::vector<int> pending;
@@ -416,9 +395,6 @@ class QueueSource : public StepSource, private KeptPods {
   }
 
   GenOptions options_;
-  ChoiceStream* c_ = nullptr;  // the stream of the current call
-  Variety variety_;
-  InformerWorld world_{Layer::kQueue};
   int pool_ = 5;
   int focus_ = -1;  // the pod Hammer re-pops, or -1
   bool hammer_moved_ = false;

@@ -11,16 +11,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/informer_world.h"
 #include "harness/step_source_layers.h"
-#include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
 namespace {
 
-class SchedulerSource : public StepSource, private KeptPods {
+class SchedulerSource : public LayerSource {
  public:
-  explicit SchedulerSource(const GenOptions& options) : options_(options) {}
+  explicit SchedulerSource(const GenOptions& options)
+      : LayerSource(Layer::kScheduler), options_(options) {}
 
   TraceHeader Header(ChoiceStream& c) override {
     Use(c);
@@ -40,13 +39,8 @@ class SchedulerSource : public StepSource, private KeptPods {
     return h;
   }
 
-  Step Next(ChoiceStream& c) override {
-    Use(c);
-    return NextStep();
-  }
-
   void Observe(const Step& step, const StepOut& out) override {
-    world_.Observe(step, out);
+    LayerSource::Observe(step, out);
     if (step.op != Op::kBind) return;
     for (const Binding& b : out.bindings) {
       for (int i = 0; i < options_.pods; ++i) {
@@ -57,17 +51,6 @@ class SchedulerSource : public StepSource, private KeptPods {
   }
 
  private:
-  void Use(ChoiceStream& c) {
-    c_ = &c;
-    variety_.Use(c);
-  }
-  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
-  bool Chance(double p) { return c_->Chance(p); }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[Uniform(0, static_cast<int>(v.size()) - 1)];
-  }
-
   // RecreatedPod, now and then for the other scheduler name: schedulerName
   // is immutable, so only a re-created pod hands a name between schedulers
   // (informer filters judge the old and the new object apart).
@@ -164,7 +147,7 @@ class SchedulerSource : public StepSource, private KeptPods {
   }
 
   // --- the step mix
-  Step NextStep() {
+  Step NextStep() override {
     Step step;
     t_ += ClockStep(*c_, options_.clock);
     step.t = t_;
@@ -347,7 +330,6 @@ class SchedulerSource : public StepSource, private KeptPods {
   }
 
   // --- what the perturbations read and change (step_source_perturb.h)
-  Layer layer() const override { return Layer::kScheduler; }
   std::vector<int> Known() override {
     std::vector<int> known;
     for (int i = 0; i < options_.pods; ++i) {
@@ -464,9 +446,6 @@ class SchedulerSource : public StepSource, private KeptPods {
   }
 
   GenOptions options_;
-  ChoiceStream* c_ = nullptr;  // the stream of the current call
-  Variety variety_;
-  InformerWorld world_{Layer::kScheduler};
   int64_t t_ = 0;
   std::map<int, NodePtr> nodes_;
   std::map<int, int> incarnation_;
