@@ -136,6 +136,10 @@ void Apply(PerturbKind kind, int i, ChoiceStream& c, PerturbSubject& s,
 bool Perturb(const Perturbations& p, ChoiceStream& c, PerturbSubject& s,
              Step& step, std::vector<Step>& later) {
   for (int k = 0; k < kPerturbKinds; ++k) {
+    // An unperturbed trace (the common case) asks the subject nothing: Fire
+    // draws nothing for a kind that is off, so skipping it first draws the
+    // same.
+    if (!(p.*kPerturbFields[k] > 0)) continue;
     const auto kind = static_cast<PerturbKind>(k);
     std::vector<int> candidates = Candidates(kind, s);
     if (candidates.empty() || !Fire(c, p.*kPerturbFields[k])) continue;
