@@ -1,98 +1,89 @@
-// The fuzz inputs' byte format (decoder.h): the pools, what each nibble and
-// byte of a record indexes, how many bytes an op's arguments take, the config
-// byte's header and the perturbation header. A contract with the committed
-// corpus/ (decoder_pin_test pins it): a change here changes what every
-// committed input means. byte_format.cc has the record layout.
+// The fuzz inputs' byte format (fuzz/decoder.h): a config byte, an optional
+// perturbation header, then the step source's choices (harness/
+// step_source.h) as ByteChoices reads them (harness/choice_stream.h). A
+// contract with the committed corpus/ (decoder_pin_test pins it): a change
+// here, or in the order or ranges of the step source's draws, changes what
+// committed inputs mean, so re-derive corpus/ in the same change (README,
+// "Fuzzing").
+//
+//   byte 0      config:
+//                 bits 0-1  the pools: pods and nodes (kPools)
+//                 bits 2-3  hostile target: the share of hostile steps
+//                           (kHostileRates)
+//                 bit 4     unused
+//                 bit 5     a perturbation header follows
+//   bytes 1-4   (only with bit 5) one level nibble per informer
+//               perturbation, low then high: [race|resync]
+//               [recreate|tombstone] [node_recreate|recreate_update]
+//               [-|node_burst]; level L fires at a step with probability
+//               L/16
+//   then        the choices: the header's (a second profile, the TTL, a huge
+//               backoff), then each step's, until the bytes run out or
+//               kMaxSteps
+//
+// The hostile target's input has one more byte in front: the layer
+// (HostileLayer).
 #ifndef SCHEDTRACE_FUZZ_BYTE_FORMAT_H_
 #define SCHEDTRACE_FUZZ_BYTE_FORMAT_H_
 
 #include <array>
 #include <cstdint>
 #include <string>
-#include <string_view>
-#include <vector>
 
-#include "harness/generator.h"
+#include "harness/gen_options.h"
 #include "harness/op_table.h"
-#include "harness/trace.h"
 
 namespace schedtrace::fuzz {
 
-inline constexpr int kPodPool = 6;   // p0..p5, even in "default", odd in "team"
-inline constexpr int kNodePool = 3;  // n0..n2, TraceScore label i+1
+// What a fuzz input drives: a valid sequence, or one with hostile steps.
+enum class Mode { kValid, kHostile };
 
-// The op nibbles of a layer: the low 4 bits of a record's op byte index it.
-// Frequent ops appear twice; the encoder uses the first index. Part of the
-// byte format (the committed corpus/ means what it means through it), so
-// it is written out here rather than derived from harness/op_table.h: an op
-// added there is fuzzed once it takes one of the repeated nibbles, which
-// changes what corpus records with that nibble decode to
-// (docs/ADDING-AN-OP.md).
-const std::array<Op, 16>& OpTable(Layer layer);
+inline constexpr int kMaxSteps = 200;
 
-// The clock table: the low 4 bits of a record's dt byte index it (ms).
-const std::array<int64_t, 16>& DeltaTable();
+// The pools config bits 0-1 choose: small pools make pods collide, are
+// deleted and created again and nodes come and go under pods; the larger
+// grow heaps past a few levels.
+struct Pool {
+  int pods;
+  int nodes;
+};
+inline constexpr std::array<Pool, 4> kPools = {
+    {{6, 3}, {3, 2}, {12, 4}, {24, 6}}};
 
-// q_move_all's events (resource, action, label as upstream names them).
-const std::vector<ClusterEvent>& MoveEvents();
-// cluster_event's resources (action chosen by a bit).
-const std::vector<std::string>& ClusterEventResources();
-// q_add_unschedulable's plugins, one bit each.
-const std::vector<std::string>& UnschedulablePlugins();
+// The share of hostile steps config bits 2-3 choose (hostile mode only).
+inline constexpr std::array<double, 4> kHostileRates = {0.15, 0.3, 0.6, 0.05};
 
-// How many argument bytes follow [op][dt] for `op`: the sum of its op-table
-// arguments' ArgWidth.
-int ArgBytes(Op op);
-// The bytes one argument of `op` takes in its record (byte_format.cc's layout):
-// 0 for those held in the op byte's flags or in another argument's byte.
-int ArgWidth(Op op, Arg arg);
-// Where a flag or outcome argument of `op` sits in the op byte's flags
-// (bits 4-7, shifted down): the flag arguments take bits in the op table's
-// order, one each, permit two. -1 for other arguments.
-int FlagShift(Op op, Arg arg);
+inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
+inline constexpr int kPerturbHeaderBytes = 4;
 
-// The header byte 0 decodes to, for `layer`.
-TraceHeader HeaderFor(Layer layer, uint8_t config_byte);
-// The same header, built once per (layer, byte) and kept for the life of the
-// process (thread-safe): a decoder refers to it instead of copying it.
-const TraceHeader& CachedHeaderFor(Layer layer, uint8_t config_byte);
-
-// The hostile target's first byte picks the layer.
-Layer HostileLayer(uint8_t byte);
-// Its inverse: 0, 1, 2 for queue, cache, scheduler (also the layer's index
-// in tables per layer).
-uint8_t HostileLayerByte(Layer layer);
-
-// The pool's pod keys ("default/p0", "team/p1", ...), built once.
-const std::array<std::string, kPodPool>& PodKeys();
-// The pool's slots in the order of their keys ("default/p0", "default/p2",
-// ... "team/p5").
-const std::array<int, kPodPool>& SlotsByKey();
-// A slot byte's pod slot (bits 0-2) and node slot (bits 0-1).
-inline int SlotOf(uint8_t b) { return (b & 7) % kPodPool; }
-inline int NodeSlotOf(uint8_t b) { return (b & 3) % kNodePool; }
-// The slot of a pool pod's key or a pool node's name, -1 for another.
-int PodSlotOfKey(std::string_view key);
-int NodeSlotOfName(const std::string& name);
-
-std::string PodName(int slot);
-std::string PodNamespace(int slot);
-std::string NodeName(int slot);
-
-// PerturbKind, kPerturbKinds, kPerturbFields and PerturbKindName
-// (harness/gen_options.h) order the perturbation header's nibbles.
-
-// The perturbation header: a level per kind, 0 (off) to 15. Level L fires
-// at a record with probability L/16. Bytes 1-4 of an input carry them as
-// nibbles, low then high: [race|resync] [recreate|tombstone]
-// [node_recreate|recreate_update] [-|node_burst].
+// The perturbation header: a level per kind (PerturbKind order), 0 (off) to
+// 15.
 using PerturbLevels = std::array<uint8_t, kPerturbKinds>;
 
 // The probabilities `levels` stand for (level / 16).
 Perturbations PerturbationsOf(const PerturbLevels& levels);
 
-inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
-inline constexpr int kPerturbHeaderBytes = 4;
+// The levels nearest to `p` (round(16 p), at least 1 when p > 0, at most 15).
+PerturbLevels LevelsFor(const Perturbations& p);
+
+// The step source's options for an input of `layer` in `mode` whose config
+// byte is `config` and perturbation header `levels` (all 0 without one).
+GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
+                      const PerturbLevels& levels);
+
+// The config byte of pool `pool` (index in kPools), hostile rate `hostile`
+// (index in kHostileRates), with the perturbation header bit when
+// `perturbed`.
+uint8_t ConfigByte(int pool, int hostile, bool perturbed);
+
+// The config byte and perturbation header of an input (levels all 0 means
+// no header).
+std::string InputPrefix(uint8_t config, const PerturbLevels& levels);
+
+// The hostile target's first byte picks the layer.
+Layer HostileLayer(uint8_t byte);
+// Its inverse: 0, 1, 2 for queue, cache, scheduler.
+uint8_t HostileLayerByte(Layer layer);
 
 }  // namespace schedtrace::fuzz
 

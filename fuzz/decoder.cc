@@ -1,159 +1,85 @@
-// The Decoder's driver: the config byte and perturbation header, one record
-// (or a perturbation's later step) per Next(), the reference's feedback, and
-// DecodeTrace. A record's decoding per layer: decoder_records.cc; the
-// objects it builds: decoder_objects.cc; perturbations: decoder_perturb.cc;
-// the byte format itself: byte_format.cc, variants.cc.
+// The Decoder: the config byte and perturbation header (fuzz/byte_format.h),
+// then the step source on ByteChoices, and DecodeTrace.
 #include "fuzz/decoder.h"
 
-#include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "harness/json_codec.h"
 
 namespace schedtrace::fuzz {
+namespace {
 
-Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
-                 const DecoderOptions& options)
-    : layer_(layer), mode_(mode), data_(data) {
-  const uint8_t config = Byte();
-  header_ = &CachedHeaderFor(layer, config);
-  world_ = InformerWorld(layer, header_->config.assumed_pod_ttl_ms);
-  PerturbLevels levels = {};
+// The input's config byte and perturbation header, read off `data`.
+std::string_view ReadPrefix(std::string_view data, uint8_t& config,
+                            PerturbLevels& levels) {
+  auto byte = [&data](size_t i) {
+    return i < data.size() ? static_cast<uint8_t>(data[i]) : uint8_t{0};
+  };
+  config = byte(0);
+  levels = {};
+  size_t used = 1;
   if (config & kPerturbHeaderBit) {
-    // Read in every mode, so that a record starts at the same byte whatever
-    // the mode and the options.
     for (int i = 0; i < kPerturbHeaderBytes; ++i) {
-      const uint8_t b = Byte();
+      const uint8_t b = byte(1 + i);
       if (2 * i < kPerturbKinds) levels[2 * i] = b & 15;
       if (2 * i + 1 < kPerturbKinds) levels[2 * i + 1] = b >> 4;
     }
+    used += kPerturbHeaderBytes;
   }
-  if (mode_ != Mode::kValid) return;  // hostile input needs no help
-  forced_ = options.perturb.has_value();
-  perturb_ = forced_ ? *options.perturb : PerturbationsOf(levels);
-  std::string spec;
-  for (int k = 0; k < kPerturbKinds; ++k) {
-    const double p = std::clamp(perturb_.*kPerturbFields[k], 0.0, 1.0);
-    // A forced probability too small for 1/65536 still fires sometimes: it
-    // was asked for.
-    threshold_[k] = forced_
-                        ? (p > 0 ? std::max<uint32_t>(1, p * 65536 + 0.5) : 0)
-                        : uint32_t{levels[k]} * 4096;
-    // The queue layer sees no nodes: a node kind never applies there, so it
-    // is off (and the trace does not claim it).
-    if (layer_ == Layer::kQueue &&
-        k >= static_cast<int>(PerturbKind::kNodeRecreate)) {
-      threshold_[k] = 0;
-      perturb_.*kPerturbFields[k] = 0;
-    }
-    if (threshold_[k] == 0) continue;
-    perturbing_ = true;
-    absl::StrAppend(&spec, spec.empty() ? "" : ",",
-                    std::string(PerturbKindName(static_cast<PerturbKind>(k))),
-                    ":", p);
-  }
-  // The decoded trace says how it was perturbed (the --perturb spelling):
-  // its own header, the cached one stays as it is.
-  if (perturbing_) {
-    auto own = std::make_shared<TraceHeader>(*header_);
-    absl::StrAppend(&own->description, "; perturb ", spec);
-    header_ = own.get();
-    own_header_ = std::move(own);
-  }
+  return data.substr(std::min(used, data.size()));
 }
 
-uint8_t Decoder::Byte() {
-  return pos_ < data_.size() ? static_cast<uint8_t>(data_[pos_++]) : 0;
+std::string Spec(const Perturbations& p) {
+  std::string spec;
+  for (int k = 0; k < kPerturbKinds; ++k) {
+    if (p.*kPerturbFields[k] <= 0) continue;
+    absl::StrAppend(&spec, spec.empty() ? "" : ",",
+                    std::string(PerturbKindName(static_cast<PerturbKind>(k))),
+                    ":", p.*kPerturbFields[k]);
+  }
+  return spec;
+}
+
+}  // namespace
+
+Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
+                 const DecoderOptions& options)
+    : choices_("") {
+  uint8_t config = 0;
+  PerturbLevels levels;
+  choices_ = ByteChoices(ReadPrefix(data, config, levels));
+  options_ = OptionsFor(layer, mode, config, levels);
+  if (options.perturb) {
+    options_.perturb = *options.perturb;
+    if (layer == Layer::kQueue) {
+      options_.perturb.node_recreate = options_.perturb.node_burst = 0;
+    }
+  }
+  source_ = StepSource::New(layer, options_);
+  header_ = source_->Header(choices_);
+  header_.name = absl::StrCat("fuzz/", std::string(LayerName(layer)));
+  header_.source = "generated";
+  header_.seed.reset();
+  absl::StrAppend(&header_.description,
+                  "; decoded from fuzz bytes: ", options_.pods, " pods, ",
+                  options_.nodes, " nodes");
+  if (options_.hostile) {
+    absl::StrAppend(&header_.description, ", hostile ",
+                    options_.variety.hostile_rate);
+  }
+  if (const std::string spec = Spec(options_.perturb); !spec.empty()) {
+    absl::StrAppend(&header_.description, "; perturb ", spec);
+  }
 }
 
 std::optional<Step> Decoder::Next() {
-  if (steps_ >= kMaxSteps) return std::nullopt;
-  Step step;
-  if (pending_head_ < pending_.size()) {
-    // A perturbation's later step: no bytes, 1 ms after the one before (t
-    // stays strictly increasing, as exact traces want).
-    step = std::move(pending_[pending_head_++]);
-    if (pending_head_ == pending_.size()) {
-      pending_.clear();  // keeps its capacity: no allocation next time
-      pending_head_ = 0;
-    }
-    step.t = ++t_;
-  } else {
-    if (pos_ >= data_.size()) return std::nullopt;
-    const uint8_t op_byte = Byte();
-    const uint8_t dt_byte = Byte();
-    step.op = OpTable(layer_)[op_byte & 15];
-    t_ += DeltaTable()[dt_byte & 15];
-    step.t = t_;
-    // Arguments are read for the op as written, before validity may turn it
-    // into another, so a record's length never depends on the state.
-    std::array<uint8_t, 4> a = {0, 0, 0, 0};
-    for (int i = 0; i < ArgBytes(step.op); ++i) a[i] = Byte();
-    const uint8_t flags = op_byte >> 4;
-    last_perturbation_.reset();
-    if (!perturbing_ || !Perturb(step, op_byte, dt_byte, a.data())) {
-      switch (layer_) {
-        case Layer::kQueue:
-          DecodeQueue(step, flags, a.data());
-          break;
-        case Layer::kCache:
-          DecodeCache(step, flags, a.data());
-          break;
-        case Layer::kScheduler:
-          DecodeScheduler(step, flags, a.data());
-          break;
-      }
-    }
-    ++records_;
-  }
-  // The version an update replaced, while the same incarnation lives: what a
-  // tombstone may carry stale. Not a resync (the same object).
-  if (perturbing_ && step.old_pod && step.new_pod &&
-      step.old_pod != step.new_pod && step.old_pod->uid == step.new_pod->uid) {
-    const int slot = PodSlotOfKey(step.new_pod->Key());
-    if (slot >= 0) slots_[slot].prev = step.old_pod;
-  }
-  // What the codec would remember as "the latest carried" (old, then new).
-  for (const PodPtr* p : {&step.pod, &step.old_pod, &step.new_pod}) {
-    if (*p == nullptr) continue;
-    const int slot = PodSlotOfKey((*p)->Key());
-    if (slot >= 0) slots_[slot].latest = *p;
-  }
+  if (steps_ >= kMaxSteps || choices_.exhausted()) return std::nullopt;
   ++steps_;
-  return step;
-}
-
-uint8_t Decoder::InFlightSlots() const {
-  uint8_t slots = 0;
-  for (int i = 0; i < kPodPool; ++i) {
-    if (world_.InFlight(PodKeys()[i])) slots |= 1u << i;
-  }
-  return slots;
-}
-
-void Decoder::Observe(const Step& step, const StepOut& out) {
-  world_.Observe(step, out);
-  // The queue layer's pods in flight and its cycle are the world's.
-  if (layer_ == Layer::kCache && mode_ == Mode::kValid) {
-    // What the outs imply wins over what the decoder sent (cleanup
-    // expiries, refused calls).
-    for (int i = 0; i < kPodPool; ++i) {
-      const std::string& key = PodKeys()[i];
-      slots_[i].cache = world_.Assumed(key) ? CacheStatus::kAssumed
-                        : world_.Added(key) ? CacheStatus::kAdded
-                                            : CacheStatus::kNone;
-    }
-  }
-  // Which nodes hold pods (node_recreate aims at them).
-  if (perturbing_) {
-    busy_nodes_ = 0;
-    for (int j = 0; j < kNodePool; ++j) {
-      if (world_.HoldsPods(NodeName(j))) busy_nodes_ |= 1u << j;
-    }
-  }
+  return source_->Next(choices_);
 }
 
 absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
@@ -173,8 +99,7 @@ absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
     absl::StatusOr<StepOut> out = reference->Apply(*step);
     if (!out.ok()) {
       // The reference refused the step: the trace ends before it (hostile
-      // input the model rejects, e.g. q_add_unschedulable of a pod never
-      // popped); keep the step so the trace shows it.
+      // input the model rejects); keep the step so the trace shows it.
       trace.steps.push_back(*std::move(step));
       break;
     }

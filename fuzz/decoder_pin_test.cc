@@ -1,25 +1,16 @@
 // Pins what the decoder makes of fixed inputs: 300 pseudo-random byte strings
 // per target (a fixed seed, so they never change; not the corpus, which the
-// nightly run grows) are decoded as the target decodes them (valid mode with
-// the model's feedback, hostile mode without), written out with the trace
-// codec, and hashed into one digest per target. A change to the decoder that
-// is meant to keep the sequences (a speed-up, a refactoring) must keep these
-// digests; one that changes them on purpose updates them here, after checking
-// the traces it now makes.
+// nightly run grows) are decoded as the target decodes them (with the
+// model's feedback), written out with the trace codec, and hashed into one
+// digest per target. A change to the decoder or to the step source's draws
+// that is meant to keep the sequences (a speed-up, a refactoring) must keep
+// these digests; one that changes them on purpose updates them here, after
+// checking the traces it now makes, and re-derives corpus/.
 //
-// Changed on purpose: 2026-11-23, bit 7 of a node byte (NodeVariant::odd: a
-// PreferNoSchedule taint, or a score outside [0, 100]); queue digests, which
-// decode no node, stayed.
-// Changed on purpose: issue 14.8, the codec writes a step's keys as t, op,
-// the op's arguments, expect (and the header's as schedtrace, name, layer,
-// ...) instead of sorted; the decoded traces are the same (the old digests
-// hold with the sorted writer).
-//
-// Changed on purpose: issue 17.2, the decoder reads its feedback from the
-// outs (harness/informer_world.h), not from the model's state. Only the
-// node a node_recreate aims at can differ (which nodes hold pods is read
-// from the objects and outs): the forced-perturbation scheduler digest; of
-// the 923 committed corpus inputs, one decodes differently, in that node.
+// Changed on purpose: issue 17.2, the fuzz targets make their steps with the
+// step source (harness/step_source.h) on ByteChoices: every digest changed,
+// and corpus/ was re-derived (README, "Fuzzing"). Earlier changes are in the
+// file's history.
 //
 // To see what changed: write the inputs out, run `schedtrace_fuzz_tool
 // decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
@@ -49,7 +40,7 @@ uint64_t Fnv(std::string_view s, uint64_t h = 0xcbf29ce484222325ULL) {
 }
 
 // 300 inputs of 0 to 599 bytes. Every third one sets the config byte's
-// perturbation bit, so the perturbation header and draws are read too.
+// perturbation bit, so the perturbation header is read too.
 std::vector<std::string> Inputs(const std::string& target) {
   std::mt19937_64 rng(Fnv(target));
   std::vector<std::string> inputs;
@@ -77,9 +68,8 @@ std::string DecodedText(const std::string& target, std::string_view data,
     data.remove_prefix(1);
   }
   std::unique_ptr<System> model = model::NewSystem();
-  absl::StatusOr<Trace> trace = DecodeTrace(
-      layer, mode, data, mode == Mode::kValid ? model.get() : nullptr,
-      /*record=*/false, options);
+  absl::StatusOr<Trace> trace =
+      DecodeTrace(layer, mode, data, model.get(), /*record=*/false, options);
   EXPECT_TRUE(trace.ok()) << trace.status();
   return trace.ok() ? EncodeTrace(*trace) : trace.status().ToString();
 }
@@ -101,18 +91,17 @@ DecoderOptions Forced(double p) {
 }
 
 TEST(DecoderPinTest, TracesAreUnchanged) {
-  EXPECT_EQ(Digest("queue"), "07e0fb8c4975258f");
-  EXPECT_EQ(Digest("cache"), "58eb64f07f64f371");
-  EXPECT_EQ(Digest("scheduler"), "41b3726e8e96968f");
-  EXPECT_EQ(Digest("hostile"), "c01e7b9894e609b4");
+  EXPECT_EQ(Digest("queue"), "6e4bc6c663b60fef");
+  EXPECT_EQ(Digest("cache"), "cb7a27c3dbf7a820");
+  EXPECT_EQ(Digest("scheduler"), "55f8d49cb84f56d1");
+  EXPECT_EQ(Digest("hostile"), "d7b354f77ffa37ff");
 }
 
-// DecoderOptions::perturb: every kind forced, drawn from hashes rather than
-// the inputs' nibbles.
+// DecoderOptions::perturb: every kind forced, whatever the input's header.
 TEST(DecoderPinTest, ForcedPerturbationTracesAreUnchanged) {
-  EXPECT_EQ(Digest("queue", Forced(0.1)), "eadad182d302b8e8");
-  EXPECT_EQ(Digest("cache", Forced(0.1)), "70aed80ce78a2c88");
-  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "e189b3739bb2ec6a");
+  EXPECT_EQ(Digest("queue", Forced(0.1)), "23ce8f75a372036c");
+  EXPECT_EQ(Digest("cache", Forced(0.1)), "f560f017b9dafa0f");
+  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "586753436f70cdcd");
 }
 
 }  // namespace

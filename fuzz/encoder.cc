@@ -1,351 +1,403 @@
+// The encoder's search (encoder.h): per step, one choice at a time, the value
+// whose step scores nearest the trace's.
 #include "fuzz/encoder.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "fuzz/decoder.h"
+#include "harness/choice_stream.h"
+#include "harness/step_source.h"
+#include "model/system.h"
 
 namespace schedtrace::fuzz {
 namespace {
 
-class Encoder {
- public:
-  explicit Encoder(const Trace& trace) : trace_(trace) {}
+// One choice a step made: where its bytes start in the step's bytes, how
+// many it took, and how many values it had (0 for a chance).
+struct Choice {
+  size_t at = 0;
+  int bytes = 1;
+  uint64_t range = 0;
+};
 
-  std::string Run() {
-    out_.push_back(static_cast<char>(ConfigByte(trace_.header)));
-    int64_t last_t = 0;
-    int n = 0;
-    for (const Step& step : trace_.steps) {
-      if (n++ >= kMaxSteps) break;
-      Record(step, step.t - last_t);
-      last_t = step.t;
+// Reads bytes as ByteChoices does and notes the choices they answered.
+class Probe : public ChoiceStream {
+ public:
+  explicit Probe(std::string_view bytes) : bytes_(bytes) {}
+  int Uniform(int lo, int hi) override {
+    const int n = ByteChoices::UniformBytes(lo, hi);
+    if (n > 0) {
+      choices_.push_back(
+          {bytes_.reads(), n, static_cast<uint64_t>(int64_t{hi} - lo) + 1});
     }
-    return out_;
+    return bytes_.Uniform(lo, hi);
+  }
+  bool Chance(double p) override {
+    choices_.push_back({bytes_.reads(), 1, 0});
+    return bytes_.Chance(p);
+  }
+  size_t reads() const { return bytes_.reads(); }
+  std::vector<Choice> choices() { return std::move(choices_); }
+
+ private:
+  ByteChoices bytes_;
+  std::vector<Choice> choices_;
+};
+
+// `bytes` with `choice` answered by value `v` (a chance: 0 no, 1 yes).
+std::string WithValue(std::string bytes, const Choice& choice, uint64_t v) {
+  if (choice.range == 0) {
+    bytes[choice.at] = static_cast<char>(v ? 255 : 0);
+    return bytes;
+  }
+  for (int k = 0; k < choice.bytes; ++k, v >>= 8) {
+    bytes[choice.at + k] = static_cast<char>(v & 255);
+  }
+  return bytes;
+}
+
+// The value `bytes` give `choice` (the range's reading of them).
+uint64_t ValueOf(const std::string& bytes, const Choice& choice) {
+  if (choice.range == 0) return static_cast<uint8_t>(bytes[choice.at]) >= 128;
+  uint64_t v = 0;
+  for (int k = choice.bytes - 1; k >= 0; --k) {
+    v = v << 8 | static_cast<uint8_t>(bytes[choice.at + k]);
+  }
+  return v % choice.range;
+}
+
+// The pod and node a step is about.
+std::string SubjectPod(const Step& s) {
+  if (s.pod) return s.pod->Key();
+  if (s.new_pod) return s.new_pod->Key();
+  return s.pod_key;
+}
+const Pod* SubjectPodObject(const Step& s) {
+  return s.pod ? s.pod.get() : s.new_pod.get();
+}
+const Node* SubjectNode(const Step& s) {
+  return s.node ? s.node.get() : s.new_node.get();
+}
+
+bool Ready(const Node& n) {
+  for (const NodeCondition& c : n.conditions) {
+    if (c.type == "Ready") return c.status == "True";
+  }
+  return false;
+}
+
+int Requests(const Pod& p) {
+  int n = 0;
+  for (const Container& c : p.containers) n += c.requests.size();
+  return n;
+}
+
+// How near a step the source made is to the trace's, with the trace's pod
+// keys and node names mapped to the source's as they first appear.
+class Scorer {
+ public:
+  double Score(const Step& a, const Step& b) const {
+    double s = 0;
+    if (a.op == b.op) s += 2000;
+    s += 100.0 / (1.0 + std::abs(static_cast<double>(a.t - b.t)) / 1000.0);
+    s += 200 * SamePod(SubjectPod(a), SubjectPod(b));
+    const Node* an = SubjectNode(a);
+    const Node* bn = SubjectNode(b);
+    s += 100 * SameNode(an ? an->name : "", bn ? bn->name : "");
+    s += PodShape(SubjectPodObject(a), SubjectPodObject(b));
+    s += NodeShape(an, bn);
+    s += 10 * ((a.old_pod == nullptr) == (b.old_pod == nullptr));
+    if (a.old_pod && a.new_pod && b.old_pod && b.new_pod) {
+      s += 30 * ((*a.old_pod == *a.new_pod) == (*b.old_pod == *b.new_pod));
+      s += 30 * ((a.old_pod->uid == a.new_pod->uid) ==
+                 (b.old_pod->uid == b.new_pod->uid));
+    }
+    s += 10 * ((a.old_node == nullptr) == (b.old_node == nullptr));
+    s += 20 * (a.tombstone == b.tombstone);
+    s += 20 * (a.reserve == b.reserve) + 20 * (a.permit == b.permit);
+    s += 20 * (a.prebind_ok == b.prebind_ok) + 20 * (a.bind_ok == b.bind_ok);
+    s += 10 * (a.cycle.has_value() == b.cycle.has_value());
+    s += 15 * (a.event.resource == b.event.resource) +
+         15 * (a.event.label == b.event.label);
+    s += 20 * (a.plugins == b.plugins);
+    s += 10 * (a.pod_keys.size() == b.pod_keys.size());
+    s += 10 * (a.precheck.has_value() == b.precheck.has_value());
+    s += 10 * SameNode(a.nominated_node, b.nominated_node);
+    s += 5 * (a.wait_for_first_consumer == b.wait_for_first_consumer);
+    return s;
+  }
+
+  // The source sent `a` for the trace's `b`: their pods and nodes are the
+  // same from now on.
+  void Bind(const Step& a, const Step& b) {
+    Map(pods_, pod_images_, SubjectPod(a), SubjectPod(b));
+    const Node* an = SubjectNode(a);
+    const Node* bn = SubjectNode(b);
+    if (an && bn) Map(nodes_, node_images_, an->name, bn->name);
+    const Pod* ap = SubjectPodObject(a);
+    const Pod* bp = SubjectPodObject(b);
+    if (ap && bp) Map(nodes_, node_images_, ap->node_name, bp->node_name);
+    for (size_t i = 0; i < std::min(a.pod_keys.size(), b.pod_keys.size());
+         ++i) {
+      Map(pods_, pod_images_, a.pod_keys[i], b.pod_keys[i]);
+    }
   }
 
  private:
-  int PodSlot(const std::string& key) {
-    auto [it, inserted] = pod_slots_.emplace(key, 0);
-    if (inserted) it->second = static_cast<int>(pod_slots_.size() - 1);
-    return it->second % kPodPool;
-  }
-  int NodeSlot(const std::string& name) {
-    auto [it, inserted] = node_slots_.emplace(name, 0);
-    if (inserted) it->second = static_cast<int>(node_slots_.size() - 1);
-    return it->second % kNodePool;
-  }
-  // The slot byte: slot, uid generation, resourceVersion (byte_format.cc).
-  uint8_t SlotByte(const Pod& pod) {
-    const int slot = PodSlot(pod.Key());
-    std::vector<std::string>& uids = uids_[pod.Key()];
-    auto it = std::find(uids.begin(), uids.end(), pod.uid);
-    int gen = static_cast<int>(it - uids.begin());
-    if (it == uids.end()) uids.push_back(pod.uid);
-    int64_t rv = 1;
-    if (!absl::SimpleAtoi(pod.resource_version, &rv)) rv = 1;
-    rv = std::clamp<int64_t>(rv, 1, 8);
-    return static_cast<uint8_t>(slot | (gen & 3) << 3 | (rv - 1) << 5);
-  }
-  uint8_t KeySlotByte(const std::string& key) {
-    return static_cast<uint8_t>(PodSlot(key));
-  }
-  void PodArg(const Pod& pod) {
-    const uint8_t slot = SlotByte(pod);
-    std::array<uint8_t, 2> v =
-        PodVariant::Of(pod, [this](const std::string& n) {
-          return NodeSlot(n);
-        }).Pack();
-    Put(slot);
-    Put(v[0]);
-    Put(v[1]);
-  }
-  void NodeArg(const Node& node) {
-    Put(static_cast<uint8_t>(NodeSlot(node.name)));
-    Put(NodeVariant::Of(node).Pack());
-  }
-  void Put(uint8_t b) { out_.push_back(static_cast<char>(b)); }
+  using Names = std::map<std::string, std::string>;
 
-  static uint8_t DeltaIndex(int64_t dt) {
-    const auto& table = DeltaTable();
-    int best = 0;
-    for (int i = 1; i < 16; ++i) {
-      if (std::llabs(table[i] - dt) < std::llabs(table[best] - dt)) best = i;
+  static bool Same(const Names& names, const std::set<std::string>& images,
+                   const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty()) return a.empty() == b.empty();
+    auto it = names.find(b);
+    return it != names.end() ? it->second == a : !images.contains(a);
+  }
+  static void Map(Names& names, std::set<std::string>& images,
+                  const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty() || names.contains(b) || images.contains(a)) {
+      return;
     }
-    return static_cast<uint8_t>(best);
+    names[b] = a;
+    images.insert(a);
+  }
+  bool SamePod(const std::string& a, const std::string& b) const {
+    return Same(pods_, pod_images_, a, b);
+  }
+  bool SameNode(const std::string& a, const std::string& b) const {
+    return Same(nodes_, node_images_, a, b);
   }
 
-  uint8_t OpIndex(Op op) const {
-    const auto& table = OpTable(trace_.header.layer);
-    for (int i = 0; i < 16; ++i) {
-      if (table[i] == op) return static_cast<uint8_t>(i);
+  double PodShape(const Pod* a, const Pod* b) const {
+    if (a == nullptr || b == nullptr) return 40 * (a == b);
+    double s = 20 * (a->node_name.empty() == b->node_name.empty());
+    if (!a->node_name.empty() && !b->node_name.empty()) {
+      s += 20 * SameNode(a->node_name, b->node_name);
     }
-    return 0;
+    s += 10 * (a->Priority() == b->Priority());
+    s += 20 * (a->scheduling_gates.empty() == b->scheduling_gates.empty());
+    s += 10 * (a->deletion_timestamp.has_value() ==
+               b->deletion_timestamp.has_value());
+    s +=
+        10 * (a->nominated_node_name.empty() == b->nominated_node_name.empty());
+    s += 5 * (a->tolerations.empty() == b->tolerations.empty());
+    s += 10 *
+         (a->required_pod_affinity.empty() == b->required_pod_affinity.empty());
+    s += 5 * ((a->node_selector.empty() && !a->required_node_affinity) ==
+              (b->node_selector.empty() && !b->required_node_affinity));
+    s += 20 * (a->scheduler_name == b->scheduler_name);
+    s += 5 * (Requests(*a) == Requests(*b));
+    s += 2 * (a->labels.size() == b->labels.size());
+    return s;
   }
 
-  // The flag and outcome arguments' bits (FlagShift), then the hints valid
-  // mode reads from the scheduler layer's pod records.
-  static uint8_t Flags(const Step& s) {
-    uint8_t flags = 0;
-    for (const ArgSpec& a : SpecOf(s.op).Args()) {
-      const int shift = FlagShift(s.op, a.arg);
-      if (shift < 0) continue;
-      int bits = 0;
-      switch (a.arg) {
-        case Arg::kTombstone:
-          bits = s.tombstone ? 1 : 0;
-          break;
-        case Arg::kReserve:
-          bits = s.reserve == ReserveOutcome::kError ? 1 : 0;
-          break;
-        case Arg::kPermit:
-          bits = s.permit == PermitOutcome::kWait     ? 1
-                 : s.permit == PermitOutcome::kReject ? 2
-                                                      : 0;
-          break;
-        case Arg::kPreBind:
-          bits = s.prebind_ok ? 0 : 1;
-          break;
-        case Arg::kBindResult:
-          bits = s.bind_ok ? 0 : 1;
-          break;
-        default:
-          break;
-      }
-      flags |= static_cast<uint8_t>(bits << shift);
-    }
-    if (s.op == Op::kPodUpdate && s.old_pod && s.new_pod) {
-      // bit 4 a resync, bit 5 a bind (byte_format.cc)
-      flags =
-          (*s.old_pod == *s.new_pod ? 1 : 0) |
-          (s.old_pod->node_name.empty() && !s.new_pod->node_name.empty() ? 2
-                                                                         : 0);
-    } else if (s.op == Op::kPodAdd) {
-      flags = s.pod && !s.pod->node_name.empty() ? 2 : 0;  // an assigned pod
-    }
-    return flags;
+  static double NodeShape(const Node* a, const Node* b) {
+    if (a == nullptr || b == nullptr) return 40 * (a == b);
+    return 10 * (a->unschedulable == b->unschedulable) +
+           10 * (a->taints.size() == b->taints.size()) +
+           10 * (Ready(*a) == Ready(*b)) +
+           2 * (a->labels.size() == b->labels.size()) +
+           5 * (a->allocatable == b->allocatable);
   }
 
-  void Record(const Step& s, int64_t dt) {
-    Put(static_cast<uint8_t>(OpIndex(s.op) | Flags(s) << 4));
-    Put(DeltaIndex(std::max<int64_t>(dt, 1)));
-    const size_t start = out_.size();
-    // The op table's arguments in order, except that an update's old
-    // version (its slot byte, taken first so that a key first seen here
-    // gets its slot in order) follows the new object.
-    std::array<uint8_t, kMaxArgs> old_bytes;
-    int olds = 0;
-    size_t event_byte = 0;
-    for (const ArgSpec& a : SpecOf(s.op).Args()) {
-      if (a.arg == Arg::kOldPod) {
-        old_bytes[olds++] = s.old_pod ? KeySlotByte(s.old_pod->Key()) : 128;
-      } else if (a.arg == Arg::kOldNode) {
-        old_bytes[olds++] = static_cast<uint8_t>(NodeSlot(s.old_node->name));
-      } else {
-        PutArg(s, a.arg, event_byte);
-      }
-    }
-    for (int i = 0; i < olds; ++i) Put(old_bytes[i]);
-    // Always exactly ArgBytes(op), so records stay aligned.
-    out_.resize(start + ArgBytes(s.op), '\0');
-  }
-
-  // One argument of `s` but an old version, in its record form;
-  // `event_byte`: where cluster_event's resource byte is, which its later
-  // arguments set bits of.
-  void PutArg(const Step& s, Arg arg, size_t& event_byte) {
-    switch (arg) {
-      case Arg::kPod:
-        if (s.op == Op::kQNominate) {
-          Put(SlotByte(*s.pod));  // its slot byte alone (ArgWidth)
-        } else {
-          PodArg(*s.pod);
-        }
-        break;
-      case Arg::kNewPod:
-        PodArg(*s.new_pod);
-        break;
-      case Arg::kNode:
-        NodeArg(*s.node);
-        break;
-      case Arg::kNewNode:
-        NodeArg(*s.new_node);
-        break;
-      case Arg::kPodKey:
-        Put(KeySlotByte(s.pod_key));
-        break;
-      case Arg::kPlugins:
-        Put(PluginBits(s.plugins));
-        break;
-      case Arg::kCycle:
-        Put(s.cycle ? static_cast<uint8_t>(
-                          1 | (std::clamp<int64_t>(*s.cycle, 0, 127) << 1))
-                    : 0);
-        break;
-      case Arg::kPodKeys:
-        Put(KeyBits(s.pod_keys));
-        break;
-      case Arg::kMoveEvent:
-        Put(MoveEventIndex(s.event));
-        break;
-      case Arg::kPrecheck:
-        Put(s.precheck ? static_cast<uint8_t>(128 | KeyBits(*s.precheck)) : 0);
-        break;
-      case Arg::kNominatedNode:
-        Put(s.nominated_node.empty()
-                ? 3
-                : static_cast<uint8_t>(NodeSlot(s.nominated_node)));
-        break;
-      case Arg::kEventResource: {
-        const auto& rs = ClusterEventResources();
-        auto it = std::find(rs.begin(), rs.end(), s.event.resource);
-        event_byte = out_.size();
-        Put(it == rs.end() ? 0 : static_cast<uint8_t>(it - rs.begin()));
-        break;
-      }
-      case Arg::kEventAction:
-        if (s.event.action != "Add") out_[event_byte] |= 8;
-        break;
-      case Arg::kWaitForFirstConsumer:
-        if (s.wait_for_first_consumer) out_[event_byte] |= 16;
-        break;
-      default:  // flags: in the op byte; old versions: after the record
-        break;
-    }
-  }
-
-  // One bit per plugin of UnschedulablePlugins (others are dropped).
-  static uint8_t PluginBits(const std::vector<std::string>& names) {
-    uint8_t bits = 0;
-    const auto& plugins = UnschedulablePlugins();
-    for (const std::string& p : names) {
-      auto it = std::find(plugins.begin(), plugins.end(), p);
-      if (it != plugins.end()) bits |= 1u << (it - plugins.begin());
-    }
-    return bits;
-  }
-
-  // One bit per key's pod slot.
-  uint8_t KeyBits(const std::vector<std::string>& keys) {
-    uint8_t bits = 0;
-    for (const std::string& k : keys) bits |= 1u << PodSlot(k);
-    return bits;
-  }
-
-  // The MoveEvents index of `event`, else the first of its resource and
-  // action, else 0.
-  static uint8_t MoveEventIndex(const ClusterEvent& event) {
-    const auto& events = MoveEvents();
-    size_t best = 0;
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (events[i] == event) {
-        best = i;
-        break;
-      }
-      if (events[i].resource == event.resource &&
-          events[i].action == event.action && best == 0) {
-        best = i;
-      }
-    }
-    return static_cast<uint8_t>(best);
-  }
-
-  const Trace& trace_;
-  std::string out_;
-  std::map<std::string, int> pod_slots_;
-  std::map<std::string, int> node_slots_;
-  std::map<std::string, std::vector<std::string>> uids_;
+  Names pods_, nodes_;
+  std::set<std::string> pod_images_, node_images_;
 };
+
+struct Trial {
+  std::string bytes;            // exactly what the step read
+  std::vector<Choice> choices;  // the choices they answered
+  Step step;
+  double score = -1;
+};
+
+Trial Try(const StepSource& source, std::string bytes, const Scorer& scorer,
+          const Step& target) {
+  std::unique_ptr<StepSource> copy = source.Clone();
+  Probe probe(bytes);
+  Trial t;
+  t.step = copy->Next(probe);
+  bytes.resize(probe.reads(), '\0');
+  t.bytes = std::move(bytes);
+  t.choices = probe.choices();
+  t.score = scorer.Score(t.step, target);
+  return t;
+}
+
+// Sets choice `k` of `best` to the value that scores best, trying every
+// value of a range of up to 256 and, for a wider one (the clock), a grid
+// then a local search around its best point. True when `best` improved.
+//
+// One choice at a time finds the trace's op nearly always but not always its
+// clock: a jump's chance comes before the ordinary step's value, and once
+// the jump is taken (nearer than the smallest ordinary step) the ordinary
+// value is no longer read. The clock then runs ahead by up to a jump.
+template <typename TryFn>
+bool Tune(Trial& best, size_t k, TryFn try_bytes) {
+  const Choice choice = best.choices[k];
+  bool improved = false;
+  auto attempt = [&](uint64_t v) {
+    Trial t = try_bytes(WithValue(best.bytes, choice, v));
+    if (t.score <= best.score) return false;
+    best = std::move(t);
+    improved = true;
+    return true;
+  };
+  const uint64_t current = ValueOf(best.bytes, choice);
+  if (choice.range <= 256) {
+    const uint64_t n = choice.range == 0 ? 2 : choice.range;
+    for (uint64_t v = 0; v < n; ++v) {
+      if (v != current) attempt(v);
+      if (k >= best.choices.size() || best.choices[k].at != choice.at) break;
+    }
+    return improved;
+  }
+  constexpr uint64_t kGrid = 64;
+  uint64_t at = current;
+  for (uint64_t g = 0; g < kGrid; ++g) {
+    const uint64_t v = g * choice.range / kGrid;
+    if (v != current && attempt(v)) at = v;
+  }
+  for (uint64_t step = choice.range / kGrid; step >= 1; step /= 2) {
+    while (true) {
+      if (at >= step && attempt(at - step)) {
+        at -= step;
+      } else if (at + step < choice.range && attempt(at + step)) {
+        at += step;
+      } else {
+        break;
+      }
+    }
+  }
+  return improved;
+}
+
+// The bytes of the step nearest `target` the source can send next: each
+// choice in turn set to the value that scores best, in two sweeps.
+Trial Search(const StepSource& source, const Step& target,
+             const Scorer& scorer) {
+  auto try_bytes = [&](std::string bytes) {
+    return Try(source, std::move(bytes), scorer, target);
+  };
+  Trial best = try_bytes("");
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    bool improved = false;
+    for (size_t k = 0; k < best.choices.size(); ++k) {
+      improved |= Tune(best, k, try_bytes);
+    }
+    if (!improved) break;
+  }
+  return best;
+}
+
+// How near a header the source made is to the trace's.
+double HeaderScore(const TraceHeader& a, const TraceHeader& b) {
+  return 10 * (a.config.profiles.size() == b.config.profiles.size()) +
+         10 * (a.config.assumed_pod_ttl_ms == b.config.assumed_pod_ttl_ms) +
+         10 * (a.config.pod_max_backoff_ms == b.config.pod_max_backoff_ms);
+}
+
+// The header's choices nearest `target`'s header, searched like a step's.
+std::string HeaderBytes(Layer layer, const GenOptions& options,
+                        const TraceHeader& target) {
+  auto try_bytes = [&](std::string bytes) {
+    std::unique_ptr<StepSource> source = StepSource::New(layer, options);
+    Probe probe(bytes);
+    Trial t;
+    t.score = HeaderScore(source->Header(probe), target);
+    bytes.resize(probe.reads(), '\0');
+    t.bytes = std::move(bytes);
+    t.choices = probe.choices();
+    return t;
+  };
+  Trial best = try_bytes("");
+  for (size_t k = 0; k < best.choices.size(); ++k) Tune(best, k, try_bytes);
+  return best.bytes;
+}
+
+// The smallest pool that holds the trace's pods and nodes, else the largest.
+int PoolFor(const Trace& trace) {
+  std::set<std::string> pods, nodes;
+  for (const Step& s : trace.steps) {
+    if (const std::string key = SubjectPod(s); !key.empty()) pods.insert(key);
+    if (const Node* n = SubjectNode(s)) nodes.insert(n->name);
+  }
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(kPools.size()); ++i) {
+    if (kPools[i].pods < static_cast<int>(pods.size()) ||
+        kPools[i].nodes < static_cast<int>(nodes.size())) {
+      continue;
+    }
+    if (best < 0 || kPools[i].pods < kPools[best].pods) best = i;
+  }
+  return best >= 0 ? best : static_cast<int>(kPools.size()) - 1;
+}
+
+std::string Encode(const Trace& trace, Mode mode, uint8_t config,
+                   const PerturbLevels& levels) {
+  const Layer layer = trace.header.layer;
+  std::string out = InputPrefix(config, levels);
+  const GenOptions options =
+      OptionsFor(layer, mode, static_cast<uint8_t>(out[0]), levels);
+  const std::string header = HeaderBytes(layer, options, trace.header);
+  out += header;
+  std::unique_ptr<StepSource> source = StepSource::New(layer, options);
+  std::unique_ptr<System> model = model::NewSystem();
+  ByteChoices header_choices(header);
+  if (!model->Configure(source->Header(header_choices)).ok()) return out;
+  Scorer scorer;
+  const size_t n = std::min<size_t>(trace.steps.size(), kMaxSteps);
+  for (size_t i = 0; i < n; ++i) {
+    const Trial best = Search(*source, trace.steps[i], scorer);
+    ByteChoices choices(best.bytes);
+    const Step step = source->Next(choices);
+    out += best.bytes;
+    scorer.Bind(step, trace.steps[i]);
+    absl::StatusOr<StepOut> applied = model->Apply(step);
+    if (!applied.ok() || applied->fatal) break;  // the decoding ends here too
+    source->Observe(step, *applied);
+  }
+  return out;
+}
 
 }  // namespace
 
-uint8_t ConfigByte(const TraceHeader& header) {
-  const Config& c = header.config;
-  uint8_t b = 0;
-  if (c.pod_max_backoff_ms <= 1000) {
-    b = 3;
-  } else if (c.pod_initial_backoff_ms >= 2000) {
-    b = 2;
-  } else if (c.pod_max_backoff_ms <= 2000) {
-    b = 1;
-  }
-  if (c.assumed_pod_ttl_ms > 0) b |= 4;
-  auto f = c.features.find("PodSchedulingReadiness");
-  if (f != c.features.end() && !f->second) b |= 8;
-  if (c.profiles.size() > 1) b |= 16;
-  return b;
-}
-
-std::string WithPerturbations(std::string_view input,
-                              const PerturbLevels& levels) {
-  const uint8_t config = input.empty() ? 0 : static_cast<uint8_t>(input[0]);
-  std::string_view records = input.empty() ? input : input.substr(1);
-  if (config & kPerturbHeaderBit) {
-    records.remove_prefix(
-        std::min<size_t>(records.size(), kPerturbHeaderBytes));
-  }
-  std::string out(1, static_cast<char>(config | kPerturbHeaderBit));
-  for (int i = 0; i < kPerturbHeaderBytes; ++i) {
-    const uint8_t lo = 2 * i < kPerturbKinds ? levels[2 * i] & 15 : 0;
-    const uint8_t hi = 2 * i + 1 < kPerturbKinds ? levels[2 * i + 1] & 15 : 0;
-    out.push_back(static_cast<char>(lo | hi << 4));
-  }
-  out.append(records);
-  return out;
-}
-
-std::string WithDraws(Layer layer, std::string_view input, uint64_t seed) {
-  std::string out(input);
-  if (out.empty()) return out;
-  size_t pos = 1;
-  if (static_cast<uint8_t>(out[0]) & kPerturbHeaderBit) {
-    pos += kPerturbHeaderBytes;
-  }
-  uint64_t state = seed;
-  // Records as the decoder reads them; a last record cut short keeps the
-  // bytes it has (the decoder reads the missing ones as 0).
-  while (pos < out.size()) {
-    const Op op = OpTable(layer)[static_cast<uint8_t>(out[pos]) & 15];
-    if (pos + 1 < out.size()) {
-      // splitmix64
-      uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      const uint8_t draw = static_cast<uint8_t>(z >> 60);
-      const uint8_t dt = static_cast<uint8_t>(out[pos + 1]);
-      out[pos + 1] = static_cast<char>((dt & 15) | draw << 4);
-    }
-    pos += 2 + ArgBytes(op);
-  }
-  return out;
-}
-
-PerturbLevels LevelsFor(const Perturbations& p) {
-  const std::array<double, kPerturbKinds> probs = {
-      p.resync,          p.race,          p.tombstone, p.recreate,
-      p.recreate_update, p.node_recreate, p.node_burst};
-  PerturbLevels levels = {};
-  for (int k = 0; k < kPerturbKinds; ++k) {
-    if (probs[k] <= 0) continue;
-    levels[k] = static_cast<uint8_t>(
-        std::clamp<long>(std::lround(probs[k] * 16), 1, 15));
-  }
-  return levels;
-}
-
-std::string EncodeForFuzzing(const Trace& trace) {
-  return Encoder(trace).Run();
+std::string EncodeForFuzzing(const Trace& trace, const PerturbLevels& levels) {
+  return Encode(trace, Mode::kValid, ConfigByte(PoolFor(trace), 0, false),
+                levels);
 }
 
 std::string EncodeForHostile(const Trace& trace) {
   return std::string(1,
                      static_cast<char>(HostileLayerByte(trace.header.layer))) +
-         EncodeForFuzzing(trace);
+         Encode(trace, Mode::kHostile, ConfigByte(PoolFor(trace), 0, false),
+                {});
+}
+
+std::string Recorded(Layer layer, Mode mode, uint8_t config,
+                     const PerturbLevels& levels, uint64_t seed, int steps) {
+  std::string out = InputPrefix(config, levels);
+  const GenOptions options =
+      OptionsFor(layer, mode, static_cast<uint8_t>(out[0]), levels);
+  std::unique_ptr<StepSource> source = StepSource::New(layer, options);
+  std::unique_ptr<System> model = model::NewSystem();
+  RandomChoices random(seed);
+  RecordingChoices choices(random);
+  if (model->Configure(source->Header(choices)).ok()) {
+    for (int i = 0; i < std::min(steps, kMaxSteps); ++i) {
+      const Step step = source->Next(choices);
+      absl::StatusOr<StepOut> applied = model->Apply(step);
+      if (!applied.ok() || applied->fatal) break;
+      source->Observe(step, *applied);
+    }
+  }
+  return out + choices.bytes();
 }
 
 }  // namespace schedtrace::fuzz

@@ -5,11 +5,13 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
 #include "harness/golden_test_util.h"
+#include "harness/step_source.h"
 #include "impl/system.h"
 #include "model/system.h"
 
@@ -59,13 +61,38 @@ class Planted : public System {
   Bug bug_;
 };
 
-// config; q_add default/p0; q_pop; q_add team/p1.
-const std::string kQueueInput(
-    "\x00"
-    "\x00\x05\x00\x00\x00"
-    "\x03\x05"
-    "\x00\x05\x01\x00\x00",
-    13);
+// q_add, q_pop, q_add: a handwritten trace encoded for the step source
+// (fuzz/encoder.h), checked to decode to those three steps.
+std::string QueueInputOf() {
+  Trace t;
+  t.header = QueueHeader("three");
+  auto pod = [](const char* name) {
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = "default";
+    p->name = name;
+    p->uid = std::string("uid-") + name;
+    p->resource_version = "1";
+    p->scheduler_name = "default-scheduler";
+    return p;
+  };
+  Step add_a, pop, add_b;
+  add_a.t = 1000;
+  add_a.op = Op::kQAdd;
+  add_a.pod = pod("a");
+  pop.t = 2000;
+  pop.op = Op::kQPop;
+  add_b.t = 3000;
+  add_b.op = Op::kQAdd;
+  add_b.pod = pod("b");
+  t.steps = {add_a, pop, add_b};
+  const std::string bytes = EncodeForFuzzing(t);
+  Decoder dec(Layer::kQueue, Mode::kValid, bytes);
+  std::vector<Op> ops;
+  while (std::optional<Step> s = dec.Next()) ops.push_back(s->op);
+  EXPECT_EQ(ops, (std::vector<Op>{Op::kQAdd, Op::kQPop, Op::kQAdd}));
+  return bytes;
+}
+const std::string kQueueInput = QueueInputOf();
 
 LockstepResult RunWith(Planted::Bug bug, Layer layer, const std::string& in,
                        bool with_impl = true) {

@@ -8,10 +8,12 @@
 //   RcChoices       RapidCheck draws (properties/rc_choices.h): shrinking
 //                   works on the choices, so a failing sequence shrinks to
 //                   fewer steps and simpler choices, never to an invalid one
-//   ByteChoices     a byte string read front to back: the adapter for fuzz
-//                   bytes. The libFuzzer targets do not use it yet: they
-//                   still decode their own byte format (fuzz/decoder.h),
-//                   whose committed corpus is derived from golden traces
+//   ByteChoices     a byte string read front to back: the libFuzzer
+//                   targets' adapter (fuzz/decoder.h), so a mutated byte
+//                   is a changed choice
+//   RecordingChoices  any stream, with every choice it answers written as
+//                   the bytes ByteChoices reads back as the same choice
+//                   (fuzz seeds from seeded runs, fuzz/encoder.h)
 //
 // Every adapter reads "simpler" the same way: the lowest value of a range,
 // and a chance that does not fire. A stream that runs dry keeps answering
@@ -25,6 +27,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <string_view>
 
 namespace schedtrace {
@@ -69,8 +72,9 @@ class RandomChoices : public ChoiceStream {
 
 // Choices read from bytes: Uniform takes as few bytes as its range needs (one
 // for up to 256 values), little-endian, and answers lo + value mod range;
-// Chance takes one byte and fires when it is at least 256 - 256p (so byte
-// 0 never fires a chance below 1). Past the end every byte reads as 0.
+// Chance takes one byte and fires when it is at least 256 - ceil(256p) (so
+// byte 0 never fires a chance below 1 and byte 255 fires every chance above
+// 0). Past the end every byte reads as 0.
 class ByteChoices : public ChoiceStream {
  public:
   // `data` must outlive the stream.
@@ -78,12 +82,57 @@ class ByteChoices : public ChoiceStream {
   int Uniform(int lo, int hi) override;
   bool Chance(double p) override;
   // Whether every byte has been read (a source stops there).
-  bool exhausted() const { return pos_ >= data_.size(); }
+  bool exhausted() const { return reads_ >= data_.size(); }
+  // How many bytes the choices so far took, those read past the end (as 0)
+  // included.
+  size_t reads() const { return reads_; }
+
+  // The bytes Uniform(lo, hi) takes (0 when lo == hi).
+  static int UniformBytes(int lo, int hi);
 
  private:
-  uint8_t Byte() { return pos_ < data_.size() ? data_[pos_++] : 0; }
+  uint8_t Byte() {
+    const size_t at = reads_++;
+    return at < data_.size() ? static_cast<uint8_t>(data_[at]) : 0;
+  }
   std::string_view data_;
-  size_t pos_ = 0;
+  size_t reads_ = 0;
+};
+
+// Answers every choice from `inner` and appends to bytes() what ByteChoices
+// reads back as the same answer: a seeded run written as a fuzz input.
+// Chance is written as 255 (fired) or 0. Variety() draws on the inner
+// stream's Variety() and writes to the same bytes, in call order, as
+// ByteChoices (one stream) reads them.
+class RecordingChoices : public ChoiceStream {
+ public:
+  // `inner` must outlive the stream.
+  explicit RecordingChoices(ChoiceStream& inner)
+      : inner_(inner), variety_(inner.Variety(), bytes_) {}
+  int Uniform(int lo, int hi) override;
+  bool Chance(double p) override;
+  ChoiceStream& Variety() override { return variety_; }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  // The variety draws, written to the owner's bytes.
+  class Side : public ChoiceStream {
+   public:
+    Side(ChoiceStream& inner, std::string& bytes)
+        : inner_(inner), bytes_(bytes) {}
+    int Uniform(int lo, int hi) override;
+    bool Chance(double p) override;
+
+   private:
+    ChoiceStream& inner_;
+    std::string& bytes_;
+  };
+  static int Record(std::string& bytes, int lo, int hi, int value);
+  static bool Record(std::string& bytes, bool fired);
+
+  ChoiceStream& inner_;
+  std::string bytes_;
+  Side variety_;
 };
 
 }  // namespace schedtrace

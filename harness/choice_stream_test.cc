@@ -68,5 +68,45 @@ TEST(ByteChoicesTest, ChanceFiresOnTheTopShareOfBytes) {
   EXPECT_EQ(fired, 64);
 }
 
+TEST(ByteChoicesTest, CountsTheBytesItTookPastTheEndToo) {
+  ByteChoices c("\x01");
+  EXPECT_EQ(ByteChoices::UniformBytes(0, 255), 1);
+  EXPECT_EQ(ByteChoices::UniformBytes(0, 256), 2);
+  EXPECT_EQ(ByteChoices::UniformBytes(2, 2), 0);
+  (void)c.Uniform(0, 1000);  // two bytes, one of them past the end
+  EXPECT_EQ(c.reads(), 2u);
+  (void)c.Chance(0.5);
+  EXPECT_EQ(c.reads(), 3u);
+}
+
+// A mix of ranges and chances on the main and the variety stream, the
+// chances down to one too small for a byte's 1/256.
+std::vector<int> Mixed(ChoiceStream& c) {
+  std::vector<int> v;
+  for (int i = 0; i < 200; ++i) {
+    v.push_back(c.Uniform(-5, 5 + i * 400));
+    v.push_back(c.Chance(i % 7 == 0 ? 0.001 : 0.3));
+    v.push_back(c.Variety().Uniform(0, 3));
+    v.push_back(c.Chance(1));
+    v.push_back(c.Variety().Chance(0.5));
+    v.push_back(c.Uniform(9, 9));
+  }
+  return v;
+}
+
+TEST(RecordingChoicesTest, ByteChoicesReadsTheRecordingBackAsTheSameChoices) {
+  for (uint64_t seed : {1, 2, 3}) {
+    RandomChoices random(seed);
+    RecordingChoices recording(random);
+    const std::vector<int> drawn = Mixed(recording);
+    RandomChoices again(seed);
+    EXPECT_EQ(drawn, Mixed(again)) << "recording changes no answer";
+    ByteChoices bytes(recording.bytes());
+    EXPECT_EQ(Mixed(bytes), drawn);
+    EXPECT_TRUE(bytes.exhausted());
+    EXPECT_EQ(bytes.reads(), recording.bytes().size());
+  }
+}
+
 }  // namespace
 }  // namespace schedtrace

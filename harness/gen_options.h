@@ -34,7 +34,8 @@ struct Perturbations {
 };
 
 // The informer perturbations, in the order of Perturbations' fields (the
-// order the step source tries them in, and the fuzz byte format's).
+// order the step source tries them in, and the fuzz inputs' perturbation
+// header's).
 enum class PerturbKind {
   kResync,
   kRace,

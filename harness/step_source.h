@@ -1,6 +1,7 @@
 // The one source of steps: what `schedtrace gen` and `diff --count` record,
 // what the RapidCheck tests drive model and impl with (properties/
-// rc_choices.h), per layer. It keeps its own informer world — the objects
+// rc_choices.h) and what the libFuzzer targets make of their bytes
+// (fuzz/decoder.h), per layer. It keeps its own informer world — the objects
 // it sent (pods and nodes with their uids and resourceVersions, which pods
 // are assigned) and what the scheduler's outputs imply (InformerWorld:
 // popped, assumed, waiting, parked) — and never asks a system what is
@@ -87,11 +88,13 @@ class StepSource {
   // `step` was applied and gave `out` (not called for a step refused
   // outright, which the trace leaves out).
   virtual void Observe(const Step& step, const StepOut& out) = 0;
+  // A copy that goes on on its own from here: the same choices give it the
+  // same steps as this source (the fuzz encoder tries choices on copies).
+  virtual std::unique_ptr<StepSource> Clone() const = 0;
 };
 
-// Building blocks of the perturbations (written once for every layer and
-// for the fuzz decoder, which still decodes its own byte format's records
-// but perturbs through the same code: harness/step_source_perturb.h):
+// Building blocks of the perturbations (written once for every layer:
+// harness/step_source_perturb.h):
 //   RecreatedPod    a copy of `pod` as the apiserver creates it again under
 //                   the same name: uid "uid-NS-NAME-<incarnation>",
 //                   resourceVersion 1, not bound, not nominated.
@@ -113,8 +116,7 @@ TraceHeader QueueHeader(const std::string& name);
 
 // The clusterEventMap rows of upstream's queue-layer recordings: the node
 // and pod events the in-tree filters register. QueueHeader adds the volume
-// plugin's rows to them; the fuzz byte format (fuzz/byte_format.h) a
-// PersistentVolume Add.
+// plugin's rows to them.
 std::vector<ClusterEventMapEntry> RecordedQueueEventMap();
 
 }  // namespace schedtrace

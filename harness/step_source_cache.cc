@@ -21,6 +21,10 @@ class CacheSource : public LayerSource {
   explicit CacheSource(const GenOptions& options)
       : LayerSource(Layer::kCache), options_(options) {}
 
+  std::unique_ptr<StepSource> Clone() const override {
+    return std::make_unique<CacheSource>(*this);
+  }
+
   TraceHeader Header(ChoiceStream& c) override {
     Use(c);
     TraceHeader h;

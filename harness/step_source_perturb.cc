@@ -149,12 +149,4 @@ bool Perturb(const Perturbations& p, ChoiceStream& c, PerturbSubject& s,
   return false;
 }
 
-bool PerturbWith(PerturbKind kind, ChoiceStream& c, PerturbSubject& s,
-                 Step& step, std::vector<Step>& later) {
-  std::vector<int> candidates = Candidates(kind, s);
-  if (candidates.empty()) return false;
-  Apply(kind, Pick(c, candidates), c, s, step, later);
-  return true;
-}
-
 }  // namespace schedtrace::step_source

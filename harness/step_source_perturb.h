@@ -8,10 +8,10 @@
 // The draws, per step (Perturb): the kinds in PerturbKind order; a kind
 // with no target draws nothing, else it fires with its probability
 // (drawing nothing when that is 0, so traces made without perturbations
-// stay what they were) and then, as PerturbWith, picks its target
-// uniformly among the candidates (a race then draws whether it deletes, a
-// node_burst how many updates). The fuzz decoder decides from its own
-// bytes which kind fires and calls PerturbWith with the record's bytes.
+// stay what they were) and then picks its target uniformly among the
+// candidates (a race then draws whether it deletes, a node_burst how many
+// updates). The fuzz targets draw them from their bytes like every other
+// choice (fuzz/decoder.h).
 #ifndef SCHEDTRACE_HARNESS_STEP_SOURCE_PERTURB_H_
 #define SCHEDTRACE_HARNESS_STEP_SOURCE_PERTURB_H_
 
@@ -67,7 +67,7 @@ class PerturbSubject {
 
 // What the layer sources keep of their pods for the perturbations: the
 // latest object sent per pool index (null: none) and the version an update
-// replaced (the fuzz decoder keeps its own slots).
+// replaced.
 class KeptPods : public PerturbSubject {
  protected:
   PodPtr Latest(int i) override { return pods_[i]; }
@@ -85,16 +85,11 @@ class KeptPods : public PerturbSubject {
 };
 
 // One informer perturbation (step_source.h) into `step`, its later steps
-// appended to `later`; false when none fired.
+// appended to `later`; false when none fired. A fired kind draws its target
+// among its candidates (a tombstone's, the pods with a stale version if
+// any; a node_recreate's, the nodes holding pods if any).
 bool Perturb(const Perturbations& p, ChoiceStream& c, PerturbSubject& s,
              Step& step, std::vector<Step>& later);
-
-// Perturbation `kind`, fired: its target drawn from `c` among its
-// candidates (a tombstone's, the pods with a stale version if any; a
-// node_recreate's, the nodes holding pods if any), `step` and `later`
-// filled. False when it has no target.
-bool PerturbWith(PerturbKind kind, ChoiceStream& c, PerturbSubject& s,
-                 Step& step, std::vector<Step>& later);
 
 }  // namespace schedtrace::step_source
 

@@ -23,6 +23,10 @@ class QueueSource : public LayerSource {
         options_(options),
         pool_(std::max(1, std::min(options.pods, options.queue_pool))) {}
 
+  std::unique_ptr<StepSource> Clone() const override {
+    return std::make_unique<QueueSource>(*this);
+  }
+
   TraceHeader Header(ChoiceStream& c) override {
     Use(c);
     TraceHeader h =

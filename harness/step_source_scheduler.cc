@@ -21,6 +21,10 @@ class SchedulerSource : public LayerSource {
   explicit SchedulerSource(const GenOptions& options)
       : LayerSource(Layer::kScheduler), options_(options) {}
 
+  std::unique_ptr<StepSource> Clone() const override {
+    return std::make_unique<SchedulerSource>(*this);
+  }
+
   TraceHeader Header(ChoiceStream& c) override {
     Use(c);
     TraceHeader h = SchedulerHeader(

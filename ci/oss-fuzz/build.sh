@@ -61,7 +61,7 @@ for t in "${targets[@]}"; do
   if [ -f "$root/fuzz/dicts/$t.dict" ]; then
     cp "$root/fuzz/dicts/$t.dict" "$OUT/fuzz_$t.dict"
   fi
-  case "$t" in codec) max_len=8192 ;; quantity) max_len=64 ;; *) max_len=1024 ;; esac
+  case "$t" in codec) max_len=8192 ;; quantity) max_len=64 ;; *) max_len=2048 ;; esac
   {
     echo "[libfuzzer]"
     echo "max_len = $max_len"

@@ -1,9 +1,10 @@
-// libFuzzer target: sequences an apiserver would never send (duplicate adds,
-// unknown pods, nodeName changes (a bound pod moved), decreasing
-// resourceVersion; fuzz/decoder.h, Mode::kHostile), any layer (the first byte
-// picks it). Model and impl must agree on every out, error and state; neither
-// may crash or leak (ASan's leak checker runs at exit). Properties are not
-// checked: hostile input may legitimately break them.
+// libFuzzer target: the step source's hostile mode (harness/step_source.h;
+// fuzz/decoder.h, Mode::kHostile): sequences with steps an apiserver would
+// never send (duplicate adds, unknown pods, nodeName changes (a bound pod
+// moved), decreasing resourceVersion), any layer (the first byte picks it).
+// Model and impl must agree on every out, error and state; neither may crash or
+// leak (ASan's leak checker runs at exit). Properties are not checked: hostile
+// input may legitimately break them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -1,6 +1,7 @@
 // libFuzzer target: model and impl side by side on valid queue-layer
-// sequences decoded from the input (fuzz/decoder.h), every property checked
-// (fuzz/lockstep.h). A divergence or an unknown violation aborts.
+// sequences the step source makes from the input's bytes (fuzz/decoder.h),
+// every property checked (fuzz/lockstep.h). A divergence or an unknown
+// violation aborts.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -1,20 +1,23 @@
 // schedtrace_fuzz_tool: the fuzz targets' inputs outside libFuzzer.
 //
-//   schedtrace_fuzz_tool seed TARGET OUTDIR [--perturb=SPEC] PATH...
+//   schedtrace_fuzz_tool seed TARGET OUTDIR [--perturb=SPEC]
+//                        [--generated=N] PATH...
 //       every golden trace under PATH as a seed of TARGET (one file each,
-//       named after the trace: <dir>-<stem>.bin); codec seeds are the traces
-//       themselves, quantity seeds every distinct quantity string they carry.
-//       --perturb (queue, cache, scheduler only; anywhere after TARGET;
-//       SPEC as `schedtrace gen --perturb`, e.g. all:0.125) writes seeds that
-//       decode with informer perturbations: the perturbation header of the
-//       levels nearest SPEC and draw nibbles from a seed hashed from the
-//       file's name (WithPerturbations, WithDraws), named
-//       perturbed-<dir>-<stem>.bin
+//       named after the trace: <dir>-<stem>.bin; fuzz/encoder.h searches
+//       for the choices that make the step source send steps like the
+//       trace's); codec seeds are the traces themselves, quantity seeds
+//       every distinct quantity string they carry.
+//       --perturb (queue, cache, scheduler only; SPEC as `schedtrace gen
+//       --perturb`, e.g. all:0.125) gives the seeds the perturbation header
+//       of the levels nearest SPEC, named perturbed-<dir>-<stem>.bin.
+//       --generated=N (queue, cache, scheduler, hostile) also writes N
+//       seeded runs of the step source, seeds 1..N, each pool in turn
+//       (gen-<pool>-<seed>.bin; with --perturb perturbed-gen-...): exactly
+//       the steps `schedtrace gen` makes with those options
 //   schedtrace_fuzz_tool decode TARGET INPUT [OUT.jsonl]
 //       a differential target's input as the trace it ran (source
 //       "regression"), a replayable, minimizable .jsonl: valid targets with
-//       expectations recorded from the model, hostile without (so an input
-//       that crashes the model still decodes)
+//       expectations recorded from the model, hostile without
 //   schedtrace_fuzz_tool run TARGET PATH...
 //       runs TARGET's check on every input file under PATH (no libFuzzer,
 //       no sanitizers needed); one line per failure, the known upstream
@@ -36,6 +39,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "fuzz/checks.h"
 #include "fuzz/decoder.h"
 #include "fuzz/encoder.h"
@@ -137,21 +141,51 @@ void CollectQuantities(const Trace& trace, std::set<std::string>* out) {
   }
 }
 
-// FNV-1a: a seed from a file name, the same on every platform.
-uint64_t NameSeed(std::string_view name) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (char c : name) {
-    h ^= static_cast<uint8_t>(c);
-    h *= 0x100000001b3ULL;
+// `n` seeded runs of the step source as seeds of `target`: seed i with pool
+// i mod 4 (the hostile target's layer i mod 3).
+int Generated(const std::string& target, const fs::path& outdir,
+              const std::string& prefix, const PerturbLevels& levels, int n) {
+  int written = 0;
+  for (int i = 1; i <= n; ++i) {
+    const int pool = i % static_cast<int>(kPools.size());
+    std::string bytes;
+    if (target == "hostile") {
+      const Layer layer = HostileLayer(static_cast<uint8_t>(i));
+      bytes = std::string(1, static_cast<char>(HostileLayerByte(layer))) +
+              Recorded(layer, Mode::kHostile,
+                       ConfigByte(pool, i / 3 % 4, false), {}, i, 60);
+    } else {
+      bytes = Recorded(LayerOf(target), Mode::kValid,
+                       ConfigByte(pool, 0, false), levels, i, 60);
+    }
+    written += WriteFile(outdir / (prefix + "gen-" + std::to_string(pool) +
+                                   "-" + std::to_string(i) + ".bin"),
+                         bytes);
   }
-  return h;
+  std::cout << "seed " << target << ": " << written << " generated seeds in "
+            << outdir.string() << "\n";
+  return 0;
 }
 
 int Seed(const std::string& target, std::vector<std::string> args) {
-  std::optional<PerturbLevels> levels;
+  PerturbLevels levels = {};
+  bool perturbed = false;
+  int generated = 0;
   for (auto it = args.begin(); it != args.end();) {
-    constexpr std::string_view kFlag = "--perturb=";
-    if (!it->starts_with(kFlag)) {
+    constexpr std::string_view kPerturb = "--perturb=";
+    constexpr std::string_view kGenerated = "--generated=";
+    if (it->starts_with(kGenerated)) {
+      if (!IsDifferential(target)) {
+        return Usage("seed: --generated is for the differential targets");
+      }
+      const std::string n = it->substr(kGenerated.size());
+      if (!absl::SimpleAtoi(n, &generated) || generated < 0) {
+        return Usage("seed: --generated=" + n + " is not a count");
+      }
+      it = args.erase(it);
+      continue;
+    }
+    if (!it->starts_with(kPerturb)) {
       ++it;
       continue;
     }
@@ -159,12 +193,18 @@ int Seed(const std::string& target, std::vector<std::string> args) {
       return Usage("seed: --perturb is for queue, cache and scheduler only");
     }
     absl::StatusOr<Perturbations> p =
-        ParsePerturbations(std::string_view(*it).substr(kFlag.size()));
+        ParsePerturbations(std::string_view(*it).substr(kPerturb.size()));
     if (!p.ok()) {
       return Usage("seed: " + std::string(p.status().message()));
     }
     levels = LevelsFor(*p);
+    perturbed = true;
     it = args.erase(it);
+  }
+  const std::string prefix = perturbed ? "perturbed-" : "";
+  if (generated > 0 && args.size() == 1) {
+    fs::create_directories(args[0]);
+    return Generated(target, args[0], prefix, levels, generated);
   }
   if (args.size() < 2) return Usage("seed: OUTDIR and at least one PATH");
   const fs::path outdir = args[0];
@@ -200,16 +240,12 @@ int Seed(const std::string& target, std::vector<std::string> args) {
     if (target != "hostile" && trace->header.layer != LayerOf(target)) {
       continue;
     }
-    std::string bytes = target == "hostile" ? EncodeForHostile(*trace)
-                                            : EncodeForFuzzing(*trace);
-    std::string name = fs::path(f).parent_path().filename().string() + "-" +
-                       fs::path(f).stem().string();
-    if (levels) {
-      name = "perturbed-" + name;
-      bytes = WithDraws(LayerOf(target), WithPerturbations(bytes, *levels),
-                        NameSeed(name));
-    }
-    name += ".bin";
+    const std::string bytes = target == "hostile"
+                                  ? EncodeForHostile(*trace)
+                                  : EncodeForFuzzing(*trace, levels);
+    const std::string name = prefix +
+                             fs::path(f).parent_path().filename().string() +
+                             "-" + fs::path(f).stem().string() + ".bin";
     written += WriteFile(outdir / name, bytes);
   }
   int i = 0;
@@ -218,7 +254,8 @@ int Seed(const std::string& target, std::vector<std::string> args) {
   }
   std::cout << "seed " << target << ": " << written << " seeds in "
             << outdir.string() << "\n";
-  return 0;
+  return generated > 0 ? Generated(target, outdir, prefix, levels, generated)
+                       : 0;
 }
 
 int Decode(const std::string& target, const std::vector<std::string>& args) {
@@ -237,14 +274,13 @@ int Decode(const std::string& target, const std::vector<std::string>& args) {
     mode = Mode::kHostile;
     body.remove_prefix(1);
   }
-  // Valid mode needs the model's feedback and records its expectations;
-  // hostile mode needs no feedback, and its trace is written without
-  // expectations, so that an input that crashes the model still decodes
-  // (minimize it differentially: --sut=impl --against=model).
+  // The source steers by the model's outs, as in the target; valid mode
+  // records the model's expectations, hostile mode writes none (minimize
+  // it differentially: --sut=impl --against=model).
   std::unique_ptr<System> model = model::NewSystem();
   const bool valid = mode == Mode::kValid;
-  absl::StatusOr<Trace> trace = DecodeTrace(
-      layer, mode, body, valid ? model.get() : nullptr, /*record=*/valid);
+  absl::StatusOr<Trace> trace =
+      DecodeTrace(layer, mode, body, model.get(), /*record=*/valid);
   if (!trace.ok()) {
     std::cerr << "decode: " << trace.status().message() << "\n";
     return 1;
