@@ -89,8 +89,16 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   for (uint32_t key : no_plugins_) take(key);
 }
 
-// upstream: PriorityQueue.movePodsToActiveOrBackoffQueue over candidates_.
+// upstream: PriorityQueue.movePodsToActiveOrBackoffQueue over candidates_,
+// in key order. Upstream walks a Go map (random order); the model walks its
+// std::map by key, and pods moved with equal timestamps land in activeQ in
+// that order, so impl sorts too: the plugin index's hash sets iterate in an
+// order that changes from process to process.
 void PriorityQueue::MovePodsToActiveOrBackoffQueue(const ClusterEvent& event) {
+  std::sort(candidates_.begin(), candidates_.end(),
+            [this](uint32_t a, uint32_t b) {
+              return keys_[slab_[a].key] < keys_[slab_[b].key];
+            });
   for (uint32_t h : candidates_) {
     Record& r = slab_[h];
     if (!r.plugins.empty() && !PodMatchesEvent(r, event)) continue;
