@@ -88,6 +88,10 @@ class Cache {
   // memory, ephemeral-storage, pods and names upstream ignores).
   static constexpr uint32_t kNotScalarResource = ~uint32_t{0};
   uint32_t InternScalar(const std::string& name) { return ScalarId(name); }
+  // upstream: calculateResource, also computePodResourceRequest (the fit
+  // filter's request): a scalar resource requested with amount 0 keeps its
+  // entry (Resource.SetScalar), as fitsRequest's early return reads it.
+  void ComputeRequests(const Pod& pod, Requests& r);
   // Moves into `out` the ids of the NodeInfos changed (upstream: moved to
   // the head of the list with a new generation) since the last call; `out`
   // may also name ids that were removed since.
@@ -124,7 +128,6 @@ class Cache {
     absl::InlinedVector<std::pair<uint32_t, int64_t>, 4> scalars;
   };
 
-  void ComputeRequests(const Pod& pod, Requests& r);
   uint32_t ScalarId(const std::string& name);
   uint32_t PodId(const std::string& uid);
   PodSlot* FindPod(const std::string& uid);

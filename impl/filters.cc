@@ -211,6 +211,7 @@ bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
     return true;
   }
   for (const auto& [id, amount] : r.scalars) {
+    if (amount == 0) continue;  // upstream skips a zero request
     if (amount > WrapSub(ScalarOf(nf.alloc_scalars, id),
                          ScalarIn(requested.scalars, id))) {
       return true;
@@ -283,10 +284,11 @@ void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {
 
 void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
   out.pod = &pod;
-  Resources res = PodRequests(pod);
-  res.erase("pods");
-  out.request_empty = res.empty();
-  ToRequests(res, cache, out.request, nullptr);
+  cache.ComputeRequests(pod, out.request);
+  // fitsRequest returns early only for a request of nothing at all: a
+  // scalar entry of 0 counts.
+  out.request_empty = out.request.cpu == 0 && out.request.memory == 0 &&
+                      out.request.ephemeral == 0 && out.request.scalars.empty();
   out.tolerates_unschedulable = false;
   for (const Toleration& t : pod.tolerations) {
     if (MutantActive(Mutant::kUnschedulableTolerationEffect)) {
@@ -349,10 +351,8 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
 }
 
 void AddPodRequests(const Pod& pod, Cache& cache, Requests& into) {
-  Resources res = PodRequests(pod);
-  res.erase("pods");
   Requests r;
-  ToRequests(res, cache, r, nullptr);
+  cache.ComputeRequests(pod, r);
   into.cpu = WrapAdd(into.cpu, r.cpu);
   into.memory = WrapAdd(into.memory, r.memory);
   into.ephemeral = WrapAdd(into.ephemeral, r.ephemeral);

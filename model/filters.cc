@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
+#include <utility>
 
+#include "harness/go_int.h"
 #include "harness/resources.h"
 
 namespace schedtrace::model {
@@ -266,6 +269,64 @@ FilterStatus NodeAffinityFilter(const Pod& pod, const NodeInfo& info) {
   return {};
 }
 
+namespace {
+
+// upstream: the preFilterState of noderesources (a framework.Resource): the
+// pod's request. A scalar resource requested with amount 0 is an entry of
+// its own (Resource.SetScalar stores whatever it is given).
+struct PodResourceRequest {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral_storage = 0;
+  std::map<std::string, int64_t> scalar_resources;
+
+  // upstream: Resource.Add (framework/types.go); AllowedPodNumber is not
+  // read by the fit check and is left out.
+  void Add(const ResourceList& rl) {
+    for (const auto& [name, quantity] : rl) {
+      if (name == "cpu") {
+        milli_cpu = WrapAdd(milli_cpu, quantity.MilliValue());
+      } else if (name == "memory") {
+        memory = WrapAdd(memory, quantity.Value());
+      } else if (name == "ephemeral-storage") {
+        ephemeral_storage = WrapAdd(ephemeral_storage, quantity.Value());
+      } else if (name != "pods" && IsScalarResourceName(name)) {
+        int64_t& v = scalar_resources[name];  // AddScalar -> SetScalar
+        v = WrapAdd(v, quantity.Value());
+      }
+    }
+  }
+  // upstream: Resource.SetMaxResource (framework/types.go).
+  void SetMaxResource(const ResourceList& rl) {
+    for (const auto& [name, quantity] : rl) {
+      if (name == "memory") {
+        memory = std::max(memory, quantity.Value());
+      } else if (name == "cpu") {
+        milli_cpu = std::max(milli_cpu, quantity.MilliValue());
+      } else if (name == "ephemeral-storage") {
+        ephemeral_storage = std::max(ephemeral_storage, quantity.Value());
+      } else if (name != "pods" && IsScalarResourceName(name)) {
+        int64_t& v = scalar_resources[name];
+        v = std::max(v, quantity.Value());
+      }
+    }
+  }
+};
+
+// upstream: computePodResourceRequest (noderesources/fit.go)
+PodResourceRequest computePodResourceRequest(const Pod& pod) {
+  PodResourceRequest result;
+  for (const Container& c : pod.containers) result.Add(c.requests);
+  for (const Container& c : pod.init_containers) {
+    result.SetMaxResource(c.requests);
+  }
+  result.Add(pod.overhead);
+  return result;
+}
+
+}  // namespace
+
+// upstream: fitsRequest (noderesources/fit.go), its reasons.
 std::vector<std::string> InsufficientResources(const Pod& pod,
                                                const NodeInfo& info) {
   std::vector<std::string> reasons;
@@ -278,20 +339,25 @@ std::vector<std::string> InsufficientResources(const Pod& pod,
   if (static_cast<int64_t>(info.pods().size()) + 1 > get(allocatable, "pods")) {
     reasons.push_back("Too many pods");
   }
-  Resources request = PodRequests(pod);
-  request.erase("pods");  // AllowedPodNumber is not a request to fit
-  if (request.empty()) return reasons;
-  for (const char* name : {"cpu", "memory", "ephemeral-storage"}) {
-    if (get(request, name) > get(allocatable, name) - get(requested, name)) {
+  const PodResourceRequest request = computePodResourceRequest(pod);
+  // Only a request of nothing at all returns early: a scalar entry of 0
+  // goes on to the comparisons below.
+  if (request.milli_cpu == 0 && request.memory == 0 &&
+      request.ephemeral_storage == 0 && request.scalar_resources.empty()) {
+    return reasons;
+  }
+  const std::pair<const char*, int64_t> native[] = {
+      {"cpu", request.milli_cpu},
+      {"memory", request.memory},
+      {"ephemeral-storage", request.ephemeral_storage}};
+  for (const auto& [name, amount] : native) {
+    if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back(std::string("Insufficient ") + name);
     }
   }
-  for (const auto& [name, amount] : request) {
-    if (name == "cpu" || name == "memory" || name == "ephemeral-storage") {
-      continue;
-    }
+  for (const auto& [name, amount] : request.scalar_resources) {
     if (amount == 0) continue;
-    if (amount > get(allocatable, name) - get(requested, name)) {
+    if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back("Insufficient " + name);
     }
   }
