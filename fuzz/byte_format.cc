@@ -34,6 +34,13 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
   o.nodes = pool.nodes;
   o.steps = kMaxSteps;
   o.seed = 0;
+  // Clocks that land on the queue's boundaries: ordinary steps from 1 ms (so
+  // a step can end exactly as a 1 s or 2 s backoff does), backoff jumps
+  // over 1-10 s, and flush jumps within a millisecond of the 5-minute
+  // podMaxInUnschedulablePodsDuration (before, on, after).
+  o.clock.min_ms = 1;
+  o.clock.backoff = {.p = 0.15, .min_ms = 1000, .max_ms = 10001};
+  o.clock.flush = {.p = 0.05, .min_ms = 299999, .max_ms = 300001};
   if (mode == Mode::kHostile) {
     o.hostile = true;
     o.variety.hostile_rate = kHostileRates[(config >> 2) & 3];

@@ -67,7 +67,10 @@ Perturbations PerturbationsOf(const PerturbLevels& levels);
 PerturbLevels LevelsFor(const Perturbations& p);
 
 // The step source's options for an input of `layer` in `mode` whose config
-// byte is `config` and perturbation header `levels` (all 0 without one).
+// byte is `config` and perturbation header `levels` (all 0 without one): the
+// pools, hostile share and perturbations the input chooses, and clock steps
+// that reach the queue's boundaries exactly (1 ms steps, backoff jumps of
+// 1-10 s, flush jumps of 5 minutes +-1 ms).
 GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
                       const PerturbLevels& levels);
 
