@@ -419,6 +419,11 @@ absl::StatusOr<Step> TraceDecoder::DecodeStep(std::string_view line,
   if (step.t < 0) {
     return r.Error("t", absl::StrCat("negative time ", step.t));
   }
+  if (step.t > kMaxTraceMs) {
+    return r.Error("t", absl::StrCat("time ", step.t,
+                                     " beyond the format's range (at most ",
+                                     kMaxTraceMs, " ms)"));
+  }
   if (step.t < last_t_) {
     return r.Error(
         "t", absl::StrCat("time goes backwards: ", step.t, " after ", last_t_));

@@ -875,6 +875,9 @@ TEST(BadInputTest, TimeDecreasingMissingOrNegative) {
             "field \"t\": missing");
   ExpectBad(QueueTrace("{\"t\":-1,\"op\":\"q_pop\"}"), "2",
             "field \"t\": negative");
+  ExpectBad(QueueTrace("{\"t\":4611686018427387905,\"op\":\"q_pop\"}"), "2",
+            "field \"t\": time 4611686018427387905 beyond the format's "
+            "range (at most 4611686018427387904 ms)");
 }
 
 TEST(BadInputTest, InvalidQuantityNamesTheFullPath) {

@@ -374,7 +374,7 @@ TEST(ExplainTraceTest, ALongRunBeforeTheFailureIsCut) {
   EXPECT_THAT(text, HasSubstr("shows them, --all every step\n"));
   EXPECT_THAT(text, Not(HasSubstr("step 50  t=5000")));
   EXPECT_THAT(text, HasSubstr("step 106  t=10600"));
-  EXPECT_THAT(text, HasSubstr("backoffQ until 9223372036854"));
+  EXPECT_THAT(text, HasSubstr("backoffQ until 9223372047454"));
   const std::string all = FormatTimeline(*tl, {.all = true});
   EXPECT_THAT(all, HasSubstr("step 50  t=5000"));
   EXPECT_THAT(all, Not(HasSubstr("not shown")));

@@ -143,6 +143,12 @@ struct Expect;  // harness/expect.h: the raw `expect` object of a step.
 // `pods` holds q_activate's keys resolved to the latest object the trace
 // carried (or a stub holding only namespace and name); `$ref` arguments are
 // resolved by the decoder.
+// The largest `t` the format allows (docs/FORMAT.md): 2^62 ms, about 146
+// million years. Up to it, every instant a system computes from `t` (a
+// backoff expiry, a deadline) stays within an int64 of milliseconds, and
+// Go's time.Time (seconds and nanoseconds) is exact throughout.
+inline constexpr int64_t kMaxTraceMs = int64_t{1} << 62;
+
 struct Step {
   int line = 0;  // 1-based line in the trace file (0 when built in code)
   int64_t t = 0;

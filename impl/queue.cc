@@ -188,12 +188,13 @@ int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
   return d;
 }
 
-// upstream: PriorityQueue.getBackoffTime (Go's Time.Add does not wrap).
-int64_t PriorityQueue::BackoffTimeNs(const Record& r) const {
+// upstream: PriorityQueue.getBackoffTime (Go's Time.Add: exact, far past
+// the int64 nanosecond range).
+TimeNs PriorityQueue::BackoffTimeNs(const Record& r) const {
   if (MutantActive(Mutant::kBackoffExpiryWraps)) {
-    return WrapAdd(r.timestamp_ns, BackoffDurationNs(r));
+    return WrapAdd(static_cast<int64_t>(r.timestamp_ns), BackoffDurationNs(r));
   }
-  return SaturatingAdd(r.timestamp_ns, BackoffDurationNs(r));
+  return r.timestamp_ns + BackoffDurationNs(r);
 }
 
 // upstream: PriorityQueue.isPodBackingoff.

@@ -42,6 +42,7 @@
 #include "harness/state.h"
 #include "harness/trace.h"
 #include "impl/indexed_heap.h"
+#include "impl/time_ns.h"
 
 namespace schedtrace::impl {
 
@@ -56,7 +57,7 @@ class PriorityQueue {
   PriorityQueue& operator=(const PriorityQueue&) = delete;
 
   // The fake clock, in milliseconds.
-  void SetNow(int64_t t_ms) { now_ns_ = t_ms * 1000000; }
+  void SetNow(int64_t t_ms) { now_ns_ = TimeFromMs(t_ms); }
 
   QueueResult Add(const PodPtr& pod);
   QueueResult Update(const PodPtr& old_pod, const PodPtr& new_pod);
@@ -135,7 +136,7 @@ class PriorityQueue {
     PodPtr terms_pod;      // the pod RequiredAffinityTerms were computed from
     uint32_t key = kNone;  // interned pod key
     int attempts = 0;
-    int64_t timestamp_ns = 0;
+    TimeNs timestamp_ns = 0;
     PluginSet plugins;
     bool gated = false;
     int refs = 0;
@@ -182,7 +183,7 @@ class PriorityQueue {
   void SetPod(uint32_t h, const PodPtr& pod);
 
   int64_t BackoffDurationNs(const Record& r) const;
-  int64_t BackoffTimeNs(const Record& r) const;
+  TimeNs BackoffTimeNs(const Record& r) const;
   bool IsPodBackingOff(const Record& r) const;
   bool RunPreEnqueuePlugins(uint32_t h);
   bool AddToActiveQ(uint32_t h);
@@ -199,7 +200,7 @@ class PriorityQueue {
   void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
   bool UpdateNominatedPodUnlocked(const PodPtr& old_pod, uint32_t h);
 
-  int64_t now_ns_ = 0;
+  TimeNs now_ns_ = 0;
   int64_t initial_backoff_ns_ = 0;
   int64_t max_backoff_ns_ = 0;
   int64_t max_in_unschedulable_ns_ = 0;

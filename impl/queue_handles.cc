@@ -13,7 +13,7 @@ std::optional<PriorityQueue::Handle> PriorityQueue::PopHandle() {
   if (active_.empty()) return std::nullopt;
   const uint32_t h = active_.Pop();
   if (MutantActive(Mutant::kBackoffResetAfterIdle) &&
-      WrapSub(now_ns_, slab_[h].timestamp_ns) > max_backoff_ns_) {
+      SubSaturating(now_ns_, slab_[h].timestamp_ns) > max_backoff_ns_) {
     slab_[h].attempts = 0;  // planted: the old backoff map forgot idle pods
   }
   if (!MutantActive(Mutant::kAttemptsNotCounted)) ++slab_[h].attempts;

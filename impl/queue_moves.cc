@@ -190,7 +190,7 @@ void PriorityQueue::FlushUnschedulablePodsLeftover() {
     if (MutantActive(Mutant::kLeftoverFlushSkipsGated) && slab_[h].gated) {
       continue;  // planted: a gated pod would stay gated anyway
     }
-    const int64_t age = WrapSub(now_ns_, slab_[h].timestamp_ns);
+    const int64_t age = SubSaturating(now_ns_, slab_[h].timestamp_ns);
     if (age > max_in_unschedulable_ns_ ||
         (MutantActive(Mutant::kLeftoverFlushInclusive) &&
          age == max_in_unschedulable_ns_)) {

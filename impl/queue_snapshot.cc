@@ -45,7 +45,7 @@ void PriorityQueue::SnapshotQueueInto(QueueState& s) const {
   Refill<QueuedPod> backoff(s.backoff);
   for (uint32_t h : order) {
     QueuedPod& q = SetQueuedPod(backoff.Next(), h);
-    q.backoff_expires_at = FloorDiv(BackoffTimeNs(slab_[h]), 1000000);
+    q.backoff_expires_at = FloorMs(BackoffTimeNs(slab_[h]));
   }
   backoff.Finish();
 

@@ -23,7 +23,7 @@ QueuedPod& SetQueuedPod(QueuedPod& e, const std::string& key, int attempts) {
 }
 
 // A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
-int64_t MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
+Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
 
 // upstream: metav1.LabelSelectorAsSelector validation: false when the
 // selector cannot be converted (the affinity term is then dropped).
@@ -125,7 +125,7 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister)
           [](const std::shared_ptr<QueuedPodInfo>& a,
              const std::shared_ptr<QueuedPodInfo>& b) {
             int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
-            return p1 > p2 || (p1 == p2 && a->timestamp < b->timestamp);
+            return p1 > p2 || (p1 == p2 && a->timestamp.Before(b->timestamp));
           },
           [](const std::shared_ptr<QueuedPodInfo>& q) {
             return q->pod().Key();
@@ -134,7 +134,7 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister)
       podBackoffQ_(
           [this](const std::shared_ptr<QueuedPodInfo>& a,
                  const std::shared_ptr<QueuedPodInfo>& b) {
-            return getBackoffTime(*a) < getBackoffTime(*b);
+            return getBackoffTime(*a).Before(getBackoffTime(*b));
           },
           [](const std::shared_ptr<QueuedPodInfo>& q) {
             return q->pod().Key();
@@ -207,7 +207,7 @@ bool PriorityQueue::activate(const PodPtr& pod) {
 // upstream: isPodBackingoff
 bool PriorityQueue::isPodBackingoff(const QueuedPodInfo& pInfo) const {
   if (pInfo.gated) return false;
-  return getBackoffTime(pInfo) > now_;
+  return getBackoffTime(pInfo).After(now_);
 }
 
 // upstream: AddUnschedulableIfNotPresent
@@ -251,7 +251,7 @@ void PriorityQueue::flushBackoffQCompleted() {
 void PriorityQueue::flushUnschedulablePodsLeftover() {
   std::vector<std::shared_ptr<QueuedPodInfo>> podsToMove;
   for (const auto& [key, pInfo] : unschedulablePods_) {
-    if (WrapSub(now_, pInfo->timestamp) > pod_max_in_unschedulable_) {
+    if (now_.Sub(pInfo->timestamp) > pod_max_in_unschedulable_) {
       podsToMove.push_back(pInfo);
     }
   }
@@ -396,15 +396,16 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::newQueuedPodInfo(
   return q;
 }
 
-// upstream: getBackoffTime (Go's Time.Add does not wrap: saturate instead)
-int64_t PriorityQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
-  return SaturatingAdd(pInfo.timestamp, calculateBackoffDuration(pInfo));
+// upstream: getBackoffTime (Time.Add: exact, far past the int64
+// nanosecond range)
+Time PriorityQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
+  return pInfo.timestamp.Add(calculateBackoffDuration(pInfo));
 }
 
 // upstream: calculateBackoffDuration (with Go's wrapping arithmetic)
-int64_t PriorityQueue::calculateBackoffDuration(
+Duration PriorityQueue::calculateBackoffDuration(
     const QueuedPodInfo& pInfo) const {
-  int64_t duration = pod_initial_backoff_;
+  Duration duration = pod_initial_backoff_;
   for (int i = 1; i < pInfo.attempts; i++) {
     if (duration > WrapSub(pod_max_backoff_, duration)) return pod_max_backoff_;
     duration = WrapAdd(duration, duration);
@@ -539,7 +540,7 @@ void PriorityQueue::SnapshotQueueInto(QueueState& q) const {
   Refill<QueuedPod> backoff(q.backoff);
   for (const auto& p : podBackoffQ_.items()) {
     QueuedPod& b = SetQueuedPod(backoff.Next(), p->pod().Key(), p->attempts);
-    b.backoff_expires_at = FloorDiv(getBackoffTime(*p), 1000000);
+    b.backoff_expires_at = getBackoffTime(*p).Ms();
   }
   backoff.Finish();
   std::sort(

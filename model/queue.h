@@ -11,8 +11,9 @@
 //   std::shared_ptr<QueuedPodInfo> p = q.Pop();       // null: activeQ empty
 //   q.AddUnschedulableIfNotPresent(p, q.SchedulingCycle());
 //
-// Time: the trace clock in ms; durations are Go time.Durations (int64 ns,
-// wrapping as Go's do: docs/UPSTREAM.md item 29). Panics are returned as
+// Time: the trace clock in ms, as Go's time.Time (model/go_time.h);
+// durations are Go time.Durations (int64 ns, wrapping as Go's do:
+// docs/UPSTREAM.md item 29). Panics are returned as
 // FatalError (model/fatal.h).
 #ifndef SCHEDTRACE_MODEL_QUEUE_H_
 #define SCHEDTRACE_MODEL_QUEUE_H_
@@ -31,6 +32,7 @@
 #include "harness/state.h"
 #include "harness/trace.h"
 #include "model/go_heap.h"
+#include "model/go_time.h"
 
 namespace schedtrace::model {
 
@@ -50,12 +52,12 @@ struct PodInfo {
   std::vector<AffinityTerm> required_affinity_terms;
 };
 
-// upstream: framework.QueuedPodInfo. Times in ns.
+// upstream: framework.QueuedPodInfo.
 struct QueuedPodInfo {
   std::shared_ptr<PodInfo> pod_info;
-  int64_t timestamp = 0;
+  Time timestamp;
   int attempts = 0;
-  int64_t initial_attempt_timestamp = 0;
+  Time initial_attempt_timestamp;
   std::set<std::string> unschedulable_plugins;
   bool gated = false;
   const Pod& pod() const { return *pod_info->pod; }
@@ -79,7 +81,7 @@ class PriorityQueue {
  public:
   PriorityQueue(const Config& config, PodLister lister);
 
-  void SetNow(int64_t now_ms) { now_ = now_ms * 1000000; }
+  void SetNow(int64_t now_ms) { now_ = Time::FromMs(now_ms); }
 
   // upstream: the SchedulingQueue interface.
   absl::Status Add(const PodPtr& pod);
@@ -123,8 +125,8 @@ class PriorityQueue {
   std::vector<std::shared_ptr<QueuedPodInfo>>
   getUnschedulablePodsWithMatchingAffinityTerm(const Pod& pod) const;
   std::shared_ptr<QueuedPodInfo> newQueuedPodInfo(const PodPtr& pod) const;
-  int64_t getBackoffTime(const QueuedPodInfo& pInfo) const;  // ns
-  int64_t calculateBackoffDuration(const QueuedPodInfo& pInfo) const;
+  Time getBackoffTime(const QueuedPodInfo& pInfo) const;
+  Duration calculateBackoffDuration(const QueuedPodInfo& pInfo) const;
   bool podMatchesEvent(const QueuedPodInfo& pInfo,
                        const ClusterEvent& event) const;
 
@@ -137,10 +139,10 @@ class PriorityQueue {
 
   Config config_;
   PodLister lister_;
-  int64_t now_ = 0;                       // ns
-  int64_t pod_initial_backoff_ = 0;       // ns
-  int64_t pod_max_backoff_ = 0;           // ns
-  int64_t pod_max_in_unschedulable_ = 0;  // ns
+  Time now_;
+  Duration pod_initial_backoff_ = 0;
+  Duration pod_max_backoff_ = 0;
+  Duration pod_max_in_unschedulable_ = 0;
   int64_t scheduling_cycle_ = 0;
   int64_t move_request_cycle_ = -1;
   GoHeap<std::shared_ptr<QueuedPodInfo>> activeQ_;

@@ -1,0 +1,45 @@
+#include "model/go_time.h"
+
+#include "harness/go_int.h"
+
+namespace schedtrace::model {
+namespace {
+
+constexpr int64_t kNsPerSec = 1000000000;
+constexpr Duration kMinDuration = INT64_MIN;
+constexpr Duration kMaxDuration = INT64_MAX;
+
+}  // namespace
+
+Time Time::FromMs(int64_t ms) {
+  const int64_t sec = FloorDiv(ms, 1000);
+  return Time(sec, (ms - sec * 1000) * 1000000);
+}
+
+// Go: dsec := int64(d / 1e9); nsec := t.nsec() + int32(d%1e9), carried
+// into [0, 1e9); then the seconds added.
+Time Time::Add(Duration d) const {
+  int64_t dsec = d / kNsPerSec;
+  int64_t nsec = nsec_ + d % kNsPerSec;
+  if (nsec >= kNsPerSec) {
+    ++dsec;
+    nsec -= kNsPerSec;
+  } else if (nsec < 0) {
+    --dsec;
+    nsec += kNsPerSec;
+  }
+  return Time(sec_ + dsec, nsec);
+}
+
+// Go: d := Duration(t.sec()-u.sec())*Second + Duration(t.nsec()-u.nsec()),
+// kept when u.Add(d) is t, else the Duration's end on t's side of u.
+Duration Time::Sub(Time u) const {
+  const Duration d =
+      WrapAdd(WrapMul(WrapSub(sec_, u.sec_), kNsPerSec), nsec_ - u.nsec_);
+  if (u.Add(d).Equal(*this)) return d;
+  return Before(u) ? kMinDuration : kMaxDuration;
+}
+
+int64_t Time::Ms() const { return sec_ * 1000 + nsec_ / 1000000; }
+
+}  // namespace schedtrace::model
