@@ -20,16 +20,6 @@ inline int64_t WrapMul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) *
                               static_cast<uint64_t>(b));
 }
-// a + b clamped to the int64 range. Go's time.Time.Add does not wrap: its
-// range is far wider than an int64 of nanoseconds, so on the traces'
-// nanosecond timeline a sum past the int64 limits saturates there (the
-// comparisons it feeds — Before/After against the clock — come out the same).
-inline int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum;
-  if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
-  return sum;
-}
-
 // a / b rounded towards negative infinity.
 inline int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
