@@ -25,7 +25,10 @@ namespace schedtrace {
 // perturbations and hostile steps of harness/step_source.h), scheduling
 // cycles with Reserve and Permit outcomes, Permit decisions for waiting
 // pods, binding cycles for parked ones, flushes, and the apiserver's
-// confirmation of each bind.
+// confirmation of each bind. Pods and nodes reach the resource corners
+// (PodResourceCorners in harness/step_source_layers.h: a zero-valued
+// extended resource alone, other spellings of a quantity, several extended
+// resources, init containers and overhead), as in the cache layer.
 absl::StatusOr<Trace> GenerateSchedulerTrace(System& sut,
                                              const GenOptions& options);
 

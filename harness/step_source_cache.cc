@@ -67,6 +67,7 @@ class CacheSource : public LayerSource {
       init.requests["cpu"] = Q(absl::StrCat(Uniform(1, 30) * 50, "m"));
       p->init_containers.push_back(init);
     }
+    PodResourceCorners(variety_, *p);
     return p;
   }
 
@@ -75,6 +76,7 @@ class CacheSource : public LayerSource {
     n->name = name;
     n->labels = {{"topology.kubernetes.io/zone", Chance(0.5) ? "a" : "b"}};
     n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 8)));
+    NodeResourceCorners(variety_, *n);
     return n;
   }
 

@@ -70,10 +70,53 @@ class Variety {
         .begin()[c_->Uniform(0, static_cast<int>(choices.size()) - 1)];
   }
   bool Chance(double p) { return c_->Chance(p); }
+  int Uniform(int lo, int hi) { return c_->Uniform(lo, hi); }
 
  private:
   ChoiceStream* c_ = nullptr;
 };
+
+// Resource corners (issue 18.3), one pod in five, on the variety stream:
+// a zero-valued extended resource as the only request (fitsRequest does not
+// return early for it), quantities in other spellings ("1000m" for "1",
+// "0.5", "01", "0"), several extended resources and hugepages, an init
+// container above the containers' sum, and overhead. `p` has one container.
+inline void PodResourceCorners(Variety& v, Pod& p) {
+  if (!v.Chance(0.2)) return;
+  ResourceList& r = p.containers.front().requests;
+  switch (v.Uniform(0, 3)) {
+    case 0:
+      r.clear();
+      r["example.com/gpu"] = Q("0");
+      break;
+    case 1:
+      r["cpu"] = Q(v.Pick({"1000m", "1", "0.5", "01", "0", "2000m"}));
+      break;
+    case 2:
+      r["example.com/gpu"] = Q(v.Pick({"0", "1", "2"}));
+      r["example.com/fpga"] = Q("1");
+      if (v.Chance(0.5)) r["hugepages-2Mi"] = Q("2Mi");
+      break;
+    default: {
+      Container& init = p.init_containers.emplace_back();
+      init.name = "init";
+      init.image = "img";
+      init.requests["cpu"] = Q(v.Pick({"2", "500m"}));
+      init.requests["example.com/gpu"] = Q("1");
+      p.overhead["cpu"] = Q("100m");
+      break;
+    }
+  }
+}
+
+// A node's side of them, one node in three: extended resources and
+// hugepages in its allocatable, some of them zero.
+inline void NodeResourceCorners(Variety& v, Node& n) {
+  if (!v.Chance(0.3)) return;
+  n.allocatable["example.com/gpu"] = Q(v.Pick({"0", "1", "4"}));
+  if (v.Chance(0.5)) n.allocatable["example.com/fpga"] = Q("2");
+  if (v.Chance(0.3)) n.allocatable["hugepages-2Mi"] = Q("8Mi");
+}
 
 // What the three layer sources share: the stream of the current call and
 // the draws on it, the informer world their outs build, and the pods the

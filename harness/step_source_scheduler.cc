@@ -127,6 +127,7 @@ class SchedulerSource : public LayerSource {
                                 variety_.Pick({"NoSchedule", ""}),
                                 {}});
     }
+    PodResourceCorners(variety_, *p);
     return p;
   }
 
@@ -141,6 +142,7 @@ class SchedulerSource : public LayerSource {
     n->allocatable["pods"] = Q(Chance(0.2) ? "2" : "110");
     if (Chance(0.2)) n->taints.push_back(DedicatedTaint());
     if (Chance(0.1)) n->unschedulable = true;
+    NodeResourceCorners(variety_, *n);
     return n;
   }
 
