@@ -26,7 +26,8 @@ PerturbLevels LevelsFor(const Perturbations& p) {
 }
 
 GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
-                      const PerturbLevels& levels) {
+                      const PerturbLevels& levels,
+                      const std::optional<Perturbations>& forced) {
   GenOptions o;
   const Pool& pool = kPools[config & 3];
   o.pods = pool.pods;
@@ -45,7 +46,11 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
     o.hostile = true;
     o.variety.hostile_rate = kHostileRates[(config >> 2) & 3];
   }
-  if (config & kPerturbHeaderBit) o.perturb = PerturbationsOf(levels);
+  if (forced) {
+    o.perturb = *forced;
+  } else if (config & kPerturbHeaderBit) {
+    o.perturb = PerturbationsOf(levels);
+  }
   // The queue layer sees no nodes: its node kinds would never fire.
   if (layer == Layer::kQueue) {
     o.perturb.node_recreate = 0;

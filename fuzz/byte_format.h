@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "harness/gen_options.h"
@@ -70,9 +71,12 @@ PerturbLevels LevelsFor(const Perturbations& p);
 // byte is `config` and perturbation header `levels` (all 0 without one): the
 // pools, hostile share and perturbations the input chooses, and clock steps
 // that reach the queue's boundaries exactly (1 ms steps, backoff jumps of
-// 1-10 s, flush jumps of 5 minutes +-1 ms).
+// 1-10 s, flush jumps of 5 minutes +-1 ms). `forced`, when set, replaces
+// the probabilities `levels` give (the queue layer's node kinds stay off
+// either way: it sees no nodes).
 GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
-                      const PerturbLevels& levels);
+                      const PerturbLevels& levels,
+                      const std::optional<Perturbations>& forced = {});
 
 // The config byte of pool `pool` (index in kPools), hostile rate `hostile`
 // (index in kHostileRates), with the perturbation header bit when

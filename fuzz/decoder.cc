@@ -52,13 +52,7 @@ Decoder::Decoder(Layer layer, Mode mode, std::string_view data,
   uint8_t config = 0;
   PerturbLevels levels;
   choices_ = ByteChoices(ReadPrefix(data, config, levels));
-  options_ = OptionsFor(layer, mode, config, levels);
-  if (options.perturb) {
-    options_.perturb = *options.perturb;
-    if (layer == Layer::kQueue) {
-      options_.perturb.node_recreate = options_.perturb.node_burst = 0;
-    }
-  }
+  options_ = OptionsFor(layer, mode, config, levels, options.perturb);
   source_ = StepSource::New(layer, options_);
   header_ = source_->Header(choices_);
   header_.name = absl::StrCat("fuzz/", std::string(LayerName(layer)));

@@ -217,17 +217,26 @@ struct Trial {
   double score = -1;
 };
 
-Trial Try(const StepSource& source, std::string bytes, const Scorer& scorer,
-          const Step& target) {
-  std::unique_ptr<StepSource> copy = source.Clone();
+// `bytes` cut or padded to what `run` reads of them through a Probe, with
+// the choices they answered; `run(probe, trial)` fills the step and score.
+template <typename Run>
+Trial Probed(std::string bytes, Run run) {
   Probe probe(bytes);
   Trial t;
-  t.step = copy->Next(probe);
+  run(probe, t);
   bytes.resize(probe.reads(), '\0');
   t.bytes = std::move(bytes);
   t.choices = probe.choices();
-  t.score = scorer.Score(t.step, target);
   return t;
+}
+
+Trial Try(const StepSource& source, std::string bytes, const Scorer& scorer,
+          const Step& target) {
+  return Probed(std::move(bytes), [&](Probe& probe, Trial& t) {
+    std::unique_ptr<StepSource> copy = source.Clone();
+    t.step = copy->Next(probe);
+    t.score = scorer.Score(t.step, target);
+  });
 }
 
 // Sets choice `k` of `best` to the value that scores best, trying every
@@ -307,14 +316,10 @@ double HeaderScore(const TraceHeader& a, const TraceHeader& b) {
 std::string HeaderBytes(Layer layer, const GenOptions& options,
                         const TraceHeader& target) {
   auto try_bytes = [&](std::string bytes) {
-    std::unique_ptr<StepSource> source = StepSource::New(layer, options);
-    Probe probe(bytes);
-    Trial t;
-    t.score = HeaderScore(source->Header(probe), target);
-    bytes.resize(probe.reads(), '\0');
-    t.bytes = std::move(bytes);
-    t.choices = probe.choices();
-    return t;
+    return Probed(std::move(bytes), [&](Probe& probe, Trial& t) {
+      std::unique_ptr<StepSource> source = StepSource::New(layer, options);
+      t.score = HeaderScore(source->Header(probe), target);
+    });
   };
   Trial best = try_bytes("");
   for (size_t k = 0; k < best.choices.size(); ++k) Tune(best, k, try_bytes);
