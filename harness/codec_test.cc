@@ -153,6 +153,83 @@ TEST(PodCodecTest, PresentNodeAffinityWithoutTermsIsKept) {
   EXPECT_EQ(*back, *pod);
 }
 
+// Go's decoder makes `{}` and `[]` empty but not nil, and reflect.DeepEqual
+// tells them from absent: the codec keeps them (GivenEmpty) and writes them
+// back, so a child sees what upstream saw.
+TEST(PodCodecTest, EmptyCollectionsAreKeptApartFromAbsentOnes) {
+  const json given = json::parse(R"({
+    "metadata": {"name": "p", "namespace": "ns", "labels": {},
+                 "annotations": {}},
+    "spec": {"nodeSelector": {}, "tolerations": [], "schedulingGates": [],
+             "containers": [{"name": "c", "resources": {"requests": {}}}],
+             "initContainers": [], "overhead": {},
+             "affinity": {"nodeAffinity": {
+                 "requiredDuringSchedulingIgnoredDuringExecution": {
+                     "nodeSelectorTerms": [{"matchExpressions": [],
+                         "matchFields": [{"key": "metadata.name",
+                             "operator": "In", "values": []}]}]}},
+               "podAffinity": {
+                 "requiredDuringSchedulingIgnoredDuringExecution": [
+                     {"labelSelector": {"matchLabels": {},
+                                        "matchExpressions": []},
+                      "namespaces": [], "topologyKey": "zone"}]}}},
+    "status": {}})");
+  absl::StatusOr<Pod> pod = PodFromJson(given, "f:1: ", "pod");
+  ASSERT_TRUE(pod.ok()) << pod.status();
+  for (Nilable f :
+       {Nilable::kLabels, Nilable::kAnnotations, Nilable::kNodeSelector,
+        Nilable::kTolerations, Nilable::kSchedulingGates,
+        Nilable::kInitContainers, Nilable::kOverhead}) {
+    EXPECT_TRUE(pod->given_empty.Has(f)) << static_cast<int>(f);
+  }
+  EXPECT_FALSE(pod->given_empty.Has(Nilable::kContainers));  // not empty
+  EXPECT_FALSE(pod->given_empty.Has(Nilable::kAffinity));    // not empty
+  EXPECT_TRUE(pod->containers[0].given_empty.Has(Nilable::kRequests));
+  const NodeSelectorTerm& term = pod->required_node_affinity->at(0);
+  EXPECT_TRUE(term.given_empty.Has(Nilable::kMatchExpressions));
+  EXPECT_TRUE(term.match_fields[0].given_empty.Has(Nilable::kValues));
+  const PodAffinityTerm& aff = pod->required_pod_affinity.at(0);
+  EXPECT_TRUE(aff.given_empty.Has(Nilable::kNamespaces));
+  EXPECT_TRUE(aff.label_selector->given_empty.Has(Nilable::kMatchLabels));
+  EXPECT_EQ(PodToJson(*pod), given);
+
+  // The same pod with every empty field absent, or null, keeps no bit.
+  const json absent = json::parse(R"({
+    "metadata": {"name": "p", "namespace": "ns", "labels": null},
+    "spec": {"tolerations": null, "affinity": null,
+             "containers": [{"name": "c", "resources": {}}]}})");
+  absl::StatusOr<Pod> bare = PodFromJson(absent, "f:1: ", "pod");
+  ASSERT_TRUE(bare.ok()) << bare.status();
+  EXPECT_TRUE(bare->given_empty.empty());
+  EXPECT_TRUE(bare->containers[0].given_empty.empty());
+}
+
+TEST(PodCodecTest, AnAffinityHoldingNothingWeKeepIsPresent) {
+  for (const char* text : {R"({"spec": {"affinity": {}}})",
+                           R"({"spec": {"affinity": {"podAntiAffinity": {}}}})",
+                           R"({"spec": {"affinity": {"nodeAffinity": {}}}})",
+                           R"({"spec": {"affinity": {"podAffinity": {}}}})"}) {
+    absl::StatusOr<Pod> pod = PodFromJson(json::parse(text), "f:1: ", "pod");
+    ASSERT_TRUE(pod.ok()) << pod.status();
+    EXPECT_FALSE(pod->given_empty.empty()) << text;
+    absl::StatusOr<Pod> back = PodFromJson(PodToJson(*pod), "f:1: ", "pod");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(*back, *pod) << text;
+  }
+}
+
+TEST(NodeCodecTest, EmptyCollectionsAreKeptApartFromAbsentOnes) {
+  const json given = json::parse(R"({"metadata": {"name": "n", "labels": {}},
+    "spec": {"taints": []}, "status": {"allocatable": {}, "conditions": []}})");
+  absl::StatusOr<Node> node = NodeFromJson(given, "f:1: ", "node");
+  ASSERT_TRUE(node.ok()) << node.status();
+  for (Nilable f : {Nilable::kLabels, Nilable::kTaints, Nilable::kAllocatable,
+                    Nilable::kConditions}) {
+    EXPECT_TRUE(node->given_empty.Has(f)) << static_cast<int>(f);
+  }
+  EXPECT_EQ(NodeToJson(*node), given);
+}
+
 TEST(PodCodecTest, BareNumberQuantityIsAccepted) {
   json j = json::parse(R"({"spec": {"overhead": {"cpu": 2}}})");
   absl::StatusOr<Pod> pod = PodFromJson(j, "f:1: ", "pod");

@@ -21,6 +21,62 @@
 
 namespace schedtrace {
 
+// Go tells a nil map, slice or pointer from an empty one, and
+// reflect.DeepEqual sees the difference: to isPodUpdated a pod whose labels
+// go from absent to `{}` has changed, and so has a node's taints to
+// nodeTaintsChanged. A trace tells them apart as Go's JSON decoder does: an
+// absent or null field is nil, `{}` or `[]` is empty but not nil. A plain
+// container cannot, so each struct below that has nil-able fields records the
+// ones a trace gave empty in a `GivenEmpty` set. A field is nil when it is
+// empty and not in the set; a non-empty field is never nil (writers that
+// fill a field need not touch the set). For a pointer to a struct that holds
+// nothing we keep (`affinity: {}`), the bit means "present".
+enum class Nilable : uint8_t {
+  // Pod
+  kLabels,
+  kAnnotations,
+  kNodeSelector,
+  kTolerations,
+  kSchedulingGates,
+  kContainers,
+  kInitContainers,
+  kOverhead,
+  kAffinity,           // spec.affinity: {} (neither kind below given)
+  kNodeAffinity,       // spec.affinity.nodeAffinity: {} (no required)
+  kNodeSelectorTerms,  // ...required...: {nodeSelectorTerms: []}
+  kPodAffinity,        // spec.affinity.podAffinity: {} (no required)
+  kPodAffinityTerms,   // ...podAffinity: {required...: []}
+  // Container
+  kRequests,
+  // NodeSelectorTerm, LabelSelector
+  kMatchExpressions,
+  kMatchFields,
+  kMatchLabels,
+  // requirements
+  kValues,
+  // PodAffinityTerm
+  kNamespaces,
+  // Node (kLabels too)
+  kTaints,
+  kAllocatable,
+  kConditions,
+};
+
+class GivenEmpty {
+ public:
+  bool Has(Nilable f) const { return (bits_ >> static_cast<int>(f)) & 1u; }
+  void Set(Nilable f, bool on = true) {
+    const uint32_t bit = 1u << static_cast<int>(f);
+    bits_ = on ? (bits_ | bit) : (bits_ & ~bit);
+  }
+  bool empty() const { return bits_ == 0; }
+  uint32_t bits() const { return bits_; }
+  bool operator==(const GivenEmpty&) const = default;
+
+ private:
+  uint32_t bits_ = 0;
+};
+
 // The maps below compare with std::less<> (transparent): a lookup by a
 // literal or a string_view builds no std::string.
 using Labels = std::map<std::string, std::string, std::less<>>;
@@ -49,12 +105,14 @@ struct NodeSelectorRequirement {
   std::string key;
   std::string op;
   std::vector<std::string> values;
+  GivenEmpty given_empty;  // kValues
   bool operator==(const NodeSelectorRequirement&) const = default;
 };
 
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
   std::vector<NodeSelectorRequirement> match_fields;
+  GivenEmpty given_empty;  // kMatchExpressions, kMatchFields
   bool operator==(const NodeSelectorTerm&) const = default;
 };
 
@@ -63,12 +121,14 @@ struct LabelSelectorRequirement {
   std::string key;
   std::string op;
   std::vector<std::string> values;
+  GivenEmpty given_empty;  // kValues
   bool operator==(const LabelSelectorRequirement&) const = default;
 };
 
 struct LabelSelector {
   Labels match_labels;
   std::vector<LabelSelectorRequirement> match_expressions;
+  GivenEmpty given_empty;  // kMatchLabels, kMatchExpressions
   bool operator==(const LabelSelector&) const = default;
 };
 
@@ -77,6 +137,7 @@ struct PodAffinityTerm {
   std::vector<std::string> namespaces;
   std::string topology_key;
   std::optional<LabelSelector> namespace_selector;
+  GivenEmpty given_empty;  // kNamespaces
   bool operator==(const PodAffinityTerm&) const = default;
 };
 
@@ -84,6 +145,7 @@ struct Container {
   std::string name;
   std::string image;
   ResourceList requests;
+  GivenEmpty given_empty;  // kRequests
   bool operator==(const Container&) const = default;
 };
 
@@ -119,6 +181,9 @@ struct Pod {
   // status
   std::string nominated_node_name;
 
+  // The pod's fields above given empty (Nilable's Pod part).
+  GivenEmpty given_empty;
+
   // "namespace/name", the key the queue, the informer and traces use.
   std::string Key() const { return namespace_ + "/" + name; }
   int32_t Priority() const { return priority.value_or(0); }
@@ -135,10 +200,6 @@ std::string K8sTime(int64_t unix_seconds);
 // 2023-01-01T00:00:00Z, the instant t = 0 of upstream's recordings.
 inline constexpr int64_t kTraceEpochSeconds = 1672531200;
 
-// upstream isPodUpdated (scheduling_queue.go): true when the pods differ in
-// anything but resourceVersion and status.
-bool PodSpecOrMetaChanged(const Pod& old_pod, const Pod& new_pod);
-
 struct NodeCondition {
   std::string type;
   std::string status;
@@ -154,6 +215,7 @@ struct Node {
   std::vector<Taint> taints;
   ResourceList allocatable;
   std::vector<NodeCondition> conditions;
+  GivenEmpty given_empty;  // kLabels, kTaints, kAllocatable, kConditions
   bool operator==(const Node&) const = default;
 };
 

@@ -1,6 +1,7 @@
 // The Kubernetes objects of a trace as JSON (objects_json.h).
 #include "harness/objects_json.h"
 
+#include <initializer_list>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,29 @@ namespace {
 
 // ---------------------------------------------------------------------------
 // Decoding objects.
+
+// Records `f` in `given` when `obj` has `key` as `{}` or `[]`: empty, but not
+// nil as it would be absent or null (objects.h, GivenEmpty).
+void NoteEmpty(const json& obj, absl::string_view key, Nilable f,
+               GivenEmpty& given) {
+  const json* v = FieldReader::Find(obj, key);
+  if (v != nullptr && (v->is_object() || v->is_array()) && v->empty()) {
+    given.Set(f);
+  }
+}
+
+// Records `f` when `obj` has `key` (not null) but none of `inner`: a Go
+// pointer to a struct that holds nothing we keep, present all the same.
+void NotePresent(const json& obj, absl::string_view key,
+                 std::initializer_list<absl::string_view> inner, Nilable f,
+                 GivenEmpty& given) {
+  const json* v = FieldReader::Find(obj, key);
+  if (v == nullptr || !v->is_object()) return;
+  for (absl::string_view k : inner) {
+    if (FieldReader::Find(*v, k) != nullptr) return;
+  }
+  given.Set(f);
+}
 
 // upstream: Quantity.UnmarshalJSON (apimachinery resource/quantity.go) takes
 // a quoted string or a bare number.
@@ -51,6 +75,7 @@ absl::Status ReadRequirements(const FieldReader& r, const json& obj,
         JF_RETURN_IF_ERROR(r.String(e, path, "key", &req.key));
         JF_RETURN_IF_ERROR(r.String(e, path, "operator", &req.op));
         JF_RETURN_IF_ERROR(r.StringList(e, path, "values", &req.values));
+        NoteEmpty(e, "values", Nilable::kValues, req.given_empty);
         out->push_back(std::move(req));
         return absl::OkStatus();
       });
@@ -67,6 +92,9 @@ absl::Status ReadLabelSelector(const FieldReader& r, const json& obj,
   JF_RETURN_IF_ERROR(r.StringMap(*v, path, "matchLabels", &sel.match_labels));
   JF_RETURN_IF_ERROR(ReadRequirements(r, *v, path, "matchExpressions",
                                       &sel.match_expressions));
+  NoteEmpty(*v, "matchLabels", Nilable::kMatchLabels, sel.given_empty);
+  NoteEmpty(*v, "matchExpressions", Nilable::kMatchExpressions,
+            sel.given_empty);
   *out = std::move(sel);
   return absl::OkStatus();
 }
@@ -84,6 +112,7 @@ absl::Status ReadContainers(const FieldReader& r, const json& spec,
         if (res != nullptr) {
           JF_RETURN_IF_ERROR(ReadResourceList(
               r, *res, FieldPath(path, "resources"), "requests", &c.requests));
+          NoteEmpty(*res, "requests", Nilable::kRequests, c.given_empty);
         }
         out->push_back(std::move(c));
         return absl::OkStatus();
@@ -112,12 +141,24 @@ absl::Status ReadAffinity(const FieldReader& r, const json& affinity,
                 r, e, term_path, "matchExpressions", &term.match_expressions));
             JF_RETURN_IF_ERROR(ReadRequirements(r, e, term_path, "matchFields",
                                                 &term.match_fields));
+            NoteEmpty(e, "matchExpressions", Nilable::kMatchExpressions,
+                      term.given_empty);
+            NoteEmpty(e, "matchFields", Nilable::kMatchFields,
+                      term.given_empty);
             terms.push_back(std::move(term));
             return absl::OkStatus();
           }));
       pod->required_node_affinity = std::move(terms);
+      NoteEmpty(*required, "nodeSelectorTerms", Nilable::kNodeSelectorTerms,
+                pod->given_empty);
     }
   }
+  NotePresent(affinity, "nodeAffinity",
+              {"requiredDuringSchedulingIgnoredDuringExecution"},
+              Nilable::kNodeAffinity, pod->given_empty);
+  NotePresent(affinity, "podAffinity",
+              {"requiredDuringSchedulingIgnoredDuringExecution"},
+              Nilable::kPodAffinity, pod->given_empty);
   const json* pod_aff = nullptr;
   JF_RETURN_IF_ERROR(r.Object(affinity, path, "podAffinity", &pod_aff));
   if (pod_aff != nullptr) {
@@ -134,9 +175,12 @@ absl::Status ReadAffinity(const FieldReader& r, const json& affinity,
               r.String(e, term_path, "topologyKey", &term.topology_key));
           JF_RETURN_IF_ERROR(ReadLabelSelector(
               r, e, term_path, "namespaceSelector", &term.namespace_selector));
+          NoteEmpty(e, "namespaces", Nilable::kNamespaces, term.given_empty);
           pod->required_pod_affinity.push_back(std::move(term));
           return absl::OkStatus();
         }));
+    NoteEmpty(*pod_aff, "requiredDuringSchedulingIgnoredDuringExecution",
+              Nilable::kPodAffinityTerms, pod->given_empty);
   }
   return absl::OkStatus();
 }
@@ -144,12 +188,23 @@ absl::Status ReadAffinity(const FieldReader& r, const json& affinity,
 // ---------------------------------------------------------------------------
 // Encoding objects: Go's encoding/json with empty fields omitted.
 
-void PutMap(json& obj, const char* key, const Labels& m) {
-  if (!m.empty()) obj[key] = m;
+// Writes `m` unless it is nil (empty and not given empty).
+void PutMap(json& obj, const char* key, const Labels& m,
+            const GivenEmpty& given, Nilable f) {
+  if (!m.empty() || given.Has(f)) obj[key] = m.empty() ? json::object() : json(m);
 }
 
-void PutList(json& obj, const char* key, const std::vector<std::string>& l) {
-  if (!l.empty()) obj[key] = l;
+void PutList(json& obj, const char* key, const std::vector<std::string>& l,
+             const GivenEmpty& given, Nilable f) {
+  if (!l.empty() || given.Has(f)) obj[key] = l.empty() ? json::array() : json(l);
+}
+
+// Writes `list` unless it is nil: its entries as `to_json` makes them.
+template <typename T, typename F>
+void PutArray(json& obj, const char* key, const std::vector<T>& list,
+              const GivenEmpty& given, Nilable f, F to_json) {
+  if (list.empty() && !given.Has(f)) return;
+  obj[key] = list.empty() ? json::array() : to_json(list);
 }
 
 json ResourceListToJson(const ResourceList& list) {
@@ -165,7 +220,7 @@ json RequirementsToJson(const std::vector<Req>& reqs) {
     json e = json::object();
     PutString(e, "key", req.key);
     PutString(e, "operator", req.op);
-    PutList(e, "values", req.values);
+    PutList(e, "values", req.values, req.given_empty, Nilable::kValues);
     arr.push_back(std::move(e));
   }
   return arr;
@@ -173,10 +228,11 @@ json RequirementsToJson(const std::vector<Req>& reqs) {
 
 json LabelSelectorToJson(const LabelSelector& sel) {
   json j = json::object();
-  PutMap(j, "matchLabels", sel.match_labels);
-  if (!sel.match_expressions.empty()) {
-    j["matchExpressions"] = RequirementsToJson(sel.match_expressions);
-  }
+  PutMap(j, "matchLabels", sel.match_labels, sel.given_empty,
+         Nilable::kMatchLabels);
+  PutArray(j, "matchExpressions", sel.match_expressions, sel.given_empty,
+           Nilable::kMatchExpressions,
+           RequirementsToJson<LabelSelectorRequirement>);
   return j;
 }
 
@@ -187,7 +243,9 @@ json ContainersToJson(const std::vector<Container>& containers) {
     PutString(e, "name", c.name);
     PutString(e, "image", c.image);
     json res = json::object();
-    if (!c.requests.empty()) res["requests"] = ResourceListToJson(c.requests);
+    if (!c.requests.empty() || c.given_empty.Has(Nilable::kRequests)) {
+      res["requests"] = ResourceListToJson(c.requests);
+    }
     e["resources"] = std::move(res);
     arr.push_back(std::move(e));
   }
@@ -215,25 +273,33 @@ json AffinityToJson(const Pod& pod) {
     json terms = json::array();
     for (const NodeSelectorTerm& term : *pod.required_node_affinity) {
       json e = json::object();
-      if (!term.match_expressions.empty()) {
-        e["matchExpressions"] = RequirementsToJson(term.match_expressions);
-      }
-      if (!term.match_fields.empty()) {
-        e["matchFields"] = RequirementsToJson(term.match_fields);
-      }
+      PutArray(e, "matchExpressions", term.match_expressions, term.given_empty,
+               Nilable::kMatchExpressions,
+               RequirementsToJson<NodeSelectorRequirement>);
+      PutArray(e, "matchFields", term.match_fields, term.given_empty,
+               Nilable::kMatchFields,
+               RequirementsToJson<NodeSelectorRequirement>);
       terms.push_back(std::move(e));
     }
-    affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-            ["nodeSelectorTerms"] = std::move(terms);
+    json required = json::object();
+    if (!terms.empty() || pod.given_empty.Has(Nilable::kNodeSelectorTerms)) {
+      required["nodeSelectorTerms"] = std::move(terms);
+    }
+    affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] =
+        std::move(required);
+  } else if (pod.given_empty.Has(Nilable::kNodeAffinity)) {
+    affinity["nodeAffinity"] = json::object();
   }
-  if (!pod.required_pod_affinity.empty()) {
+  if (!pod.required_pod_affinity.empty() ||
+      pod.given_empty.Has(Nilable::kPodAffinityTerms)) {
     json terms = json::array();
     for (const PodAffinityTerm& term : pod.required_pod_affinity) {
       json e = json::object();
       if (term.label_selector) {
         e["labelSelector"] = LabelSelectorToJson(*term.label_selector);
       }
-      PutList(e, "namespaces", term.namespaces);
+      PutList(e, "namespaces", term.namespaces, term.given_empty,
+              Nilable::kNamespaces);
       PutString(e, "topologyKey", term.topology_key);
       if (term.namespace_selector) {
         e["namespaceSelector"] = LabelSelectorToJson(*term.namespace_selector);
@@ -242,6 +308,8 @@ json AffinityToJson(const Pod& pod) {
     }
     affinity["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] =
         std::move(terms);
+  } else if (pod.given_empty.Has(Nilable::kPodAffinity)) {
+    affinity["podAffinity"] = json::object();
   }
   return affinity;
 }
@@ -267,6 +335,8 @@ absl::StatusOr<Pod> PodFromJson(const json& j, const std::string& where,
         r.StringMap(*meta, path, "annotations", &pod.annotations));
     JF_RETURN_IF_ERROR(
         r.OptString(*meta, path, "deletionTimestamp", &pod.deletion_timestamp));
+    NoteEmpty(*meta, "labels", Nilable::kLabels, pod.given_empty);
+    NoteEmpty(*meta, "annotations", Nilable::kAnnotations, pod.given_empty);
   }
   const json* spec = nullptr;
   JF_RETURN_IF_ERROR(r.Object(j, field, "spec", &spec));
@@ -315,6 +385,16 @@ absl::StatusOr<Pod> PodFromJson(const json& j, const std::string& where,
       JF_RETURN_IF_ERROR(
           ReadAffinity(r, *affinity, FieldPath(path, "affinity"), &pod));
     }
+    NotePresent(*spec, "affinity", {"nodeAffinity", "podAffinity"},
+                Nilable::kAffinity, pod.given_empty);
+    NoteEmpty(*spec, "nodeSelector", Nilable::kNodeSelector, pod.given_empty);
+    NoteEmpty(*spec, "tolerations", Nilable::kTolerations, pod.given_empty);
+    NoteEmpty(*spec, "schedulingGates", Nilable::kSchedulingGates,
+              pod.given_empty);
+    NoteEmpty(*spec, "containers", Nilable::kContainers, pod.given_empty);
+    NoteEmpty(*spec, "initContainers", Nilable::kInitContainers,
+              pod.given_empty);
+    NoteEmpty(*spec, "overhead", Nilable::kOverhead, pod.given_empty);
   }
   const json* status = nullptr;
   JF_RETURN_IF_ERROR(r.Object(j, field, "status", &status));
@@ -339,6 +419,7 @@ absl::StatusOr<Node> NodeFromJson(const json& j, const std::string& where,
     JF_RETURN_IF_ERROR(
         r.String(*meta, path, "resourceVersion", &node.resource_version));
     JF_RETURN_IF_ERROR(r.StringMap(*meta, path, "labels", &node.labels));
+    NoteEmpty(*meta, "labels", Nilable::kLabels, node.given_empty);
   }
   const json* spec = nullptr;
   JF_RETURN_IF_ERROR(r.Object(j, field, "spec", &spec));
@@ -355,6 +436,7 @@ absl::StatusOr<Node> NodeFromJson(const json& j, const std::string& where,
           node.taints.push_back(std::move(t));
           return absl::OkStatus();
         }));
+    NoteEmpty(*spec, "taints", Nilable::kTaints, node.given_empty);
   }
   const json* status = nullptr;
   JF_RETURN_IF_ERROR(r.Object(j, field, "status", &status));
@@ -371,6 +453,8 @@ absl::StatusOr<Node> NodeFromJson(const json& j, const std::string& where,
                         node.conditions.push_back(std::move(c));
                         return absl::OkStatus();
                       }));
+    NoteEmpty(*status, "allocatable", Nilable::kAllocatable, node.given_empty);
+    NoteEmpty(*status, "conditions", Nilable::kConditions, node.given_empty);
   }
   return node;
 }
@@ -381,8 +465,9 @@ json PodToJson(const Pod& pod) {
   PutString(meta, "namespace", pod.namespace_);
   PutString(meta, "uid", pod.uid);
   PutString(meta, "resourceVersion", pod.resource_version);
-  PutMap(meta, "labels", pod.labels);
-  PutMap(meta, "annotations", pod.annotations);
+  const GivenEmpty& given = pod.given_empty;
+  PutMap(meta, "labels", pod.labels, given, Nilable::kLabels);
+  PutMap(meta, "annotations", pod.annotations, given, Nilable::kAnnotations);
   if (pod.deletion_timestamp)
     meta["deletionTimestamp"] = *pod.deletion_timestamp;
 
@@ -390,27 +475,27 @@ json PodToJson(const Pod& pod) {
   PutString(spec, "schedulerName", pod.scheduler_name);
   if (pod.priority) spec["priority"] = *pod.priority;
   PutString(spec, "nodeName", pod.node_name);
-  PutMap(spec, "nodeSelector", pod.node_selector);
-  if (!pod.tolerations.empty()) {
-    spec["tolerations"] = TolerationsToJson(pod.tolerations);
-  }
-  if (!pod.scheduling_gates.empty()) {
-    json arr = json::array();
-    for (const std::string& g : pod.scheduling_gates) {
-      arr.push_back({{"name", g}});
-    }
-    spec["schedulingGates"] = std::move(arr);
-  }
-  if (!pod.containers.empty()) {
-    spec["containers"] = ContainersToJson(pod.containers);
-  }
-  if (!pod.init_containers.empty()) {
-    spec["initContainers"] = ContainersToJson(pod.init_containers);
-  }
-  if (!pod.overhead.empty())
+  PutMap(spec, "nodeSelector", pod.node_selector, given,
+         Nilable::kNodeSelector);
+  PutArray(spec, "tolerations", pod.tolerations, given, Nilable::kTolerations,
+           TolerationsToJson);
+  PutArray(spec, "schedulingGates", pod.scheduling_gates, given,
+           Nilable::kSchedulingGates, [](const std::vector<std::string>& gs) {
+             json arr = json::array();
+             for (const std::string& g : gs) arr.push_back({{"name", g}});
+             return arr;
+           });
+  PutArray(spec, "containers", pod.containers, given, Nilable::kContainers,
+           ContainersToJson);
+  PutArray(spec, "initContainers", pod.init_containers, given,
+           Nilable::kInitContainers, ContainersToJson);
+  if (!pod.overhead.empty() || given.Has(Nilable::kOverhead)) {
     spec["overhead"] = ResourceListToJson(pod.overhead);
+  }
   json affinity = AffinityToJson(pod);
-  if (!affinity.empty()) spec["affinity"] = std::move(affinity);
+  if (!affinity.empty() || given.Has(Nilable::kAffinity)) {
+    spec["affinity"] = std::move(affinity);
+  }
 
   json status = json::object();
   PutString(status, "nominatedNodeName", pod.nominated_node_name);
@@ -424,10 +509,11 @@ json NodeToJson(const Node& node) {
   PutString(meta, "name", node.name);
   PutString(meta, "uid", node.uid);
   PutString(meta, "resourceVersion", node.resource_version);
-  PutMap(meta, "labels", node.labels);
+  const GivenEmpty& given = node.given_empty;
+  PutMap(meta, "labels", node.labels, given, Nilable::kLabels);
   json spec = json::object();
   if (node.unschedulable) spec["unschedulable"] = true;
-  if (!node.taints.empty()) {
+  if (!node.taints.empty() || given.Has(Nilable::kTaints)) {
     json arr = json::array();
     for (const Taint& t : node.taints) {
       json e = json::object();
@@ -439,10 +525,10 @@ json NodeToJson(const Node& node) {
     spec["taints"] = std::move(arr);
   }
   json status = json::object();
-  if (!node.allocatable.empty()) {
+  if (!node.allocatable.empty() || given.Has(Nilable::kAllocatable)) {
     status["allocatable"] = ResourceListToJson(node.allocatable);
   }
-  if (!node.conditions.empty()) {
+  if (!node.conditions.empty() || given.Has(Nilable::kConditions)) {
     json arr = json::array();
     for (const NodeCondition& c : node.conditions) {
       json e = json::object();

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace schedtrace {
@@ -217,7 +218,7 @@ bool ParseGoInt64(std::string_view s, int64_t& out) {
   return true;
 }
 
-enum class Format { kDecimalExponent, kBinarySI, kDecimalSI };
+using Format = Quantity::Format;
 
 struct Suffix {
   int base = 10;
@@ -332,10 +333,15 @@ bool ScanQuantity(std::string_view str, Scanned& out) {
   return true;
 }
 
+struct IntAmount {
+  int64_t value = 0;
+  int32_t scale = 0;
+  bool canonical = false;  // ParseQuantity caches the text in `s`
+};
+
 // ParseQuantity's int64Amount fast path: the value and its scale (a power of
 // ten), or nullopt when they do not fit and the inf.Dec path takes over.
-std::optional<std::pair<int64_t, int32_t>> Int64Amount(const Scanned& sc,
-                                                       const Suffix& suf) {
+std::optional<IntAmount> Int64Amount(const Scanned& sc, const Suffix& suf) {
   int32_t precision = 0;
   int32_t scale = 0;
   int64_t mantissa = 1;
@@ -374,7 +380,18 @@ std::optional<std::pair<int64_t, int32_t>> Int64Amount(const Scanned& sc,
   } else if (__builtin_mul_overflow(value, mantissa, &result)) {
     return std::nullopt;
   }
-  return std::pair<int64_t, int32_t>{sc.positive ? result : -result, scale};
+  // "if the number is in canonical form, reuse the string": `shifted` is
+  // num + denom, whose leading zeros the scanner dropped ("01" caches).
+  bool canonical = false;
+  if (suf.format == Format::kBinarySI) {
+    canonical = suf.exponent % 10 == 0 && (value & 0x07) != 0;
+  } else {
+    std::string shifted(sc.num);
+    shifted += sc.denom;
+    canonical = scale % 3 == 0 && !shifted.empty() && shifted[0] != '0' &&
+                !absl::EndsWith(shifted, "000");
+  }
+  return IntAmount{sc.positive ? result : -result, scale, canonical};
 }
 
 // ParseQuantity's inf.Dec path: amount.SetString(value) (false when it has no
@@ -442,17 +459,21 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
   Quantity q;
   q.text_ = std::string(str);
   if (str.empty()) return FormatWrong(str);
-  if (str == "0") return q;
+  if (str == "0") {  // Quantity{Format: DecimalSI, s: str}
+    q.cached_ = q.text_;
+    return q;
+  }
 
   Scanned sc;
   if (!ScanQuantity(str, sc)) return FormatWrong(str);
   Suffix suf;
   if (!InterpretSuffix(sc.suffix, suf)) return SuffixWrong(str);
 
-  if (std::optional<std::pair<int64_t, int32_t>> amount =
-          Int64Amount(sc, suf)) {
-    q.int_value_ = amount->first;
-    q.int_scale_ = amount->second;
+  q.format_ = suf.format;
+  if (std::optional<IntAmount> amount = Int64Amount(sc, suf)) {
+    q.int_value_ = amount->value;
+    q.int_scale_ = amount->scale;
+    if (amount->canonical) q.cached_ = q.text_;
     return q;
   }
 
@@ -461,13 +482,29 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
   if (!DecAmount(sc.value, suf, mag, dec_scale)) return NumericWrong(str);
   q.dec_ = true;
   q.negative_ = !sc.positive;
-  q.dec_scale_ = 9;
-  if (mag.empty()) {  // zero: not rounded, every scale reads 0
+  if (mag.empty()) {  // zero: not rounded, so inf.Dec keeps the parsed scale
     q.negative_ = false;
+    q.dec_scale_ = dec_scale;
     return q;
   }
+  q.dec_scale_ = 9;
   q.mag_pow10_ = RoundToNano(mag, dec_scale);
+  // Keep mag_ free of factors of ten, so that equal values have equal
+  // (mag_, mag_pow10_).
+  for (Big shorter = mag; !DivPow10(shorter, 1); shorter = mag) {
+    mag = std::move(shorter);
+    ++q.mag_pow10_;
+  }
   q.mag_ = std::move(mag);
+  // "This avoids rounding and hopefully confusion, too": a BinarySI amount
+  // strictly between 0 and 1 is DecimalSI (mag_ * 10^mag_pow10_ < 10^9).
+  if (suf.format == Format::kBinarySI && q.mag_pow10_ < 9) {
+    Big v = q.mag_;
+    MulPow10(v, q.mag_pow10_);
+    Big one = FromUint64(1);
+    MulPow10(one, 9);
+    if (Compare(v, one) < 0) q.format_ = Format::kDecimalSI;
+  }
   // BinarySI values are capped at maxAllowed (2^63-1, inf scale 0).
   if (suf.format == Format::kBinarySI && OverMaxAllowed(q.mag_, q.mag_pow10_)) {
     q.mag_ = FromUint64(static_cast<uint64_t>(kMaxInt64));

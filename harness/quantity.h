@@ -36,6 +36,9 @@ namespace schedtrace {
 
 class Quantity {
  public:
+  // upstream resource.Format: how the quantity was written.
+  enum class Format : uint8_t { kDecimalExponent, kBinarySI, kDecimalSI };
+
   Quantity() = default;
 
   // The value in 10^-scale units, rounded as upstream's
@@ -48,11 +51,38 @@ class Quantity {
   // The text the quantity was parsed from (kept for round-trips).
   const std::string& text() const { return text_; }
 
+  // Same text. This is not Go's equality: reflect.DeepEqual compares the
+  // fields of the parsed resource.Quantity, which the accessors below give
+  // (model and impl each compare them their own way). "1" and "1000m" have
+  // the same value and differ; "1000" and "01000" have different text and
+  // are deep-equal.
   bool operator==(const Quantity& o) const { return text_ == o.text_; }
+
+  // The parsed Quantity's fields, as ParseQuantity leaves them:
+  //   - Format: DecimalSI, BinarySI or DecimalExponent from the suffix
+  //     (BinarySI amounts strictly between 0 and 1 become DecimalSI);
+  //   - `s`, the text cached when it is already canonical ("1", "100m",
+  //     "01", "1Ki", "1e3", and "0" itself), else "" ("1000", "0.5",
+  //     "1.0", "00", "8Ki");
+  //   - either the int64Amount i (value, scale) or, when it does not fit,
+  //     the inf.Dec d: sign, unscaled magnitude and scale. The magnitude is
+  //     dec_mag() * 10^dec_pow10() with no factor of ten left in
+  //     dec_mag() (empty for zero), so equal magnitudes have equal parts.
+  Format format() const { return format_; }
+  const std::string& cached_text() const { return cached_; }
+  bool is_dec() const { return dec_; }
+  int64_t int_value() const { return int_value_; }
+  int32_t int_scale() const { return int_scale_; }
+  bool dec_negative() const { return negative_; }
+  const std::vector<uint32_t>& dec_mag() const { return mag_; }
+  int64_t dec_pow10() const { return mag_pow10_; }
+  int32_t dec_scale() const { return dec_scale_; }
 
  private:
   friend absl::StatusOr<Quantity> ParseQuantity(std::string_view s);
   std::string text_;
+  Format format_ = Format::kDecimalSI;
+  std::string cached_;
   // Upstream keeps a parsed quantity in one of two forms, and ScaledValue
   // rounds (and overflows) differently for each, so we keep the same two.
   //

@@ -236,6 +236,60 @@ TEST(QuantityTest, DefaultIsZeroAndEqualityIsByText) {
   EXPECT_FALSE(*ParseQuantity("1Gi") == *ParseQuantity("1024Mi"));
 }
 
+// The fields reflect.DeepEqual compares (upstream ParseQuantity's result).
+TEST(QuantityTest, GoFieldsAsParseQuantityLeavesThem) {
+  struct Case {
+    const char* text;
+    Quantity::Format format;
+    const char* cached;  // s
+    bool dec;
+    int64_t value;  // int64Amount's, when !dec
+    int32_t scale;
+  };
+  using F = Quantity::Format;
+  const Case cases[] = {
+      {"0", F::kDecimalSI, "0", false, 0, 0},
+      {"00", F::kDecimalSI, "", false, 0, 0},
+      {"0m", F::kDecimalSI, "", false, 0, -3},
+      {"1", F::kDecimalSI, "1", false, 1, 0},
+      {"01", F::kDecimalSI, "01", false, 1, 0},
+      {"-1", F::kDecimalSI, "-1", false, -1, 0},
+      {"1000", F::kDecimalSI, "", false, 1000, 0},
+      {"1000m", F::kDecimalSI, "", false, 1000, -3},
+      {"100m", F::kDecimalSI, "100m", false, 100, -3},
+      {"0.5", F::kDecimalSI, "", false, 5, -1},
+      {"1.5k", F::kDecimalSI, "", false, 15, 2},
+      {"1e3", F::kDecimalExponent, "1e3", false, 1, 3},
+      {"1Ki", F::kBinarySI, "1Ki", false, 1024, 0},
+      {"8Ki", F::kBinarySI, "", false, 8192, 0},
+      {"1.5Ki", F::kBinarySI, "", true, 0, 0},
+      {"0.0001Ki", F::kDecimalSI, "", true, 0, 0},  // BinarySI below 1
+      {"12345678901234567890", F::kDecimalSI, "", true, 0, 0},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<Quantity> q = ParseQuantity(c.text);
+    ASSERT_TRUE(q.ok()) << c.text;
+    EXPECT_EQ(q->format(), c.format) << c.text;
+    EXPECT_EQ(q->cached_text(), c.cached) << c.text;
+    EXPECT_EQ(q->is_dec(), c.dec) << c.text;
+    if (!c.dec) {
+      EXPECT_EQ(q->int_value(), c.value) << c.text;
+      EXPECT_EQ(q->int_scale(), c.scale) << c.text;
+    } else {
+      EXPECT_EQ(q->dec_scale(), 9) << c.text;
+    }
+  }
+  // inf.Dec magnitudes keep no factor of ten, so equal values compare equal.
+  absl::StatusOr<Quantity> a = ParseQuantity("1000000000000000000000");
+  absl::StatusOr<Quantity> b = ParseQuantity("1000000000000000000000.00");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->dec_mag(), std::vector<uint32_t>{1});
+  EXPECT_EQ(a->dec_pow10(), 30);
+  EXPECT_EQ(b->dec_mag(), a->dec_mag());
+  EXPECT_EQ(b->dec_pow10(), a->dec_pow10());
+  EXPECT_EQ(a->Value(), b->Value());
+}
+
 TEST(QuantityTest, HugeInputsStayCheap) {
   // Upstream builds a big.Int of 10^999999999 for this; we must not.
   absl::StatusOr<Quantity> q = ParseQuantity("7e999999999");

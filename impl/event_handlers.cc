@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/numbers.h"
+#include "impl/go_equal.h"
 #include "impl/mutants.h"
 #include "impl/scheduler.h"
 
@@ -20,18 +21,18 @@ std::optional<ClusterEvent> NodePropertiesChange(const Node& new_node,
     return ClusterEvent{"Node", "UpdateNodeTaint",
                         "NodeSpecUnschedulableChange"};
   }
-  if (old_node.allocatable != new_node.allocatable) {
+  if (AllocatableChanged(old_node, new_node)) {
     return ClusterEvent{"Node", "UpdateNodeAllocatable",
                         "NodeAllocatableChange"};
   }
-  if (old_node.labels != new_node.labels) {
+  if (LabelsChanged(old_node, new_node)) {
     if (MutantActive(Mutant::kLabelChangeAsTaintEvent)) {
       // Planted: copy-pasted from the taint case below.
       return ClusterEvent{"Node", "UpdateNodeTaint", "NodeLabelChange"};
     }
     return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
   }
-  if (old_node.taints != new_node.taints) {
+  if (TaintsChanged(old_node, new_node)) {
     return ClusterEvent{"Node", "UpdateNodeTaint", "NodeTaintChange"};
   }
   auto statuses = [](const Node& n) {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "harness/go_int.h"
+#include "impl/go_equal.h"
 #include "impl/mutants.h"
 
 namespace schedtrace::impl {
@@ -292,7 +293,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     Ref(h);
     SetPod(h, new_pod);
     if (MutantActive(Mutant::kStatusUpdateSkipsNominator) &&
-        old_pod != nullptr && !PodSpecOrMetaChanged(*old_pod, *new_pod)) {
+        old_pod != nullptr && !PodUpdated(*old_pod, *new_pod)) {
       // Planted: a status-only update is a no-op, nominator included.
       Unref(h);
       return QueueResult::kOk;
@@ -301,7 +302,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
       Unref(h);
       return QueueResult::kFatal;  // NominatedNodeName(nil) panics
     }
-    if (PodSpecOrMetaChanged(*old_pod, *new_pod)) {
+    if (PodUpdated(*old_pod, *new_pod)) {
       if (IsPodBackingOff(slab_[h])) {
         BackoffUpsert(h);
         if (!MutantActive(Mutant::kTwoQueuesOnUpdate)) UnschedDelete(*key);

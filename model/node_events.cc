@@ -4,6 +4,7 @@
 #include <map>
 
 #include "model/filters.h"
+#include "model/go_equal.h"
 
 namespace schedtrace::model {
 namespace {
@@ -44,16 +45,16 @@ std::optional<ClusterEvent> NodeSchedulingPropertiesChange(
                         "NodeSpecUnschedulableChange"};
   }
   // upstream: nodeAllocatableChanged
-  if (old_node.allocatable != new_node.allocatable) {
+  if (!DeepEqualAllocatable(old_node, new_node)) {
     return ClusterEvent{"Node", "UpdateNodeAllocatable",
                         "NodeAllocatableChange"};
   }
   // upstream: nodeLabelsChanged
-  if (old_node.labels != new_node.labels) {
+  if (!DeepEqualLabels(old_node, new_node)) {
     return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
   }
   // upstream: nodeTaintsChanged
-  if (old_node.taints != new_node.taints) {
+  if (!DeepEqualTaints(old_node, new_node)) {
     return ClusterEvent{"Node", "UpdateNodeTaint", "NodeTaintChange"};
   }
   // upstream: nodeConditionsChanged

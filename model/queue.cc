@@ -6,6 +6,7 @@
 #include "harness/go_int.h"
 #include "harness/refill.h"
 #include "model/fatal.h"
+#include "model/go_equal.h"
 
 namespace schedtrace::model {
 namespace {
@@ -98,6 +99,19 @@ bool TermMatches(const AffinityTerm& term, const Pod& pod) {
 // upstream: NominatedNodeName (panics on a nil pod).
 const std::string& NominatedNodeName(const Pod& pod) {
   return pod.nominated_node_name;
+}
+
+// upstream: isPodUpdated (scheduling_queue.go): the pods without
+// resourceVersion, generation and status (of which we keep only
+// nominatedNodeName), compared with reflect.DeepEqual.
+bool isPodUpdated(const Pod& oldPod, const Pod& newPod) {
+  auto strip = [](const Pod& pod) {
+    Pod p = pod;
+    p.resource_version.clear();
+    p.nominated_node_name.clear();
+    return p;
+  };
+  return !DeepEqual(strip(oldPod), strip(newPod));
 }
 
 }  // namespace
@@ -295,7 +309,7 @@ absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
         !s.ok()) {
       return s;
     }
-    if (PodSpecOrMetaChanged(*oldPod, *newPod)) {  // upstream: isPodUpdated
+    if (isPodUpdated(*oldPod, *newPod)) {
       if (isPodBackingoff(*usPodInfo)) {
         podBackoffQ_.Add(usPodInfo);
         unschedulablePods_.erase(newPod->Key());
