@@ -5,14 +5,18 @@
 #define SCHEDTRACE_HARNESS_STATE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/resources.h"
-
 namespace schedtrace {
+
+// Resource amounts as a snapshot shows them, resource name -> integer
+// ("cpu" in millicores, the rest in units), zeros left out. Each system
+// computes them its own way (model/resource.h, impl/cache.h).
+using Resources = std::map<std::string, int64_t, std::less<>>;
 
 struct ScheduleResult {
   std::string pod;

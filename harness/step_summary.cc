@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/op_table.h"
-#include "harness/resources.h"
 
 namespace schedtrace {
 namespace {
@@ -15,14 +14,23 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// "cpu:250m,memory:1048576": cpu in millicores, the rest in units.
-std::string ShowResources(const Resources& r) {
+// "cpu:250m,memory:1Mi": a resource list as the trace writes it (what a
+// system counts of it is the system's business: model/resource.h).
+std::string ShowList(const ResourceList& list) {
   std::vector<std::string> parts;
-  for (const auto& [name, amount] : r) {
-    parts.push_back(name == "cpu" ? absl::StrCat(name, ":", amount, "m")
-                                  : absl::StrCat(name, ":", amount));
+  for (const auto& [name, q] : list) {
+    parts.push_back(absl::StrCat(name, ":", q.text()));
   }
   return absl::StrJoin(parts, ",");
+}
+
+// The containers' requests, "+" between containers that request anything.
+std::string ShowRequests(const std::vector<Container>& containers) {
+  std::vector<std::string> parts;
+  for (const Container& c : containers) {
+    if (!c.requests.empty()) parts.push_back(ShowList(c.requests));
+  }
+  return absl::StrJoin(parts, "+");
 }
 
 // `key(field field ...)`, or `key` alone when no field is set.
@@ -72,8 +80,14 @@ std::vector<std::string> PodFields(const Pod& p, bool update) {
   if (!p.scheduling_gates.empty()) {
     f.push_back(absl::StrCat("gates=", absl::StrJoin(p.scheduling_gates, ",")));
   }
-  if (Resources r = PodRequests(p); !r.empty()) {
-    f.push_back(absl::StrCat("requests=", ShowResources(r)));
+  if (std::string r = ShowRequests(p.containers); !r.empty()) {
+    f.push_back(absl::StrCat("requests=", r));
+  }
+  if (std::string r = ShowRequests(p.init_containers); !r.empty()) {
+    f.push_back(absl::StrCat("init=", r));
+  }
+  if (!p.overhead.empty()) {
+    f.push_back(absl::StrCat("overhead=", ShowList(p.overhead)));
   }
   if (!p.node_selector.empty()) {
     f.push_back(absl::StrCat(
@@ -94,8 +108,8 @@ std::vector<std::string> NodeFields(const Node& n, bool update) {
   if (update && !n.resource_version.empty()) {
     f.push_back(absl::StrCat("rv=", n.resource_version));
   }
-  if (Resources r = NodeAllocatable(n); !r.empty()) {
-    f.push_back(absl::StrCat("allocatable=", ShowResources(r)));
+  if (!n.allocatable.empty()) {
+    f.push_back(absl::StrCat("allocatable=", ShowList(n.allocatable)));
   }
   if (n.unschedulable) f.push_back("unschedulable");
   if (!n.taints.empty()) {

@@ -13,10 +13,12 @@
 // A pod argument shows, each only when set: uid, resourceVersion (updates
 // only: equal on both sides is a resync), priority, schedulerName (when not
 // "default-scheduler"), nodeName, status.nominatedNodeName, schedulingGates,
-// its requests (PodRequests: cpu in millicores, the rest in units), its
+// its containers' requests as the trace writes them ("+" between
+// containers), its initContainers' (`init=`) and overhead, its
 // nodeSelector, nodeAffinity/podAffinity when it has required terms, how many
 // tolerations, and `deleting` for a deletionTimestamp. A node shows
-// resourceVersion (updates only), allocatable, unschedulable, taints and its
+// resourceVersion (updates only), allocatable (as written), unschedulable,
+// taints and its
 // score label. An update of one object shows the old side whole and, after
 // `->`, what changed: the fields that differ, `-name` for one dropped, "(same)"
 // for a resync. Keys of other arguments (q_activate's pods, a pod key) are

@@ -27,10 +27,10 @@ TEST(StepSummaryTest, APodShowsOnlyTheFieldsThatAreSet) {
 )");
   ASSERT_EQ(s.size(), 3);
   EXPECT_EQ(StepSummary(s[0]), "c_add_pod d/p");
-  // resourceVersion only on updates; requests as the cache counts them.
+  // resourceVersion only on updates; requests as the trace writes them.
   EXPECT_EQ(StepSummary(s[1]),
             "c_add_pod d/q(uid=u1 priority=10 scheduler=other nodeName=n1 "
-            "nominated=n2 gates=g1,g2 requests=cpu:250m,memory:1048576 "
+            "nominated=n2 gates=g1,g2 requests=cpu:250m,memory:1Mi "
             "selector=disk=ssd,zone=a tolerations=1)");
   // A priority written as 0 is set; the default scheduler is not shown.
   EXPECT_EQ(StepSummary(s[2]), "c_add_pod d/r(priority=0 deleting)");
@@ -65,7 +65,7 @@ TEST(StepSummaryTest, NodesAndTheOtherArguments) {
 )");
   ASSERT_EQ(s.size(), 6);
   EXPECT_EQ(StepSummary(s[0]),
-            "node_add node n1(allocatable=cpu:2000m,pods:110 unschedulable "
+            "node_add node n1(allocatable=cpu:2,pods:110 unschedulable "
             "taints=k=v:NoSchedule,e:NoExecute score=5)");
   EXPECT_EQ(StepSummary(s[1]),
             "node_update node n1(rv=1) -> (rv=2 unschedulable)");

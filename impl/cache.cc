@@ -6,23 +6,14 @@
 #include <algorithm>
 
 #include "harness/refill.h"
-#include "harness/resources.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
+#include "impl/scalar_names.h"
 
 namespace schedtrace::impl {
 namespace {
 
 constexpr uint32_t kNotScalar = ~uint32_t{0};
-
-// Go's int64 arithmetic wraps; C++'s signed overflow is undefined.
-int64_t WrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
-int64_t WrapMul(int64_t sign, int64_t v) {
-  return static_cast<int64_t>(static_cast<uint64_t>(sign) *
-                              static_cast<uint64_t>(v));
-}
 
 // out = pod.Key(), built in out's storage.
 void AssignKey(std::string& out, const Pod& pod) {
@@ -271,9 +262,9 @@ CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   if (s == nullptr || !s->assumed) return CacheResult::kOk;
   s->binding_finished = true;
   ++s->stamp;
-  if (ttl_ms_ != 0) {
-    deadlines_.Push(now_ms + ttl_ms_, pod_ids_.find(pod->uid)->second,
-                    s->stamp);
+  if (ttl_ns_ != 0) {  // now.Add(ttl), exact
+    deadlines_.Push(TimeFromMs(now_ms) + ttl_ns_,
+                    pod_ids_.find(pod->uid)->second, s->stamp);
     if (deadlines_.size() > 2 * static_cast<size_t>(assumed_count_) + 64) {
       deadlines_.Compact([&](const DeadlineHeap::Entry& e) {
         return pods_[e.id].stamp == e.stamp;
@@ -427,8 +418,8 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
   while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
     const bool expired = MutantActive(Mutant::kExpireInclusive)
-                             ? now_ms >= top->deadline
-                             : now_ms > top->deadline;
+                             ? TimeFromMs(now_ms) >= top->deadline
+                             : TimeFromMs(now_ms) > top->deadline;
     if (!expired) break;
     DeadlineHeap::Entry e = *top;
     deadlines_.Pop();

@@ -32,6 +32,7 @@
 #include "harness/objects.h"
 #include "harness/state.h"
 #include "impl/deadline_heap.h"
+#include "impl/go_int.h"
 
 namespace schedtrace::impl {
 
@@ -51,7 +52,9 @@ struct Requests {
 
 class Cache {
  public:
-  explicit Cache(int64_t ttl_ms) : ttl_ms_(ttl_ms) {}
+  // The ttl is Go's time.Duration(ttl_ms) * time.Millisecond: it wraps,
+  // and 0 after wrapping means no expiry.
+  explicit Cache(int64_t ttl_ms) : ttl_ns_(WrapMul(ttl_ms, 1000000)) {}
 
   CacheResult AssumePod(const PodPtr& pod);
   CacheResult FinishBinding(const PodPtr& pod, int64_t now_ms);
@@ -145,7 +148,7 @@ class Cache {
   void TreeAdd(const Node& node, uint32_t node_id);
   bool TreeRemove(const Node& node, uint32_t node_id);
 
-  int64_t ttl_ms_;
+  int64_t ttl_ns_;
   absl::flat_hash_map<std::string, uint32_t> pod_ids_;  // uid -> id
   std::vector<PodSlot> pods_;
   std::vector<uint32_t> free_pod_ids_;

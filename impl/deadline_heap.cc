@@ -14,7 +14,7 @@ bool Later(const DeadlineHeap::Entry& a, const DeadlineHeap::Entry& b) {
 
 }  // namespace
 
-void DeadlineHeap::Push(int64_t deadline, uint32_t id, uint32_t stamp) {
+void DeadlineHeap::Push(TimeNs deadline, uint32_t id, uint32_t stamp) {
   heap_.push_back({deadline, id, stamp});
   std::push_heap(heap_.begin(), heap_.end(), Later);
 }

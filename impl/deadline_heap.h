@@ -5,7 +5,7 @@
 // treats an entry whose stamp differs as stale (lazy deletion).
 //
 //   DeadlineHeap h;
-//   h.Push(deadline_ms, pod_id, stamp);
+//   h.Push(deadline, pod_id, stamp);  // a TimeNs (impl/time_ns.h)
 //   while (const DeadlineHeap::Entry* e = h.Top(); e && now > e->deadline) {
 //     DeadlineHeap::Entry x = *e; h.Pop(); if (x.stamp == stamp_of[x.id]) ...
 //   }
@@ -17,17 +17,19 @@
 #include <functional>
 #include <vector>
 
+#include "impl/time_ns.h"
+
 namespace schedtrace::impl {
 
 class DeadlineHeap {
  public:
   struct Entry {
-    int64_t deadline;
+    TimeNs deadline;
     uint32_t id;
     uint32_t stamp;
   };
 
-  void Push(int64_t deadline, uint32_t id, uint32_t stamp);
+  void Push(TimeNs deadline, uint32_t id, uint32_t stamp);
   // The entry with the smallest deadline, or null when empty.
   const Entry* Top() const { return heap_.empty() ? nullptr : &heap_[0]; }
   void Pop();

@@ -10,7 +10,7 @@ namespace {
 std::vector<int64_t> Drain(DeadlineHeap& h) {
   std::vector<int64_t> out;
   while (const DeadlineHeap::Entry* e = h.Top()) {
-    out.push_back(e->deadline);
+    out.push_back(static_cast<int64_t>(e->deadline));
     h.Pop();
   }
   return out;

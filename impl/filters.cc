@@ -4,8 +4,7 @@
 #include <charconv>
 #include <set>
 
-#include "harness/go_int.h"
-#include "harness/resources.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
 
 namespace schedtrace::impl {
@@ -220,23 +219,27 @@ bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
   return false;
 }
 
-// Converts harness Resources (zeros absent) into Requests by scalar id.
-void ToRequests(const Resources& res, Cache& cache, Requests& out,
-                int64_t* pods) {
+// upstream: framework.NewResource(node.Status.Allocatable) (Resource.Add):
+// cpu in millicores, memory, ephemeral-storage and pods as Value, scalar
+// resources by interned id; other names are ignored. A list has each name
+// once, so nothing is summed.
+void AllocatableRequests(const ResourceList& list, Cache& cache, Requests& out,
+                         int64_t& pods) {
   out.cpu = out.memory = out.ephemeral = 0;
   out.scalars.clear();
-  for (const auto& [name, amount] : res) {
+  pods = 0;
+  for (const auto& [name, q] : list) {
     if (name == "cpu") {
-      out.cpu = amount;
+      out.cpu = q.MilliValue();
     } else if (name == "memory") {
-      out.memory = amount;
+      out.memory = q.Value();
     } else if (name == "ephemeral-storage") {
-      out.ephemeral = amount;
+      out.ephemeral = q.Value();
     } else if (name == "pods") {
-      if (pods != nullptr) *pods = amount;
+      pods = q.Value();
     } else if (uint32_t id = cache.InternScalar(name);
                id != Cache::kNotScalarResource) {
-      out.scalars.push_back({id, amount});
+      out.scalars.push_back({id, q.Value()});
     }
   }
 }
@@ -268,7 +271,7 @@ void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {
   out.node = node;
   Requests alloc;
   int64_t pods = 0;
-  ToRequests(NodeAllocatable(*node), cache, alloc, &pods);
+  AllocatableRequests(node->allocatable, cache, alloc, pods);
   out.alloc_cpu = alloc.cpu;
   out.alloc_memory = alloc.memory;
   out.alloc_ephemeral = alloc.ephemeral;

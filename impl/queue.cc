@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/go_int.h"
+#include "impl/go_int.h"
 #include "impl/go_equal.h"
 #include "impl/mutants.h"
 

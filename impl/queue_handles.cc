@@ -2,7 +2,7 @@
 // the scheduling and binding cycles through handles (impl/queue.h).
 #include <algorithm>
 
-#include "harness/go_int.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
 #include "impl/queue.h"
 

@@ -5,7 +5,7 @@
 // flush.
 #include <algorithm>
 
-#include "harness/go_int.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
 #include "impl/queue.h"
 

@@ -2,7 +2,7 @@
 // `nominated` state parts, written into reused storage (harness/refill.h).
 #include <algorithm>
 
-#include "harness/go_int.h"
+#include "impl/go_int.h"
 #include "harness/refill.h"
 #include "impl/queue.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/go_int.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
 #include "impl/scheduler.h"
 

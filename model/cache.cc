@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/fatal.h"
+#include "model/go_int.h"
 
 namespace schedtrace::model {
 namespace {
@@ -17,7 +18,9 @@ std::string KObj(const Pod& pod) { return pod.Key(); }
 }  // namespace
 
 // upstream: newCache (cache.go)
-Cache::Cache(int64_t ttl_ms) : ttl_ms_(ttl_ms) {}
+// The config's ttl becomes a Go time.Duration, wrapping as Go's
+// multiplication does; ttl 0 is checked on the Duration.
+Cache::Cache(int64_t ttl_ms) : ttl_(WrapMul(ttl_ms, 1000000)) {}
 
 // upstream: cacheImpl.moveNodeInfoToHead (cache.go)
 void Cache::moveNodeInfoToHead(const std::string& name) {
@@ -155,10 +158,10 @@ absl::Status Cache::finishBinding(const PodPtr& pod, int64_t now_ms) {
   if (!key.ok()) return key.status();
   auto currState = pod_states_.find(*key);
   if (currState != pod_states_.end() && assumed_pods_.contains(*key)) {
-    if (ttl_ms_ == 0) {
+    if (ttl_ == 0) {
       currState->second.deadline = std::nullopt;
     } else {
-      currState->second.deadline = now_ms + ttl_ms_;
+      currState->second.deadline = Time::FromMs(now_ms).Add(ttl_);
     }
     currState->second.bindingFinished = true;
   }
@@ -398,7 +401,7 @@ absl::Status Cache::cleanupAssumedPods(int64_t now_ms) {
     if (!ps->second.bindingFinished) {
       continue;  // binding still in progress
     }
-    if (ttl_ms_ != 0 && now_ms > *ps->second.deadline) {  // now.After
+    if (ttl_ != 0 && Time::FromMs(now_ms).After(*ps->second.deadline)) {
       PodPtr pod = ps->second.pod;
       if (absl::Status s = removePod(pod); !s.ok()) {
         if (IsFatal(s)) return s;

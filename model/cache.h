@@ -36,6 +36,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "harness/objects.h"
+#include "model/go_time.h"
 #include "model/node_info.h"
 #include "model/node_tree.h"
 #include "model/snapshot.h"
@@ -48,7 +49,7 @@ class Cache {
   struct PodState {
     PodPtr pod;
     // nullopt: never expires (not finished, or ttl 0).
-    std::optional<int64_t> deadline;
+    std::optional<Time> deadline;
     // Set by FinishBinding: only then may the pod expire.
     bool bindingFinished = false;
   };
@@ -142,7 +143,7 @@ class Cache {
   // the state and the assumption of its uid.
   absl::Status removePod(const PodPtr& pod);
 
-  int64_t ttl_ms_;
+  Duration ttl_;  // time.Duration(assumedPodTtlMs) * time.Millisecond
   // upstream: assumedPods, a set of uids.
   std::set<std::string> assumed_pods_;
   // upstream: podStates, uid -> state.

@@ -266,7 +266,8 @@ TEST(CacheTest, ExpiryIsStrictlyAfterTheDeadline) {
   ASSERT_TRUE(cache.cleanupAssumedPods(1000000).ok());
   EXPECT_TRUE(cache.IsAssumedPod(a).value());
   ASSERT_TRUE(cache.FinishBinding(a, 1000).ok());
-  EXPECT_EQ(cache.podStates().at("uid-a").deadline, 31000);
+  ASSERT_TRUE(cache.podStates().at("uid-a").deadline.has_value());
+  EXPECT_EQ(cache.podStates().at("uid-a").deadline->Ms(), 31000);
   ASSERT_TRUE(cache.cleanupAssumedPods(31000).ok());
   EXPECT_TRUE(cache.IsAssumedPod(a).value());
   ASSERT_TRUE(cache.cleanupAssumedPods(31001).ok());

@@ -5,8 +5,8 @@
 #include <map>
 #include <utility>
 
-#include "harness/go_int.h"
-#include "harness/resources.h"
+#include "model/go_int.h"
+#include "model/resource.h"
 
 namespace schedtrace::model {
 namespace {

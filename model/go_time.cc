@@ -1,6 +1,6 @@
 #include "model/go_time.h"
 
-#include "harness/go_int.h"
+#include "model/go_int.h"
 
 namespace schedtrace::model {
 namespace {

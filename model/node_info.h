@@ -23,7 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "harness/objects.h"
-#include "harness/resources.h"
+#include "model/resource.h"
 
 namespace schedtrace::model {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/go_int.h"
+#include "model/go_int.h"
 #include "harness/refill.h"
 #include "model/fatal.h"
 #include "model/go_equal.h"

@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "harness/op_table.h"
-#include "harness/resources.h"
+#include "model/resource.h"
 
 namespace schedtrace::properties {
+
+using model::PodRequests;
 namespace {
 
 bool Contains(const std::optional<std::vector<std::string>>& list,

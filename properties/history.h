@@ -21,7 +21,7 @@
 #include <string>
 
 #include "harness/objects.h"
-#include "harness/resources.h"
+#include "harness/state.h"
 #include "harness/state.h"
 #include "harness/trace.h"
 

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "harness/resources.h"
+#include "model/resource.h"
 
 namespace schedtrace::properties {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/resources.h"
+#include "model/resource.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,20 +6,15 @@
 #include <string_view>
 
 #include "harness/objects.h"
+#include "model/go_int.h"
 
-namespace schedtrace {
+namespace schedtrace::model {
 namespace {
 
 constexpr std::string_view kCpu = "cpu";
 constexpr std::string_view kMemory = "memory";
 constexpr std::string_view kEphemeralStorage = "ephemeral-storage";
 constexpr std::string_view kPods = "pods";
-
-// Go's int64 `+=` wraps; keep that (and stay defined in C++).
-int64_t WrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
 
 bool IsAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -182,4 +177,4 @@ Resources NodeAllocatable(const Node& node) {
   return FromResourceList(node.allocatable);
 }
 
-}  // namespace schedtrace
+}  // namespace schedtrace::model

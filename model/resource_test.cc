@@ -1,4 +1,4 @@
-#include "harness/resources.h"
+#include "model/resource.h"
 
 #include <cstdint>
 #include <fstream>
@@ -12,9 +12,10 @@
 #include "gtest/gtest.h"
 #include "harness/objects.h"
 #include "harness/quantity.h"
+#include "harness/scalar_name_cases_test_util.h"
 #include "nlohmann/json.hpp"
 
-namespace schedtrace {
+namespace schedtrace::model {
 namespace {
 
 using ::testing::ElementsAre;
@@ -40,44 +41,7 @@ Container WithRequests(ResourceList requests) {
 }
 
 TEST(IsScalarResourceNameTest, MirrorsUpstreamHelpers) {
-  struct Case {
-    std::string name;
-    bool scalar;
-  };
-  const Case cases[] = {
-      // Native, unprefixed: never scalar.
-      {"cpu", false},
-      {"memory", false},
-      {"ephemeral-storage", false},
-      {"pods", false},
-      {"foo", false},
-      {"storage", false},
-      // Extended resources: a qualified name outside kubernetes.io.
-      {"example.com/gpu", true},
-      {"nvidia.com/gpu", true},
-      {"example.com/Foo_bar.1", true},
-      {"a/b", true},
-      {"example.com/", false},      // empty name part
-      {"/gpu", false},              // prefix "requests." is not a subdomain
-      {"Example.com/gpu", false},   // upper case prefix
-      {"example.com/a/b", false},   // two slashes
-      {"example.com/-gpu", false},  // name must start alphanumeric
-      {"example.com/gpu-", false},
-      {"example.com/" + std::string(63, 'g'), true},
-      {"example.com/" + std::string(64, 'g'), false},
-      {"requests.example.com/gpu", false},
-      {"example_com/gpu", false},
-      // Prefixed native resources count, whatever follows.
-      {"kubernetes.io/foo", true},
-      {"example.kubernetes.io/foo", true},
-      {"x.kubernetes.io/a/b", true},
-      // Hugepages and attachable volumes, by prefix.
-      {"hugepages-2Mi", true},
-      {"hugepages-", true},
-      {"attachable-volumes-aws-ebs", true},
-      {"attachable-volumes-", true},
-  };
-  for (const Case& c : cases) {
+  for (const test::ScalarNameCase& c : test::ScalarNameCases()) {
     EXPECT_EQ(IsScalarResourceName(c.name), c.scalar) << c.name;
   }
 }
@@ -264,4 +228,4 @@ TEST(PodRequestsTest, MatchesRecordedGoldenTrace) {
 }
 
 }  // namespace
-}  // namespace schedtrace
+}  // namespace schedtrace::model

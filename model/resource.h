@@ -1,12 +1,14 @@
-// Resource amounts as the scheduler counts them (framework.Resource).
+// Resource amounts as the model counts them (framework.Resource), and
+// upstream's scalar-resource naming. impl computes its own (impl/cache.h);
+// properties check the systems' snapshots against these.
 //
-// `Resources` maps a resource name to an integer amount: "cpu" in millicores,
-// "memory" and "ephemeral-storage" in bytes, "pods" and every scalar resource
-// (extended, hugepages-*, attachable-volumes-*) as a count. Zero amounts are
-// not stored, so two equal `Resources` compare equal and a snapshot's
-// `requested` leaves zeros out as the spec asks.
-#ifndef SCHEDTRACE_HARNESS_RESOURCES_H_
-#define SCHEDTRACE_HARNESS_RESOURCES_H_
+// `Resources` (harness/state.h) maps a resource name to an integer amount:
+// "cpu" in millicores, "memory" and "ephemeral-storage" in bytes, "pods" and
+// every scalar resource (extended, hugepages-*, attachable-volumes-*) as a
+// count. Zero amounts are not stored, so two equal `Resources` compare equal
+// and a snapshot's `requested` leaves zeros out as the spec asks.
+#ifndef SCHEDTRACE_MODEL_RESOURCE_H_
+#define SCHEDTRACE_MODEL_RESOURCE_H_
 
 #include <cstdint>
 #include <functional>
@@ -14,10 +16,9 @@
 #include <string>
 
 #include "harness/objects.h"
+#include "harness/state.h"
 
-namespace schedtrace {
-
-using Resources = std::map<std::string, int64_t, std::less<>>;
+namespace schedtrace::model {
 
 // Adds `delta` to `into[name]`, erasing the entry when it becomes zero.
 void AddAmount(Resources& into, const std::string& name, int64_t delta);
@@ -47,6 +48,6 @@ bool IsScalarResourceName(const std::string& name);
 // A node's allocatable as framework.NewResource(node.Status.Allocatable).
 Resources NodeAllocatable(const Node& node);
 
-}  // namespace schedtrace
+}  // namespace schedtrace::model
 
-#endif  // SCHEDTRACE_HARNESS_RESOURCES_H_
+#endif  // SCHEDTRACE_MODEL_RESOURCE_H_

@@ -1,12 +1,13 @@
-// Go's int64 arithmetic where upstream relies on it: + - * wrap around
-// (C++ signed overflow is undefined), and floor division for turning
-// nanosecond times into the trace's milliseconds. Shared by model and impl.
-#ifndef SCHEDTRACE_HARNESS_GO_INT_H_
-#define SCHEDTRACE_HARNESS_GO_INT_H_
+// Go's int64 arithmetic where upstream relies on it, for the model: + - *
+// wrap around (C++ signed overflow is undefined), and floor division for
+// turning nanosecond times into the trace's milliseconds. impl has its own
+// (impl/go_int.h): what the two shared, a differential could not check.
+#ifndef SCHEDTRACE_MODEL_GO_INT_H_
+#define SCHEDTRACE_MODEL_GO_INT_H_
 
 #include <cstdint>
 
-namespace schedtrace {
+namespace schedtrace::model {
 
 inline int64_t WrapAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) +
@@ -27,6 +28,6 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return q;
 }
 
-}  // namespace schedtrace
+}  // namespace schedtrace::model
 
-#endif  // SCHEDTRACE_HARNESS_GO_INT_H_
+#endif  // SCHEDTRACE_MODEL_GO_INT_H_
