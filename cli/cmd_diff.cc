@@ -266,6 +266,10 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
   if (plan.generate) {
     GenOptions g = plan.gen;
     g.seed = plan.gen.seed + static_cast<uint64_t>(k);
+    // One trace in four with 40 to 64 pods, unless --pods says (issue 18.3).
+    g = CountRunOptions(g, {.pods = cl.Has("pods"),
+                            .queue_pool = cl.Has("queue-pool"),
+                            .steps = cl.Has("steps")});
     absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(plan.gen_sut);
     absl::StatusOr<Trace> trace =
         recorder.ok() ? GenerateTrace(*plan.layer, **recorder, g)
@@ -402,7 +406,11 @@ const CommandRegistrar kDiff({
           {"layer",
            "with PATH: run only traces of this layer; without: generate "
            "traces of this layer (queue, cache or scheduler)"},
-          {"count", "how many traces to generate (default 100)"}},
+          {"count",
+           "how many traces to generate (default 100); those whose seed is a "
+           "multiple of 4 take 40 to 64 pods, all in the queue layer's pool, "
+           "and at least 12 steps per pod, unless --pods is given "
+           "(--queue-pool and --steps, given, keep their values)"}},
          GenFlagSpecs("the first generated trace's seed; trace k uses "
                       "seed+k"),
          {{.name = "no-properties",

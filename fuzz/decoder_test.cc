@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
@@ -59,22 +58,39 @@ TEST(DecoderTest, ValidInputsDecodeToStepsTheModelApplies) {
   }
 }
 
+// Whether the source names pod `key` (node `node`) within pools of
+// `options`' sizes, in either of its valid namings (PoolNames).
+bool PodInPool(const std::string& key, Layer layer, const GenOptions& options) {
+  for (bool corners : {false, true}) {
+    const PoolNames names{.layer = layer, .corners = corners};
+    for (int i = 0; i < options.pods; ++i) {
+      if (names.Key(i) == key) return true;
+    }
+  }
+  return false;
+}
+bool NodeInPool(const std::string& node, const GenOptions& options) {
+  for (bool corners : {false, true}) {
+    const PoolNames names{.corners = corners};
+    for (int j = 0; j < options.nodes; ++j) {
+      if (names.Node(j) == node) return true;
+    }
+  }
+  return false;
+}
+
 // Whether `step` carries what an apiserver never sends within the source's
 // pools: a pod or node outside them, a resourceVersion of 0.
-bool OutsideThePools(const Step& step, const GenOptions& options) {
+bool OutsideThePools(const Step& step, Layer layer, const GenOptions& options) {
   for (const PodPtr& p : {step.pod, step.old_pod, step.new_pod}) {
     if (p == nullptr) continue;
-    int n = -1;
-    if (!absl::SimpleAtoi(p->name.substr(1), &n) || n >= options.pods ||
-        p->resource_version == "0") {
+    if (!PodInPool(p->Key(), layer, options) || p->resource_version == "0") {
       return true;
     }
   }
   for (const NodePtr& node : {step.node, step.old_node, step.new_node}) {
     if (node == nullptr) continue;
-    int n = -1;
-    if (!absl::SimpleAtoi(node->name.substr(1), &n) || node->name[0] != 'n' ||
-        n >= options.nodes || node->resource_version == "0") {
+    if (!NodeInPool(node->name, options) || node->resource_version == "0") {
       return true;
     }
   }
@@ -101,7 +117,7 @@ int RuleBreaks(Layer layer, Mode mode) {
       if (step->pod && (op == Op::kQDelete || op == Op::kPodDelete)) {
         breaks += live.erase(step->pod->Key()) == 0;
       }
-      breaks += OutsideThePools(*step, dec.options());
+      breaks += OutsideThePools(*step, layer, dec.options());
       absl::StatusOr<StepOut> out = model->Apply(*step);
       breaks += !out.ok();
       if (!out.ok() || out->fatal) break;

@@ -20,6 +20,14 @@ GenOptions LargePoolOptions(uint64_t seed) {
   return options;
 }
 
+GenOptions CountRunOptions(GenOptions options, const PinnedGenFlags& pinned) {
+  if (pinned.pods || options.seed % 4 != 0) return options;
+  options.pods = 40 + static_cast<int>(options.seed / 4 % 25);
+  if (!pinned.queue_pool) options.queue_pool = options.pods;
+  if (!pinned.steps) options.steps = std::max(options.steps, 12 * options.pods);
+  return options;
+}
+
 namespace {
 
 constexpr int kMaxPods = 100000;
@@ -151,6 +159,12 @@ absl::Status SetGenFlag(GenOptions& o, const std::string& name,
   if (name == "flush-jump") return SetJump(name, value, o.clock.flush);
   if (name == "backoff-jump") return SetJump(name, value, o.clock.backoff);
   if (name == "ttl-jump") return SetJump(name, value, o.clock.ttl);
+  if (name == "boundary-landing") {
+    return SetProbability(name, value, o.clock.land);
+  }
+  if (name == "high-clock") {
+    return SetProbability(name, value, o.clock.high_start);
+  }
   if (name == "failure-rate") {
     return SetProbability(name, value, o.variety.failure_rate);
   }
@@ -212,6 +226,17 @@ const std::vector<GenFlag>& GenFlags() {
        "cache layer: P:MIN:MAX (or P:MS), a clock jump across the 30 s "
        "assumed-pod TTL with probability P",
        "0.1:20000:40000"},
+      {"boundary-landing",
+       "queue and scheduler layers: the probability that the clock lands 1 ms "
+       "before, on or 1 ms after a boundary the trace reached (a pod's "
+       "backoff expiry, the end of its 5 minutes in unschedulablePods) "
+       "instead of advancing",
+       "0.1"},
+      {"high-clock",
+       "the probability that a trace's clock starts high: just below "
+       "9223372036854 ms (the int64-nanosecond limit) or near 2^62 ms (the "
+       "format's bound)",
+       "0.1"},
       {"failure-rate",
        "scheduler layer: the probability that Reserve fails (per "
        "schedule_one), PreBind fails and Bind fails (each, per bind)",

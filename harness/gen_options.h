@@ -81,6 +81,16 @@ struct ClockSteps {
   ClockJump backoff = {.p = 0.15, .min_ms = 5000, .max_ms = 20000};
   // Cache layer: across the 30 s assumed-pod TTL.
   ClockJump ttl = {.p = 0.1, .min_ms = 20000, .max_ms = 40000};
+  // Queue and scheduler layers: when a pod the trace put back in the queue
+  // has a boundary within reach (its backoff expiry, the end of its
+  // podMaxInUnschedulablePodsDuration), the probability that the clock lands
+  // on it (1 ms before, on or 1 ms after) instead of advancing
+  // (harness/step_source.h, issue 18.3).
+  double land = 0.1;
+  // The probability that a trace's clock starts high: just below
+  // 9223372036854 ms, the int64-nanosecond limit, or near kMaxTraceMs
+  // (harness/step_source_layers.h, StartClock).
+  double high_start = 0.1;
   bool operator==(const ClockSteps&) const = default;
 };
 
@@ -158,6 +168,20 @@ absl::StatusOr<GenOptions> ApplyGenFlags(std::string_view flags,
 // mutants' self-test use it (impl/scale_differential_test.cc,
 // mutants/catcher.h).
 GenOptions LargePoolOptions(uint64_t seed);
+
+// `schedtrace diff --count`'s large pools (issue 18.3): of the traces of a
+// run, those whose seed is a multiple of 4 (one in four) take 40 + (seed /
+// 4) % 25 pods (40 to 64), all of them in the queue layer's pool, and at
+// least 12 steps per pod (480 to 768), so that most pods come and heaps grow
+// deep (a queue-layer trace may end sooner, at an update with no old
+// object, upstream's fatal exit). A flag the user gave wins:
+// --pods turns the share off, --queue-pool and --steps keep their values.
+struct PinnedGenFlags {
+  bool pods = false;
+  bool queue_pool = false;
+  bool steps = false;
+};
+GenOptions CountRunOptions(GenOptions options, const PinnedGenFlags& pinned);
 
 }  // namespace schedtrace
 

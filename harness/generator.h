@@ -49,7 +49,11 @@ absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
 // backoff and the 5-minute leftover boundary. One trace in ten
 // (GenVariety::huge_backoff) uses a huge podMaxBackoffMs (notes 29: Go's
 // Duration arithmetic wraps) and then keeps re-popping one pod, so its
-// attempts climb past the cap.
+// attempts climb past the cap. Its pods carry requests with the resource
+// corners too, and updates now and then only respell a quantity.
+//
+// Every layer reaches the corners of harness/step_source.h (names, clocks
+// near the top and on the boundaries, fields given empty).
 absl::StatusOr<Trace> GenerateQueueTrace(System& sut,
                                          const GenOptions& options);
 

@@ -1,5 +1,6 @@
 #include "harness/generator.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,13 +79,13 @@ Trace Generate(Layer layer, const GenOptions& options) {
 }
 
 // The clock advances between consecutive steps (cache: leaving out the
-// cleanups the generator times at an assumed pod's deadline).
+// cleanups the generator times at an assumed pod's deadline), from the
+// first step on (a trace's clock may start high: StartClock).
 std::vector<int64_t> Advances(const Trace& t) {
   std::vector<int64_t> out;
-  int64_t last = 0;
-  for (const Step& s : t.steps) {
-    if (s.op != Op::kCCleanup) out.push_back(s.t - last);
-    last = s.t;
+  for (size_t k = 1; k < t.steps.size(); ++k) {
+    const Step& s = t.steps[k];
+    if (s.op != Op::kCCleanup) out.push_back(s.t - t.steps[k - 1].t);
   }
   return out;
 }
@@ -119,6 +120,8 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
       {"flush-jump", "0.2:400000"},
       {"backoff-jump", "0.3:1000:2000"},
       {"ttl-jump", "0:31000:32000"},
+      {"boundary-landing", "0.5"},
+      {"high-clock", "1"},
       {"failure-rate", "0.4"},
       {"two-profiles", "1"},
       {"bad-score", "0"},
@@ -144,6 +147,8 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
   want.clock.flush = {.p = 0.2, .min_ms = 400000, .max_ms = 400000};
   want.clock.backoff = {.p = 0.3, .min_ms = 1000, .max_ms = 2000};
   want.clock.ttl = {.p = 0, .min_ms = 31000, .max_ms = 32000};
+  want.clock.land = 0.5;
+  want.clock.high_start = 1;
   EXPECT_EQ(*o, want);
   // One at a time, each changes the defaults.
   for (const auto& [name, value] : set) {
@@ -168,6 +173,8 @@ TEST(GenFlagsTest, ErrorsNameTheFlagAndTheValue) {
       {"flush-jump", "1.5:300000"},
       {"backoff-jump", "0.1"},
       {"ttl-jump", "0.1:x:4"},
+      {"boundary-landing", "2"},
+      {"high-clock", "-1"},
       {"hostile-rate", "-0.1"},
       {"failure-rate", "nan"},
       {"two-profiles", "2"},
@@ -300,15 +307,25 @@ TEST(GeneratorVarietyTest, EachKnobDoesWhatItSays) {
   EXPECT_LT(huge, 20);
 }
 
+// Whether `key` is one of the first `pool` pods' keys, in either naming
+// (PoolNames; hostile corner names are never in a pool).
+bool InPool(const std::string& key, Layer layer, int pool) {
+  for (bool corners : {false, true}) {
+    const PoolNames names{.layer = layer, .corners = corners};
+    for (int i = 0; i < pool; ++i) {
+      if (names.Key(i) == key) return true;
+    }
+  }
+  return false;
+}
+
 // Hostile queue steps name pods outside the pool (an update or a delete of
 // a pod never added); at rate 0 none does, at rate 1 many.
 int OutsidePool(const Trace& t, int pool) {
   int n = 0;
   for (const Step& s : t.steps) {
     const PodPtr pod = s.pod ? s.pod : s.new_pod;
-    if (!pod) continue;
-    int index = 0;
-    if (absl::SimpleAtoi(pod->name.substr(1), &index) && index >= pool) ++n;
+    if (pod && !InPool(pod->Key(), Layer::kQueue, pool)) ++n;
   }
   return n;
 }
@@ -327,13 +344,17 @@ TEST(GeneratorVarietyTest, HostileRate) {
 }
 
 TEST(GeneratorPoolTest, QueuePoolIsTheLesserOfPodsAndQueuePool) {
+  // The largest pool index of a pod the trace carries, in either naming.
   auto largest = [](const Trace& t) {
     int most = -1;
     for (const Step& s : t.steps) {
       const PodPtr pod = s.pod ? s.pod : s.new_pod;
-      int index = 0;
-      if (pod && absl::SimpleAtoi(pod->name.substr(1), &index)) {
-        most = std::max(most, index);
+      if (!pod) continue;
+      for (bool corners : {false, true}) {
+        const PoolNames names{.layer = Layer::kQueue, .corners = corners};
+        for (int i = 0; i < 100; ++i) {
+          if (names.Key(i) == pod->Key()) most = std::max(most, i);
+        }
       }
     }
     return most;

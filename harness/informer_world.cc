@@ -4,6 +4,13 @@
 
 namespace schedtrace {
 
+InformerWorld::InformerWorld(Layer layer, const Config& config)
+    : layer_(layer),
+      ttl_ms_(config.assumed_pod_ttl_ms),
+      initial_backoff_ms_(config.pod_initial_backoff_ms),
+      max_backoff_ms_(config.pod_max_backoff_ms),
+      max_unschedulable_ms_(config.pod_max_in_unschedulable_ms) {}
+
 void InformerWorld::Observe(const Step& step, const StepOut& out) {
   switch (layer_) {
     case Layer::kQueue:
@@ -24,6 +31,7 @@ void InformerWorld::ObserveQueue(const Step& step, const StepOut& out) {
       // upstream: PriorityQueue.Pop counts a cycle for each pod it returns.
       if (out.popped) {
         popped_cycle_[*out.popped] = ++cycle_;
+        if (out.attempts) attempts_[*out.popped] = *out.attempts;
       } else {
         may_have_active_ = false;
       }
@@ -32,6 +40,10 @@ void InformerWorld::ObserveQueue(const Step& step, const StepOut& out) {
       // (Into activeQ only after a move request and past its backoff: the
       // source does not count on it.)
       popped_cycle_.erase(step.pod_key);
+      if (!out.error && !out.fatal) {
+        auto it = attempts_.find(step.pod_key);
+        Requeued(step.t, it == attempts_.end() ? 1 : it->second);
+      }
       break;
     case Op::kQDelete:
       if (step.pod) popped_cycle_.erase(step.pod->Key());
@@ -109,12 +121,20 @@ bool InformerWorld::Added(const std::string& key) const {
 }
 
 void InformerWorld::ObserveScheduler(const Step& step, const StepOut& out) {
+  // upstream: Pop counts an attempt (a pod deleted leaves the queue with
+  // its count); handleSchedulingFailure puts the pod back, stamped now
+  // (AddUnschedulableIfNotPresent), and sends FailedScheduling.
+  if (step.op == Op::kScheduleOne && out.result) ++attempts_[out.result->pod];
+  if (step.op == Op::kPodDelete && step.pod) attempts_.erase(step.pod->Key());
   // A failure names its pod: a waiting pod rejected, or a cycle or binding
-  // cycle that failed, leaves the node it was assumed on.
+  // cycle that failed, leaves the node it was assumed on, and the pod is
+  // back in the queue.
   // (A cycle's failure of the pod it popped is that cycle's own: another
   // incarnation of it may still be waiting.)
   for (const EmittedEvent& e : out.events) {
     if (e.reason != "FailedScheduling") continue;
+    auto it = attempts_.find(e.pod);
+    Requeued(step.t, it == attempts_.end() ? 1 : it->second);
     if (out.result && out.result->pod == e.pod) continue;
     Erase(waiting_, e.pod);
     node_of_.erase(e.pod);
@@ -170,6 +190,37 @@ bool InformerWorld::HoldsPods(const std::string& name) const {
   }
   return std::any_of(node_of_.begin(), node_of_.end(),
                      [&](const auto& kv) { return kv.second == name; });
+}
+
+// upstream: calculateBackoffDuration (in milliseconds, where the source
+// needs no more than an estimate: a huge podMaxBackoff wraps in Go's
+// nanoseconds, not here) and flushUnschedulablePodsLeftover's limit.
+void InformerWorld::Requeued(int64_t t, int attempts) {
+  int64_t backoff = initial_backoff_ms_;
+  for (int i = 1; i < attempts; ++i) {
+    if (backoff > max_backoff_ms_ - backoff) {
+      backoff = max_backoff_ms_;
+      break;
+    }
+    backoff += backoff;
+  }
+  if (backoff >= 0 && t <= kMaxTraceMs - backoff) {
+    boundaries_.insert({t + backoff, false});
+  }
+  if (max_unschedulable_ms_ >= 0 && t <= kMaxTraceMs - max_unschedulable_ms_) {
+    boundaries_.insert({t + max_unschedulable_ms_, true});
+  }
+}
+
+std::optional<InformerWorld::Boundary> InformerWorld::NextBoundary(
+    int64_t t, int64_t reach) {
+  while (!boundaries_.empty() && boundaries_.begin()->first + 1 <= t) {
+    boundaries_.erase(boundaries_.begin());
+  }
+  if (boundaries_.empty() || boundaries_.begin()->first - 1 > t + reach) {
+    return std::nullopt;
+  }
+  return Boundary{boundaries_.begin()->first, boundaries_.begin()->second};
 }
 
 void InformerWorld::Insert(std::vector<std::string>& keys,

@@ -14,6 +14,14 @@
 //                    a call the cache refused (`error`) changes nothing
 //   scheduler layer  the pods waiting on Permit and those parked before
 //                    PreBind, and which nodes hold pods
+//   queue and scheduler layers  the boundaries a pod put back in the queue
+//                    will reach: its backoff expiry (the instant it went
+//                    back plus the backoff its attempts give, as the
+//                    header's config computes it) and the instant its
+//                    podMaxInUnschedulablePodsDuration runs out (the
+//                    leftover flush's); the attempts are read from the
+//                    queue layer's pop outs, counted from the scheduler
+//                    layer's cycles
 //
 //   InformerWorld world(Layer::kScheduler);
 //   StepOut out = *sut.Apply(step);
@@ -24,7 +32,10 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/state.h"
@@ -37,6 +48,9 @@ class InformerWorld {
   // `ttl_ms`: the trace's assumedPodTtlMs (cache layer; 0 = never expires).
   explicit InformerWorld(Layer layer, int64_t ttl_ms = 0)
       : layer_(layer), ttl_ms_(ttl_ms) {}
+  // With the header's config: its TTL and the queue's backoff and leftover
+  // durations.
+  InformerWorld(Layer layer, const Config& config);
 
   // `step` was applied and gave `out`.
   void Observe(const Step& step, const StepOut& out);
@@ -70,6 +84,15 @@ class InformerWorld {
   // bound, or assumed there by a cycle and not failed since.
   bool HoldsPods(const std::string& name) const;
 
+  // Queue and scheduler layers: the earliest boundary one of whose instants
+  // (at - 1, at, at + 1) is after `t` and at most `reach` past it, or
+  // nullopt; boundaries wholly at or before `t` are forgotten.
+  struct Boundary {
+    int64_t at = 0;
+    bool leftover = false;  // the leftover flush's, else a backoff expiry
+  };
+  std::optional<Boundary> NextBoundary(int64_t t, int64_t reach);
+
  private:
   void ObserveQueue(const Step& step, const StepOut& out);
   void ObserveCache(const Step& step, const StepOut& out);
@@ -77,6 +100,8 @@ class InformerWorld {
   // One occurrence of `key` in sorted `keys`.
   static void Insert(std::vector<std::string>& keys, const std::string& key);
   static bool Erase(std::vector<std::string>& keys, const std::string& key);
+  // A pod went back to the queue at `t` after `attempts` attempts.
+  void Requeued(int64_t t, int attempts);
 
   Layer layer_;
   int64_t ttl_ms_;
@@ -94,6 +119,12 @@ class InformerWorld {
   std::map<std::string, int64_t> deadline_;  // uid -> FinishBinding + TTL
   std::vector<std::string> waiting_, parked_;
   std::map<std::string, std::string> node_of_;  // pod key -> node
+  // The queue's durations (upstream's defaults unless the config says).
+  int64_t initial_backoff_ms_ = 1000;
+  int64_t max_backoff_ms_ = 10000;
+  int64_t max_unschedulable_ms_ = 300000;
+  std::map<std::string, int> attempts_;  // pod key -> its queue attempts
+  std::set<std::pair<int64_t, bool>> boundaries_;  // (at, leftover)
 };
 
 }  // namespace schedtrace

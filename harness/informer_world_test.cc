@@ -1,6 +1,7 @@
 #include "harness/informer_world.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,68 @@ TEST(InformerWorldTest, SchedulerWaitingParkedAndTheNodesThatHoldPods) {
   EXPECT_EQ(w.parked(), (std::vector<std::string>{"d/p", "d/x"}));
   w.Observe(PodStep(Op::kPodAdd, MakePod("y", "u1", "n2")), {});
   EXPECT_TRUE(w.HoldsPods("n2"));
+}
+
+// The boundaries a pod put back in the queue reaches: its backoff expiry
+// (initial backoff doubled per attempt after the first, up to the cap) and
+// the end of its time in unschedulablePods, from the header's config.
+TEST(InformerWorldTest, BoundariesOfAPodPutBack) {
+  Config config;
+  config.pod_initial_backoff_ms = 1000;
+  config.pod_max_backoff_ms = 5000;
+  config.pod_max_in_unschedulable_ms = 60000;
+  InformerWorld w(Layer::kQueue, config);
+  EXPECT_FALSE(w.NextBoundary(0, 1000000));
+  Step pop;
+  pop.op = Op::kQPop;
+  StepOut third = Popped("d/a");
+  third.attempts = 3;
+  w.Observe(pop, third);
+  Step back = KeyStep(Op::kQAddUnschedulable, "d/a");
+  back.t = 100;
+  w.Observe(back, {});
+  // 1000 ms doubled twice: 4000 ms.
+  std::optional<InformerWorld::Boundary> b = w.NextBoundary(100, 10000);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->at, 4100);
+  EXPECT_FALSE(b->leftover);
+  // Still ahead 1 ms after it; forgotten once all three instants passed.
+  EXPECT_EQ(w.NextBoundary(4100, 10000)->at, 4100);
+  EXPECT_FALSE(w.NextBoundary(4101, 10000));  // the next is out of reach
+  b = w.NextBoundary(4101, 100000);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->at, 60100);
+  EXPECT_TRUE(b->leftover);
+  // A fifth attempt is capped at 5000 ms.
+  third.attempts = 5;
+  w.Observe(pop, third);
+  back.t = 70000;
+  w.Observe(back, {});
+  EXPECT_EQ(w.NextBoundary(60101, 100000)->at, 75000);
+  // A refused call puts nothing back.
+  StepOut refused;
+  refused.error = true;
+  back.t = 80000;
+  w.Observe(back, refused);
+  EXPECT_EQ(w.NextBoundary(75001, 100000)->at, 130000);
+}
+
+// In the scheduler layer attempts are counted from the cycles, and a
+// failure (FailedScheduling) puts the pod back.
+TEST(InformerWorldTest, SchedulerFailuresPutPodsBack) {
+  InformerWorld w(Layer::kScheduler, Config{});
+  Step cycle;
+  cycle.op = Op::kScheduleOne;
+  StepOut failed;
+  failed.result = ScheduleResult{.pod = "d/a", .outcome = "unschedulable"};
+  failed.events = {{"d/a", "FailedScheduling"}};
+  cycle.t = 10;
+  w.Observe(cycle, failed);
+  EXPECT_EQ(w.NextBoundary(10, 400000)->at, 1010);
+  cycle.t = 2000;
+  w.Observe(cycle, failed);  // the second attempt: 2 s
+  EXPECT_EQ(w.NextBoundary(1011, 400000)->at, 4000);
+  EXPECT_EQ(w.NextBoundary(4001, 400000)->at, 300010);
 }
 
 }  // namespace

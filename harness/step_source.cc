@@ -22,6 +22,41 @@ std::unique_ptr<StepSource> StepSource::New(Layer layer,
   return step_source::NewSchedulerSource(options);
 }
 
+namespace {
+
+// The endings of corner names (PoolNames), "_c" in hostile traces only.
+const char* Ending(int k, bool hostile) {
+  static const char* const kEndings[] = {"", "-a", ".b", "_c"};
+  return kEndings[k % (hostile ? 4 : 3)];
+}
+
+int Endings(bool hostile) { return hostile ? 4 : 3; }
+
+}  // namespace
+
+std::string PoolNames::Namespace(int i) const {
+  if (corners) return i % 2 == 0 ? "default" : "default-x";
+  if (layer == Layer::kCache) return "default";
+  return i % 2 == 0 ? "default" : "team";
+}
+
+std::string PoolNames::Name(int i) const {
+  if (!corners) return absl::StrCat("p", i);
+  const int k = i / 2;
+  return absl::StrCat("p", k / Endings(hostile), Ending(k, hostile));
+}
+
+std::string PoolNames::Uid(int i, int n) const {
+  if (!corners && layer == Layer::kCache)
+    return absl::StrCat("uid-p", i, "-", n);
+  return absl::StrCat("uid-", Namespace(i), "-", Name(i), "-", n);
+}
+
+std::string PoolNames::Node(int j) const {
+  if (!corners) return absl::StrCat("n", j);
+  return absl::StrCat("n", j / Endings(hostile), Ending(j, hostile));
+}
+
 PodPtr RecreatedPod(const Pod& pod, int incarnation) {
   auto p = std::make_shared<Pod>(pod);
   p->uid =

@@ -25,6 +25,17 @@
 //
 // (harness/generator.h records that loop into a trace.)
 //
+// Corners the source reaches by itself (issue 18.3; the README's "What
+// generated traces reach"), each drawn on the variety stream
+// (ChoiceStream::Variety, harness/step_source_layers.h): names with '-' and
+// '.' whose key and (namespace, name) orders disagree (PoolNames, below),
+// clocks that start near the top of the range (StartClock) and land on the
+// queue's backoff and leftover-flush boundaries (InformerWorld::
+// NextBoundary), node updates that change a node's score, resource corners
+// and respelled quantities, fields given empty against absent and updates
+// that flip only that. `schedtrace diff --count` adds large pools
+// (CountRunOptions, harness/gen_options.h).
+//
 // Informer perturbations (issue 7.3; what each sends is written once for
 // every layer, harness/step_source_perturb.h). Each has its own probability
 // in GenOptions::perturb (harness/gen_options.h), 0 = off; all are off by
@@ -104,6 +115,31 @@ class StepSource {
 PodPtr RecreatedPod(const Pod& pod, int incarnation);
 NodePtr RecreatedNode(const Node& node, int incarnation);
 NodePtr NoOpNodeUpdate(const Node& node);
+
+// The names a source gives the pods and nodes of its pools, a function of
+// their pool index (issue 18.3). Plain: pod i is "p<i>" in namespace
+// "default" for even i and "team" for odd i (the cache layer: "default"
+// throughout), node j "n<j>". Corner names (one trace in three, drawn in the
+// header on the variety stream): pod i is "p<k/3>" followed by "", "-a" or
+// ".b" (k % 3) for k = i / 2, in "default" for even i and "default-x" for
+// odd i, so that "default-x/p0" sorts before "default/p0" by key ('-' <
+// '/') but after it by (namespace, name), and "p0" is a prefix of "p0-a"
+// and "p0.b"; node j "n<j/3>" with the same three endings. Hostile traces
+// with corner names have a fourth ending, "_c", which no Kubernetes name
+// may have ('_' stays in label keys and values in valid traces).
+struct PoolNames {
+  Layer layer = Layer::kScheduler;
+  bool corners = false;
+  bool hostile = false;
+
+  std::string Namespace(int i) const;
+  std::string Name(int i) const;
+  std::string Key(int i) const { return Namespace(i) + "/" + Name(i); }
+  // The uid of pod i's incarnation `n` ("uid-NS-NAME-n"; plain cache-layer
+  // pods "uid-pI-n").
+  std::string Uid(int i, int n) const;
+  std::string Node(int j) const;
+};
 
 // The header upstream's recorder uses for the scheduler layer (one profile,
 // the spec's plugins, the real clusterEventMap).

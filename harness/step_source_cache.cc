@@ -37,20 +37,19 @@ class CacheSource : public LayerSource {
     h.description =
         absl::StrCat("random cache-layer sequence, seed ", options_.seed,
                      ", ttl ", h.config.assumed_pod_ttl_ms, " ms");
-    world_ = InformerWorld(Layer::kCache, ttl_);
+    DrawTraceCorners(options_, h.config);
+    t_ = start_;
     return h;
   }
 
  private:
-  std::string NodeName() {
-    return absl::StrCat("n", Uniform(0, options_.nodes - 1));
-  }
+  std::string NodeName() { return names_.Node(Uniform(0, options_.nodes - 1)); }
 
   PodPtr MakePod(int index, const std::string& node) {
     auto p = std::make_shared<Pod>();
-    p->namespace_ = "default";
-    p->name = absl::StrCat("p", index);
-    p->uid = absl::StrCat("uid-p", index, "-", incarnation_[index]);
+    p->namespace_ = names_.Namespace(index);
+    p->name = names_.Name(index);
+    p->uid = names_.Uid(index, incarnation_[index]);
     p->resource_version = absl::StrCat(++rv_);
     p->node_name = node;
     Container c;
@@ -67,7 +66,9 @@ class CacheSource : public LayerSource {
       init.requests["cpu"] = Q(absl::StrCat(Uniform(1, 30) * 50, "m"));
       p->init_containers.push_back(init);
     }
+    UnderscoreLabel(p->labels);
     PodResourceCorners(variety_, *p);
+    PodGivenEmpty(variety_, *p);
     return p;
   }
 
@@ -77,6 +78,11 @@ class CacheSource : public LayerSource {
     n->labels = {{"topology.kubernetes.io/zone", Chance(0.5) ? "a" : "b"}};
     n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 8)));
     NodeResourceCorners(variety_, *n);
+    // Now and then no labels (no zone) or no allocatable at all.
+    if (variety_.Chance(0.1)) n->labels.clear();
+    if (variety_.Chance(0.1)) n->allocatable.clear();
+    UnderscoreLabel(n->labels);
+    NodeGivenEmpty(variety_, *n);
     return n;
   }
 
@@ -137,9 +143,11 @@ class CacheSource : public LayerSource {
     } else if (r < 65 && known) {
       auto next = std::make_shared<Pod>(*MakePod(i, known->node_name));
       next->uid = known->uid;
+      PodPtr sent = next;
+      Subtle(*known, sent);
       step.op = Op::kCUpdatePod;
       step.old_pod = prev_[i] = known;
-      step.new_pod = known = next;
+      step.new_pod = known = sent;
     } else if (r < 73 && known) {
       step.op = Op::kCRemovePod;
       step.pod = known;
@@ -156,9 +164,15 @@ class CacheSource : public LayerSource {
     } else if (r < 87) {
       std::string name = NodeName();
       NodePtr old = nodes_[name] ? nodes_[name] : MakeNode(name);
+      NodePtr next = MakeNode(name);
+      if (variety_.Chance(0.1)) {
+        // Only a field given empty against absent (a new resourceVersion).
+        auto flipped = std::const_pointer_cast<Node>(NoOpNodeUpdate(*old));
+        if (FlipGivenEmpty(variety_, *flipped)) next = flipped;
+      }
       step.op = Op::kCUpdateNode;
       step.old_node = old;
-      step.new_node = nodes_[name] = MakeNode(name);
+      step.new_node = nodes_[name] = next;
     } else if (r < 92) {
       std::string name = NodeName();
       step.op = Op::kCRemoveNode;
@@ -215,7 +229,7 @@ class CacheSource : public LayerSource {
     return busy;
   }
   NodePtr NodeAt(int j) override {
-    auto it = nodes_.find(absl::StrCat("n", j));
+    auto it = nodes_.find(names_.Node(j));
     return it == nodes_.end() ? nullptr : it->second;
   }
   // The cache's nodes carry no uid: a re-created one gets its incarnation's.
@@ -228,7 +242,7 @@ class CacheSource : public LayerSource {
   }
   NodePtr NoOpUpdate(int j) override { return NoOpNodeUpdate(*NodeAt(j)); }
   void SentNode(int j, NodePtr node) override {
-    nodes_[absl::StrCat("n", j)] = std::move(node);
+    nodes_[names_.Node(j)] = std::move(node);
   }
 
   // A call the informer would never make (step_source.h, hostile mode).

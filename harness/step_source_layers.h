@@ -5,12 +5,16 @@
 #define SCHEDTRACE_HARNESS_STEP_SOURCE_LAYERS_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "harness/choice_stream.h"
 #include "harness/informer_world.h"
 #include "harness/quantity.h"
@@ -118,6 +122,188 @@ inline void NodeResourceCorners(Variety& v, Node& n) {
   if (v.Chance(0.3)) n.allocatable["hugepages-2Mi"] = Q("8Mi");
 }
 
+// --- Corners of issue 18.3 (points 1, 3, 4, 6, 7), all on the variety
+// stream: a seeded trace keeps its main stream's draws.
+
+// 9223372036854 ms: the largest int64 of nanoseconds, in milliseconds (Go's
+// time.Duration and UnixNano end there; time.Time goes on).
+inline constexpr int64_t kInt64NanosecondsMs = 9223372036854;
+// How far ahead the clock may jump to land on a boundary (LayerSource::Land):
+// past the 5-minute leftover flush and the 10-second backoff cap.
+inline constexpr int64_t kBoundaryReachMs = 400000;
+
+// Corner 3: where a trace's clock starts. One trace in ten (drawn in the
+// header; ClockSteps::high_start) starts high, half of those within 30 s below
+// 9223372036854 ms, so that the trace crosses the int64-nanosecond limit, half
+// at kMaxTraceMs less a margin no run of `steps` steps can use up: steps + 1
+// times the largest advance one step makes (an ordinary step, a jump, a landing
+// on a boundary). The rest start at 0.
+inline int64_t StartClock(Variety& v, const GenOptions& o) {
+  if (!(o.clock.high_start > 0) ||
+      !v.Chance(std::min(o.clock.high_start, 1.0))) {
+    return 0;
+  }
+  const bool top = v.Chance(0.5);
+  const int64_t advance = std::max<int64_t>(
+      {o.clock.max_ms, o.clock.flush.max_ms, o.clock.backoff.max_ms,
+       o.clock.ttl.max_ms, kBoundaryReachMs});
+  const int64_t steps = int64_t{std::max(o.steps, 0)} + 1;
+  if (!top || steps > kMaxTraceMs / 2 / advance) {
+    return kInt64NanosecondsMs - v.Uniform(0, 30000);
+  }
+  return kMaxTraceMs - steps * advance - v.Uniform(0, 1000);
+}
+
+// Corner 7: whether pod field `f` (of Nilable's pod part; kRequests: the
+// first container's requests) is empty, so that giving it empty or absent
+// is all that tells it apart.
+inline bool PodFieldEmpty(const Pod& p, Nilable f) {
+  switch (f) {
+    case Nilable::kLabels:
+      return p.labels.empty();
+    case Nilable::kAnnotations:
+      return p.annotations.empty();
+    case Nilable::kNodeSelector:
+      return p.node_selector.empty();
+    case Nilable::kTolerations:
+      return p.tolerations.empty();
+    case Nilable::kSchedulingGates:
+      return p.scheduling_gates.empty();
+    case Nilable::kInitContainers:
+      return p.init_containers.empty();
+    case Nilable::kOverhead:
+      return p.overhead.empty();
+    case Nilable::kAffinity:
+      return !p.required_node_affinity && p.required_pod_affinity.empty() &&
+             !p.given_empty.Has(Nilable::kNodeAffinity) &&
+             !p.given_empty.Has(Nilable::kPodAffinity) &&
+             !p.given_empty.Has(Nilable::kPodAffinityTerms);
+    case Nilable::kRequests:
+      return !p.containers.empty() && p.containers.front().requests.empty();
+    default:
+      return false;
+  }
+}
+
+inline constexpr Nilable kPodNilables[] = {
+    Nilable::kLabels,      Nilable::kAnnotations,     Nilable::kNodeSelector,
+    Nilable::kTolerations, Nilable::kSchedulingGates, Nilable::kInitContainers,
+    Nilable::kOverhead,    Nilable::kAffinity,        Nilable::kRequests};
+inline constexpr Nilable kNodeNilables[] = {Nilable::kLabels, Nilable::kTaints,
+                                            Nilable::kAllocatable,
+                                            Nilable::kConditions};
+
+inline GivenEmpty& BitsOf(Pod& p, Nilable f) {
+  return f == Nilable::kRequests ? p.containers.front().given_empty
+                                 : p.given_empty;
+}
+
+inline bool NodeFieldEmpty(const Node& n, Nilable f) {
+  switch (f) {
+    case Nilable::kLabels:
+      return n.labels.empty();
+    case Nilable::kTaints:
+      return n.taints.empty();
+    case Nilable::kAllocatable:
+      return n.allocatable.empty();
+    case Nilable::kConditions:
+      return n.conditions.empty();
+    default:
+      return false;
+  }
+}
+
+// Corner 7, one pod in five: each of its empty nil-able fields (labels,
+// annotations, nodeSelector, tolerations, schedulingGates, initContainers,
+// overhead, affinity, the container's requests) given empty ({} or []) with
+// probability one half.
+inline void PodGivenEmpty(Variety& v, Pod& p) {
+  if (!v.Chance(0.2)) return;
+  for (Nilable f : kPodNilables) {
+    if (PodFieldEmpty(p, f) && v.Chance(0.5)) BitsOf(p, f).Set(f);
+  }
+}
+
+// The same for a node, one in five: labels, taints, allocatable, conditions.
+inline void NodeGivenEmpty(Variety& v, Node& n) {
+  if (!v.Chance(0.2)) return;
+  for (Nilable f : kNodeNilables) {
+    if (NodeFieldEmpty(n, f) && v.Chance(0.5)) n.given_empty.Set(f);
+  }
+}
+
+// One of `p`'s empty nil-able fields flipped, absent to empty or back; false
+// when none is empty.
+inline bool FlipGivenEmpty(Variety& v, Pod& p) {
+  std::vector<Nilable> empty;
+  for (Nilable f : kPodNilables) {
+    if (PodFieldEmpty(p, f)) empty.push_back(f);
+  }
+  if (empty.empty()) return false;
+  const Nilable f = empty[v.Uniform(0, static_cast<int>(empty.size()) - 1)];
+  BitsOf(p, f).Set(f, !BitsOf(p, f).Has(f));
+  return true;
+}
+
+inline bool FlipGivenEmpty(Variety& v, Node& n) {
+  std::vector<Nilable> empty;
+  for (Nilable f : kNodeNilables) {
+    if (NodeFieldEmpty(n, f)) empty.push_back(f);
+  }
+  if (empty.empty()) return false;
+  const Nilable f = empty[v.Uniform(0, static_cast<int>(empty.size()) - 1)];
+  n.given_empty.Set(f, !n.given_empty.Has(f));
+  return true;
+}
+
+// Whether two quantity texts have the same value (to the nano).
+inline bool SameValue(const std::string& a, const std::string& b) {
+  absl::StatusOr<Quantity> x = ParseQuantity(a), y = ParseQuantity(b);
+  return x.ok() && y.ok() && x->ScaledValue(9) == y->ScaledValue(9) &&
+         x->ScaledValue(0) == y->ScaledValue(0);
+}
+
+// Corner 6: one of `p`'s request or overhead quantities written another way
+// with the same value: a leading zero ("1000m" -> "01000m", "1" -> "01"), in
+// millis ("1" -> "1000m") or whole ("1000m" -> "1"). Whether the pod then
+// changed is reflect.DeepEqual's call on the parsed fields (docs/FORMAT.md
+// E10): "1000m" and "01000m" are the same, "1" and "01" are not. False
+// when `p` has no quantity.
+inline bool Respell(Variety& v, Pod& p) {
+  std::vector<std::pair<ResourceList*, std::string>> quantities;
+  for (auto* containers : {&p.containers, &p.init_containers}) {
+    for (Container& c : *containers) {
+      for (const auto& [name, q] : c.requests) {
+        quantities.emplace_back(&c.requests, name);
+      }
+    }
+  }
+  for (const auto& [name, q] : p.overhead) {
+    quantities.emplace_back(&p.overhead, name);
+  }
+  if (quantities.empty()) return false;
+  auto& [list, name] =
+      quantities[v.Uniform(0, static_cast<int>(quantities.size()) - 1)];
+  const Quantity& q = list->find(name)->second;
+  const std::string& text = q.text();
+  std::vector<std::string> spellings;
+  if (!text.empty() &&
+      absl::ascii_isdigit(static_cast<unsigned char>(text[0]))) {
+    spellings.push_back("0" + text);
+  }
+  if (const int64_t m = q.MilliValue(); m >= 0) {
+    spellings.push_back(absl::StrCat(m, "m"));
+    if (m % 1000 == 0) spellings.push_back(absl::StrCat(m / 1000));
+  }
+  std::erase_if(spellings, [&](const std::string& s) {
+    return s == text || !SameValue(s, text);
+  });
+  if (spellings.empty()) return false;
+  (*list)[name] =
+      Q(spellings[v.Uniform(0, static_cast<int>(spellings.size()) - 1)]);
+  return true;
+}
+
 // What the three layer sources share: the stream of the current call and
 // the draws on it, the informer world their outs build, and the pods the
 // perturbations read (KeptPods).
@@ -148,10 +334,65 @@ class LayerSource : public StepSource, protected KeptPods {
     return v[Uniform(0, static_cast<int>(v.size()) - 1)];
   }
 
+  // The header's corners (Header calls it last): the trace's names
+  // (corner 1: PoolNames, corner names in one trace in three), its clock's
+  // start (corner 3: StartClock) and the world's view of the config.
+  void DrawTraceCorners(const GenOptions& options, const Config& config) {
+    names_ = {.layer = layer_,
+              .corners = variety_.Chance(1.0 / 3),
+              .hostile = options.hostile};
+    start_ = StartClock(variety_, options);
+    land_ = options.clock.land;
+    world_ = InformerWorld(layer_, config);
+  }
+
+  // Corner 4 (queue and scheduler layers): now and then (ClockSteps::land),
+  // when the world knows of a boundary within kBoundaryReachMs, the clock
+  // lands on it instead of advancing: 1 ms before it, on it or 1 ms after
+  // (whichever are still ahead of `t`).
+  std::optional<InformerWorld::Boundary> Land(int64_t t) {
+    std::optional<InformerWorld::Boundary> b =
+        world_.NextBoundary(t, kBoundaryReachMs);
+    if (!b || !(land_ > 0) || !variety_.Chance(std::min(land_, 1.0))) {
+      return std::nullopt;
+    }
+    const int64_t lo = std::max(b->at - 1, t + 1);
+    b->at = lo + variety_.Uniform(0, static_cast<int>(b->at + 1 - lo));
+    return b;
+  }
+
+  // Corners 6 and 7: now and then (one update in eight) an update's new
+  // object differs from `old` only in how a quantity is written or in one
+  // field given empty against absent: `next` becomes such a copy of `old`,
+  // with next's resourceVersion. Not for a resync (the same
+  // resourceVersion carries the same object).
+  void Subtle(const Pod& old, PodPtr& next) {
+    if (next->resource_version == old.resource_version ||
+        !variety_.Chance(0.125)) {
+      return;
+    }
+    auto alt = std::make_shared<Pod>(old);
+    alt->resource_version = next->resource_version;
+    const bool respell = variety_.Chance(0.5);
+    if (respell ? Respell(variety_, *alt) || FlipGivenEmpty(variety_, *alt)
+                : FlipGivenEmpty(variety_, *alt) || Respell(variety_, *alt)) {
+      next = std::move(alt);
+    }
+  }
+
+  // Corner 1: `_` in a label, where Kubernetes allows it (traces with
+  // corner names).
+  void UnderscoreLabel(Labels& labels) const {
+    if (names_.corners) labels["schedtrace.io/x_y"] = "a_b";
+  }
+
   const Layer layer_;
   ChoiceStream* c_ = nullptr;  // the stream of the current call
   Variety variety_;
   InformerWorld world_;
+  PoolNames names_{.layer = layer_};
+  int64_t start_ = 0;  // the clock's start (DrawTraceCorners)
+  double land_ = 0;    // ClockSteps::land
 };
 
 }  // namespace schedtrace::step_source

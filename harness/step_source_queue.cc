@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,39 +44,49 @@ class QueueSource : public LayerSource {
     h.description = absl::StrCat(
         "random valid queue-layer sequence, seed ", options_.seed, ", ", pool_,
         " pods, ", "podMaxBackoffMs ", h.config.pod_max_backoff_ms);
+    DrawTraceCorners(options_, h.config);
+    t_ = start_;
     return h;
   }
 
  private:
-  std::string Key(int i) const {
-    return absl::StrCat(i % 2 == 0 ? "default" : "team", "/p", i);
+  std::string Key(int i) const { return names_.Key(i); }
+
+  // A role label value ("a_b" too in traces with corner names).
+  const char* Role() {
+    return names_.corners ? variety_.Pick({"web", "db", "a_b"})
+                          : variety_.Pick({"web", "db"});
   }
 
   PodPtr NewPod(int index) {
     auto p = std::make_shared<Pod>();
-    p->namespace_ = index % 2 == 0 ? "default" : "team";
-    p->name = absl::StrCat("p", index);
-    p->uid = absl::StrCat("uid-", p->namespace_, "-", p->name, "-",
-                          ++incarnation_[index]);
+    p->namespace_ = names_.Namespace(index);
+    p->name = names_.Name(index);
+    p->uid = names_.Uid(index, ++incarnation_[index]);
     p->resource_version = absl::StrCat(++rv_);
     p->scheduler_name = "default-scheduler";
     if (Chance(0.8)) p->priority = Uniform(0, 3);
     Container c;
     c.name = "c";
     c.image = "img";
+    // Requests (the queue reads none, but isPodUpdated compares them).
+    if (variety_.Chance(0.5)) {
+      c.requests["cpu"] = Q(variety_.Pick({"100m", "500m", "1", "1000m", "2"}));
+    }
     p->containers.push_back(c);
     if (Chance(0.15)) p->scheduling_gates = {"example.com/wait"};
     // A role, and now and then required affinity to a role on the same
     // host: assigned pods then move the unschedulable pods whose terms
     // they match (AssignedPodAdded/Updated), and a recreate_update draws
     // new terms.
-    if (variety_.Chance(0.5)) p->labels["role"] = variety_.Pick({"web", "db"});
+    if (variety_.Chance(0.5)) p->labels["role"] = Role();
     if (variety_.Chance(0.25)) {
       PodAffinityTerm& term = p->required_pod_affinity.emplace_back();
-      term.label_selector.emplace().match_labels["role"] =
-          variety_.Pick({"web", "db"});
+      term.label_selector.emplace().match_labels["role"] = Role();
       term.topology_key = "kubernetes.io/hostname";
     }
+    PodResourceCorners(variety_, *p);
+    PodGivenEmpty(variety_, *p);
     return p;
   }
 
@@ -85,7 +96,7 @@ class QueueSource : public LayerSource {
     return p;
   }
 
-  std::string NodeName() { return absl::StrCat("n", Uniform(0, 2)); }
+  std::string NodeName() { return names_.Node(Uniform(0, 2)); }
 
   // One of the upstream events MoveAllToActiveOrBackoffQueue receives.
   ClusterEvent Event() {
@@ -124,9 +135,15 @@ class QueueSource : public LayerSource {
 
   Step NextStep() override {
     Step step;
-    t_ += ClockStep(*c_, options_.clock);
+    const int64_t advance = ClockStep(*c_, options_.clock);
+    const std::optional<InformerWorld::Boundary> landed = Land(t_);
+    t_ = landed ? landed->at : t_ + advance;
     step.t = t_;
     if (Step next; TakePending(pending_, t_, next)) return next;
+    if (landed && variety_.Chance(0.5)) {  // the flush that boundary is for
+      step.op = landed->leftover ? Op::kFlushUnschedulable : Op::kFlushBackoff;
+      return step;
+    }
     std::vector<int> pending, assigned, absent;
     for (int i = 0; i < pool_; ++i) {
       if (!pods_[i]) {
@@ -172,10 +189,12 @@ class QueueSource : public LayerSource {
           default:
             next->nominated_node_name = NodeName();
         }
+        PodPtr sent = next;
+        Subtle(*pods_[i], sent);
         step.op = Op::kQUpdate;
         step.old_pod = Chance(0.05) ? nullptr : pods_[i];
         prev_[i] = pods_[i];
-        step.new_pod = pods_[i] = next;
+        step.new_pod = pods_[i] = sent;
         return step;
       }
       if (r < 30 && !pending.empty()) {
@@ -241,8 +260,8 @@ class QueueSource : public LayerSource {
             step.pods.push_back(pods_[i]);
           } else {
             auto stub = std::make_shared<Pod>();
-            stub->namespace_ = i % 2 == 0 ? "default" : "team";
-            stub->name = absl::StrCat("p", i);
+            stub->namespace_ = names_.Namespace(i);
+            stub->name = names_.Name(i);
             step.pods.push_back(stub);
           }
         }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@
 
 namespace schedtrace::step_source {
 namespace {
+
+// The label TraceScore reads (docs/FORMAT.md).
+constexpr char kScoreLabel[] = "schedtrace.io/score";
 
 class SchedulerSource : public LayerSource {
  public:
@@ -40,6 +44,8 @@ class SchedulerSource : public LayerSource {
                                  options_.seed, ", ", options_.nodes,
                                  " nodes, ", options_.pods, " pods",
                                  two_profiles ? ", two profiles" : "");
+    DrawTraceCorners(options_, h.config);
+    t_ = start_;
     return h;
   }
 
@@ -91,15 +97,30 @@ class SchedulerSource : public LayerSource {
     return absl::StrCat(index * 10 + drawn);
   }
 
+  // Corner 5: a node update that changes node i's score: another score in
+  // its range (Score), or, for node 0, whose range holds 0 (the score of a
+  // node without the label, so that scores stay unique), the label taken
+  // away or given back.
+  void Rescore(int index, Node& n) {
+    auto it = n.labels.find(kScoreLabel);
+    if (index == 0 && (it == n.labels.end() || variety_.Chance(0.3))) {
+      if (it != n.labels.end()) {
+        n.labels.erase(it);
+        return;
+      }
+    }
+    n.labels[kScoreLabel] = Score(index, variety_.Uniform(0, 9));
+  }
+
   // --- objects
   PodPtr NewPod(int index) {
     auto p = std::make_shared<Pod>();
-    p->namespace_ = index % 2 == 0 ? "default" : "team";
-    p->name = absl::StrCat("p", index);
-    p->uid = absl::StrCat("uid-", p->namespace_, "-", p->name, "-",
-                          ++incarnation_[index]);
+    p->namespace_ = names_.Namespace(index);
+    p->name = names_.Name(index);
+    p->uid = names_.Uid(index, ++incarnation_[index]);
     p->resource_version = "1";
     p->labels = {{"app", Chance(0.5) ? "web" : "db"}};
+    UnderscoreLabel(p->labels);
     p->scheduler_name = Chance(0.9) ? "default-scheduler" : "other-scheduler";
     if (Chance(0.8)) p->priority = Uniform(0, 5);
     Container c;
@@ -128,21 +149,25 @@ class SchedulerSource : public LayerSource {
                                 {}});
     }
     PodResourceCorners(variety_, *p);
+    PodGivenEmpty(variety_, *p);
     return p;
   }
 
   NodePtr NewNode(int index) {
     auto n = std::make_shared<Node>();
-    n->name = absl::StrCat("n", index);
+    n->name = names_.Node(index);
     n->uid = absl::StrCat("uid-node-", n->name);
     n->labels = {{"zone", Chance(0.5) ? "a" : "b"},
-                 {"schedtrace.io/score", Score(index, Uniform(0, 9))}};
+                 {kScoreLabel, Score(index, Uniform(0, 9))}};
+    UnderscoreLabel(n->labels);
     n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 4)));
     n->allocatable["memory"] = Q("8Gi");
     n->allocatable["pods"] = Q(Chance(0.2) ? "2" : "110");
     if (Chance(0.2)) n->taints.push_back(DedicatedTaint());
     if (Chance(0.1)) n->unschedulable = true;
     NodeResourceCorners(variety_, *n);
+    if (variety_.Chance(0.05)) n->allocatable.clear();  // nothing fits
+    NodeGivenEmpty(variety_, *n);
     return n;
   }
 
@@ -155,7 +180,9 @@ class SchedulerSource : public LayerSource {
   // --- the step mix
   Step NextStep() override {
     Step step;
-    t_ += ClockStep(*c_, options_.clock);
+    const int64_t advance = ClockStep(*c_, options_.clock);
+    const std::optional<InformerWorld::Boundary> landed = Land(t_);
+    t_ = landed ? landed->at : t_ + advance;
     step.t = t_;
     const std::vector<std::string>& waiting = world_.waiting();
     const std::vector<std::string>& parked = world_.parked();
@@ -168,6 +195,10 @@ class SchedulerSource : public LayerSource {
       (nodes_[i] ? nodes_present : nodes_absent).push_back(i);
     }
     if (Step next; TakePending(pending_, t_, next)) return next;
+    if (landed && variety_.Chance(0.5)) {  // the flush that boundary is for
+      step.op = landed->leftover ? Op::kFlushUnschedulable : Op::kFlushBackoff;
+      return step;
+    }
     if (Perturb(options_.perturb, *c_, *this, step, pending_)) return step;
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, present)) {
@@ -220,15 +251,19 @@ class SchedulerSource : public LayerSource {
             break;
           case 6:
             if (!old.deletion_timestamp) {
+              // Seconds since the trace's start: a clock that starts high
+              // (StartClock) stays within metav1.Time's years.
               next->deletion_timestamp =
-                  K8sTime(kTraceEpochSeconds + t_ / 1000);
+                  K8sTime(kTraceEpochSeconds + (t_ - start_) / 1000);
             }
             break;
           default:
             next->nominated_node_name =
                 nodes_present.empty() ? "" : nodes_[Pick(nodes_present)]->name;
         }
-        return Update(step, i, next);
+        PodPtr sent = next;
+        Subtle(old, sent);
+        return Update(step, i, sent);
       }
       if (r < 36 && !present.empty()) {
         int i = Pick(present);
@@ -269,6 +304,14 @@ class SchedulerSource : public LayerSource {
             break;
           default:
             break;  // an update that changes nothing the scheduler reads
+        }
+        if (variety_.Chance(0.25)) {
+          Rescore(i, *next);
+        } else if (variety_.Chance(0.1)) {
+          // Only a field given empty against absent (a new resourceVersion).
+          auto flipped =
+              std::const_pointer_cast<Node>(NoOpNodeUpdate(*nodes_[i]));
+          if (FlipGivenEmpty(variety_, *flipped)) next = flipped;
         }
         step.op = Op::kNodeUpdate;
         step.old_node = nodes_[i];
@@ -423,7 +466,7 @@ class SchedulerSource : public LayerSource {
         if (bound.empty()) return false;
         int i = Pick(bound);
         auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
-        next->node_name = absl::StrCat("n", Uniform(0, options_.nodes));
+        next->node_name = names_.Node(Uniform(0, options_.nodes));
         Update(step, i, next);
         return true;
       }
