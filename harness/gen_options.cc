@@ -187,12 +187,12 @@ const std::vector<GenFlag>& GenFlags() {
       {"seed", "the random seed", "1"},
       {"steps", "steps per trace", "60"},
       {"pods",
-       "pods p0..p(N-1), 1..100000; the queue layer draws from the first "
-       "min(--pods, --queue-pool)",
+       "pods p0..p(N-1) (or corner names), 1..100000; the queue layer draws "
+       "from the first min(--pods, --queue-pool)",
        "7"},
       {"nodes",
-       "nodes n0..n(N-1), 1..100 (scheduler and cache layers; the queue "
-       "layer names n0..n2)",
+       "nodes n0..n(N-1) (or corner names), 1..100 (scheduler and cache "
+       "layers; the queue layer names the first three)",
        "4"},
       {"queue-pool",
        "queue layer: how many pods its steps draw from, capped at --pods (a "

@@ -117,13 +117,13 @@ struct GenVariety {
 // Everything a generator takes, for every front end (schedtrace gen and
 // diff through the flags below, ci/nightly-diff, the RapidCheck tests
 // through SCHEDTRACE_GEN, the tests and the mutants' self-test). The
-// defaults are what the generators always did: a seed gives the same trace
-// as before any field existed.
+// defaults are what the generators did when each field came: adding a field
+// changed no trace.
 struct GenOptions {
   uint64_t seed = 1;
   int steps = 60;
-  int pods = 7;   // pod names p0..p(pods-1), in two namespaces
-  int nodes = 4;  // node names n0..n(nodes-1); the queue layer uses n0..n2
+  int pods = 7;   // pods 0..pods-1, named by PoolNames (step_source.h)
+  int nodes = 4;  // nodes 0..nodes-1 (PoolNames); the queue layer names 0..2
   // Queue layer: pods are drawn from the first min(pods, queue_pool), so
   // that keys collide; raise both to grow the heaps past a few levels.
   int queue_pool = 5;
