@@ -259,11 +259,23 @@ class CacheSource : public LayerSource {
         step.new_pod = known = moved;
         return true;
       }
-      case 1:  // a pod the cache never saw, forgotten or removed
+      case 1: {  // a pod the cache never saw, forgotten or removed
         ++incarnation_[options_.pods + i];
         step.op = Chance(0.5) ? Op::kCForget : Op::kCRemovePod;
-        step.pod = MakePod(options_.pods + i, NodeName());
+        PodPtr pod = MakePod(options_.pods + i, NodeName());
+        if (variety_.Chance(0.25)) {
+          // Without a uid: GetPodKey fails every call of the cache.
+          auto blank = std::make_shared<Pod>(*pod);
+          blank->uid.clear();
+          constexpr Op kOps[] = {Op::kCAssume, Op::kCAddPod,
+                                 Op::kCFinishBinding, Op::kCForget,
+                                 Op::kCRemovePod};
+          step.op = kOps[variety_.Uniform(0, 4)];
+          pod = blank;
+        }
+        step.pod = pod;
         return true;
+      }
       case 2: {  // a decreasing resourceVersion
         if (!known) return false;
         auto next = std::make_shared<Pod>(*known);

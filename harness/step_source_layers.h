@@ -111,6 +111,95 @@ inline void PodResourceCorners(Variety& v, Pod& p) {
       break;
     }
   }
+  // Memory in an init container and ephemeral storage (SetMaxResource's and
+  // Resource.Add's other branches; docs/COVERAGE.md).
+  if (v.Chance(0.3)) {
+    if (p.init_containers.empty()) {
+      Container& init = p.init_containers.emplace_back();
+      init.name = "init";
+      init.image = "img";
+    }
+    p.init_containers.front().requests["memory"] = Q(v.Pick({"1Gi", "64Mi"}));
+  }
+  if (v.Chance(0.3)) r["ephemeral-storage"] = Q(v.Pick({"1Gi", "0"}));
+}
+
+// Required node affinity, one pod in five (docs/COVERAGE.md: golden reached
+// it, the generators did not): one or two terms of label requirements with
+// every operator over the zone and score labels and an absent key, now and
+// then one that fails validation (its term matches nothing), matchFields on
+// metadata.name naming a node of the pool or one that is not there (which
+// NodeAffinity's PreFilter turns into a node-name set, "pod affinity terms
+// conflict" when two of a term's names differ, and an error when a named
+// node is not in the snapshot), and an empty term. `names` names the pool's
+// `nodes` nodes.
+inline void NodeAffinityCorners(Variety& v, Pod& p, const PoolNames& names,
+                                int nodes) {
+  if (!v.Chance(0.2)) return;
+  std::vector<NodeSelectorTerm>& terms = p.required_node_affinity.emplace();
+  const int count = v.Uniform(1, 2);
+  for (int t = 0; t < count; ++t) {
+    NodeSelectorTerm& term = terms.emplace_back();
+    if (v.Chance(0.1)) continue;  // an empty term: dropped by Match
+    for (int k = v.Uniform(0, 2); k > 0; --k) {
+      NodeSelectorRequirement& r = term.match_expressions.emplace_back();
+      r.key = v.Pick({"zone", "schedtrace.io/score", "disk"});
+      r.op = v.Pick({"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"});
+      if (r.op == "In" || r.op == "NotIn") {
+        r.values = {v.Pick({"a", "b"})};
+        if (v.Chance(0.3)) r.values.push_back("c");
+      } else if (r.op == "Gt" || r.op == "Lt") {
+        r.values = {v.Pick({"5", "15", "35", "x"})};  // "x": invalid
+      }
+      if (v.Chance(0.05)) r.values.push_back("-bad-");  // invalid value
+    }
+    if (term.match_expressions.empty() || v.Chance(0.3)) {
+      const int named = v.Chance(0.2) ? 2 : 1;
+      for (int k = 0; k < named; ++k) {
+        NodeSelectorRequirement& r = term.match_fields.emplace_back();
+        r.key = "metadata.name";
+        r.op = v.Chance(0.8) ? "In" : "NotIn";
+        // One past the pool now and then: a node that is not there.
+        r.values = {names.Node(v.Uniform(0, nodes))};
+      }
+    }
+  }
+}
+
+// Pod-affinity terms beyond one matchLabels (the queue's
+// getUnschedulablePodsWithMatchingAffinityTerm): matchExpressions, an
+// explicit namespaces list, a namespaceSelector ({} selects every
+// namespace), a nil selector (selects nothing). `term` has its
+// matchLabels selector; `other_ns` is a namespace of the pool.
+inline void PodAffinityTermCorners(Variety& v, PodAffinityTerm& term,
+                                   const std::string& own_ns,
+                                   const std::string& other_ns) {
+  if (!v.Chance(0.4)) return;
+  switch (v.Uniform(0, 4)) {
+    case 0: {
+      LabelSelectorRequirement& r =
+          term.label_selector->match_expressions.emplace_back();
+      r.key = "role";
+      r.op = v.Pick({"In", "NotIn", "Exists", "DoesNotExist"});
+      if (r.op == "In" || r.op == "NotIn") r.values = {v.Pick({"web", "db"})};
+      if (v.Chance(0.5)) term.label_selector->match_labels.clear();
+      break;
+    }
+    case 1:
+      term.namespaces = {v.Chance(0.5) ? own_ns : other_ns};
+      break;
+    case 2:
+      term.namespace_selector.emplace();
+      if (v.Chance(0.5)) term.namespace_selector->match_labels["team"] = "x";
+      break;
+    case 3:
+      term.label_selector.reset();
+      break;
+    default:
+      term.namespaces = {own_ns, other_ns};
+      term.namespace_selector.emplace();
+      break;
+  }
 }
 
 // A node's side of them, one node in three: extended resources and

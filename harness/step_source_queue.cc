@@ -84,6 +84,8 @@ class QueueSource : public LayerSource {
       PodAffinityTerm& term = p->required_pod_affinity.emplace_back();
       term.label_selector.emplace().match_labels["role"] = Role();
       term.topology_key = "kubernetes.io/hostname";
+      PodAffinityTermCorners(variety_, term, p->namespace_,
+                             names_.Namespace(index + 1));
     }
     PodResourceCorners(variety_, *p);
     PodGivenEmpty(variety_, *p);
@@ -283,6 +285,9 @@ class QueueSource : public LayerSource {
         int i = Pick(pending);
         step.op = Op::kQNominate;
         step.pod = pods_[i];
+        // A pod deleted during its cycle, nominated afterwards: the
+        // queue-ops lister no longer has it, so the nomination is refused.
+        if (deleted_ && variety_.Chance(0.1)) step.pod = deleted_;
         step.nominated_node = Chance(0.1) ? "" : NodeName();
         return step;
       }
@@ -388,6 +393,14 @@ class QueueSource : public LayerSource {
       case 2:  // a delete of a pod never added
         step.op = Op::kQDelete;
         step.pod = NewPod(pool_ + Uniform(0, 1));
+        if (variety_.Chance(0.25)) {
+          // The wildcard resource with an action other than All: no
+          // registered event (and no plugin set) is matched by it alone.
+          step.op = Op::kQMoveAll;
+          step.pod = nullptr;
+          step.event = {"*", variety_.Pick({"Add", "Update", "Delete"}),
+                        "WildCardNotAll"};
+        }
         return true;
       case 3: {  // a decreasing resourceVersion
         if (pending.empty()) return false;
@@ -413,6 +426,7 @@ class QueueSource : public LayerSource {
   }
 
   void Forget(int i) {
+    if (pods_[i]) deleted_ = pods_[i];
     pods_[i] = nullptr;
     prev_[i] = nullptr;
   }
@@ -425,6 +439,7 @@ class QueueSource : public LayerSource {
   int64_t t_ = 0;
   int64_t rv_ = 0;
   std::map<int, int> incarnation_;
+  PodPtr deleted_;  // the pod Forget last dropped, for a late nomination
   std::vector<Step> pending_;
 };
 

@@ -132,13 +132,15 @@ class SchedulerSource : public LayerSource {
     p->containers.push_back(c);
     if (Chance(0.2)) p->node_selector = {{"zone", "a"}};
     if (Chance(0.25)) {
-      p->tolerations.push_back(
-          {"dedicated",
-           "Exists",
-           "",
-           variety_.Pick({"NoSchedule", "NoSchedule", "", "NoExecute",
-                          "PreferNoSchedule"}),
-           {}});
+      Toleration& t = p->tolerations.emplace_back();
+      t.key = "dedicated";
+      t.op = "Exists";
+      t.effect = variety_.Pick(
+          {"NoSchedule", "NoSchedule", "", "NoExecute", "PreferNoSchedule"});
+      if (variety_.Chance(0.3)) {  // Equal (or "", the same): the value counts
+        t.op = variety_.Pick({"Equal", ""});
+        t.value = variety_.Pick({"x", "y"});
+      }
     }
     if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
     if (variety_.Chance(0.15)) {  // tolerates cordoned nodes
@@ -149,6 +151,7 @@ class SchedulerSource : public LayerSource {
                                 {}});
     }
     PodResourceCorners(variety_, *p);
+    NodeAffinityCorners(variety_, *p, names_, options_.nodes);
     PodGivenEmpty(variety_, *p);
     return p;
   }
@@ -457,6 +460,13 @@ class SchedulerSource : public LayerSource {
         step.op = Op::kPodDelete;
         step.pod = NewPod(options_.pods + Uniform(0, 2));
         step.tombstone = Chance(0.5);
+        if (!present.empty() && variety_.Chance(0.3)) {
+          // Permit or bind for a pod that may be neither waiting nor parked
+          // (upstream: GetWaitingPod finds none; the binding has no cycle).
+          step = Step{.t = step.t};
+          step.op = variety_.Chance(0.35) ? Op::kBind : Op::kPermitAllow;
+          step.pod_key = pods_[Pick(present)]->Key();
+        }
         return true;
       case 3: {  // a bound pod moved to another node
         std::vector<int> bound;

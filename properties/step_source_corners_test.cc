@@ -526,6 +526,113 @@ TEST(StepSourceCornersTest, FieldsGivenEmptyAndUpdatesThatFlipOnlyThat) {
 }
 
 // Every corner survives the codec: a generated trace reads back as itself.
+// --- What golden reached and the generators did not (docs/COVERAGE.md)
+
+TEST(StepSourceCornersTest, SchedulerPodsReachRequiredNodeAffinity) {
+  std::set<std::string> ops;
+  bool fields_in = false, fields_absent_node = false, conflict = false,
+       empty_term = false, invalid = false, ephemeral = false,
+       init_memory = false, equal_toleration = false;
+  for (const Trace& t : Traces(Layer::kScheduler)) {
+    for (const Step& s : t.steps) {
+      for (const PodPtr& p : PodsOf(s)) {
+        for (const auto& [name, q] : p->containers.front().requests) {
+          ephemeral |= name == "ephemeral-storage";
+        }
+        for (const Container& c : p->init_containers) {
+          init_memory |= c.requests.contains("memory");
+        }
+        for (const Toleration& tol : p->tolerations) {
+          equal_toleration |= tol.op == "Equal";
+        }
+        if (!p->required_node_affinity) continue;
+        for (const NodeSelectorTerm& term : *p->required_node_affinity) {
+          empty_term |=
+              term.match_expressions.empty() && term.match_fields.empty();
+          for (const NodeSelectorRequirement& r : term.match_expressions) {
+            ops.insert(r.op);
+            invalid |= (r.op == "Gt" || r.op == "Lt") && r.values[0] == "x";
+          }
+          std::set<std::string> names;
+          for (const NodeSelectorRequirement& r : term.match_fields) {
+            if (r.op != "In") continue;
+            fields_in = true;
+            names.insert(r.values[0]);
+            // gen's default pool is n0..n3.
+            fields_absent_node |= r.values[0] == "n4";
+          }
+          conflict |= names.size() > 1;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(ops, (std::set<std::string>{"DoesNotExist", "Exists", "Gt", "In",
+                                        "Lt", "NotIn"}));
+  EXPECT_TRUE(fields_in);
+  EXPECT_TRUE(fields_absent_node);
+  EXPECT_TRUE(conflict);
+  EXPECT_TRUE(empty_term);
+  EXPECT_TRUE(invalid);
+  EXPECT_TRUE(ephemeral);
+  EXPECT_TRUE(init_memory);
+  EXPECT_TRUE(equal_toleration);
+}
+
+TEST(StepSourceCornersTest, QueuePodAffinityBeyondOneMatchLabels) {
+  bool expressions = false, namespaces = false, ns_selector = false,
+       nil_selector = false, late_nomination = false;
+  for (const Trace& t : Traces(Layer::kQueue)) {
+    std::set<std::string> deleted;
+    for (const Step& s : t.steps) {
+      if (s.op == Op::kQDelete && s.pod) deleted.insert(s.pod->uid);
+      if (s.op == Op::kQNominate && deleted.contains(s.pod->uid)) {
+        late_nomination = true;
+      }
+      for (const PodPtr& p : PodsOf(s)) {
+        for (const PodAffinityTerm& term : p->required_pod_affinity) {
+          nil_selector |= !term.label_selector.has_value();
+          expressions |= term.label_selector &&
+                         !term.label_selector->match_expressions.empty();
+          namespaces |= !term.namespaces.empty();
+          ns_selector |= term.namespace_selector.has_value();
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(expressions);
+  EXPECT_TRUE(namespaces);
+  EXPECT_TRUE(ns_selector);
+  EXPECT_TRUE(nil_selector);
+  EXPECT_TRUE(late_nomination);
+}
+
+TEST(StepSourceCornersTest, HostileReachesBlankUidsStrayPermitsAndWildcards) {
+  bool blank_uid = false, stray_permit = false, wildcard = false;
+  for (const Trace& t : Traces(Layer::kCache, /*hostile=*/true)) {
+    for (const Step& s : t.steps) {
+      for (const PodPtr& p : PodsOf(s)) blank_uid |= p->uid.empty();
+    }
+  }
+  for (const Trace& t : Traces(Layer::kScheduler, /*hostile=*/true)) {
+    for (const Step& s : t.steps) {
+      // A permit_allow whose out releases nothing: the pod was not waiting.
+      if (s.op == Op::kPermitAllow && s.expect && s.expect->out &&
+          s.expect->out->empty()) {
+        stray_permit = true;
+      }
+    }
+  }
+  for (const Trace& t : Traces(Layer::kQueue, /*hostile=*/true)) {
+    for (const Step& s : t.steps) {
+      wildcard |= s.op == Op::kQMoveAll && s.event.resource == "*" &&
+                  s.event.action != "All";
+    }
+  }
+  EXPECT_TRUE(blank_uid);
+  EXPECT_TRUE(stray_permit);
+  EXPECT_TRUE(wildcard);
+}
+
 TEST(StepSourceCornersTest, CornersRoundTripThroughTheCodec) {
   for (Layer layer : kLayers) {
     for (size_t k = 0; k < 40; ++k) {
