@@ -99,7 +99,7 @@ TEST_F(GenFlagsCliTest, GenUsesTheFlags) {
   CliResult r = RunSchedtrace(
       "gen --layer=queue --steps=300 --pods=40 --queue-pool=40 --step-ms=7 "
       "--flush-jump=0:1 --backoff-jump=0:1 --boundary-landing=0 "
-      "--high-clock=0 --out=" +
+      "--high-clock=0 --clock-leap=0 --out=" +
       Path("q.jsonl"));
   ASSERT_EQ(r.status, 0) << r.output;
   absl::StatusOr<Trace> t = ReadTraceFile(Path("q.jsonl"));

@@ -13,9 +13,9 @@
 // then the corners only golden reached (required node affinity, pod-affinity
 // selectors, ephemeral storage and init-container memory, Equal
 // tolerations, late nominations; hostile blank uids, stray permits and
-// wildcard events: docs/COVERAGE.md), drawing more choices: every digest
-// changed, and corpus/ was re-derived (README, "Fuzzing"). Earlier changes
-// are in the file's history.
+// wildcard events; clock leaps, wrapped ttls: docs/COVERAGE.md), drawing
+// more choices: every digest changed, and corpus/ was re-derived (README,
+// "Fuzzing"). Earlier changes are in the file's history.
 //
 // To see what changed: write the inputs out, run `schedtrace_fuzz_tool
 // decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
@@ -96,17 +96,17 @@ DecoderOptions Forced(double p) {
 }
 
 TEST(DecoderPinTest, TracesAreUnchanged) {
-  EXPECT_EQ(Digest("queue"), "37ee7215fc159ee1");
-  EXPECT_EQ(Digest("cache"), "44521a859d72cce4");
-  EXPECT_EQ(Digest("scheduler"), "5f1145a60260a909");
-  EXPECT_EQ(Digest("hostile"), "f1e6abbe5ed012c4");
+  EXPECT_EQ(Digest("queue"), "63ff19098fc0b09c");
+  EXPECT_EQ(Digest("cache"), "176b2a4313cbcba7");
+  EXPECT_EQ(Digest("scheduler"), "c7bf817cfc39fd8e");
+  EXPECT_EQ(Digest("hostile"), "64a883fc5493cffc");
 }
 
 // DecoderOptions::perturb: every kind forced, whatever the input's header.
 TEST(DecoderPinTest, ForcedPerturbationTracesAreUnchanged) {
-  EXPECT_EQ(Digest("queue", Forced(0.1)), "7c982f24a2cba242");
-  EXPECT_EQ(Digest("cache", Forced(0.1)), "9d671a9064a2f9b1");
-  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "c5c873f265b4b1ad");
+  EXPECT_EQ(Digest("queue", Forced(0.1)), "61c74f33be2c5037");
+  EXPECT_EQ(Digest("cache", Forced(0.1)), "8876a128f05efe99");
+  EXPECT_EQ(Digest("scheduler", Forced(0.1)), "968712e96567cc80");
 }
 
 }  // namespace

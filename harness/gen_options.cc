@@ -165,6 +165,7 @@ absl::Status SetGenFlag(GenOptions& o, const std::string& name,
   if (name == "high-clock") {
     return SetProbability(name, value, o.clock.high_start);
   }
+  if (name == "clock-leap") return SetProbability(name, value, o.clock.leap);
   if (name == "failure-rate") {
     return SetProbability(name, value, o.variety.failure_rate);
   }
@@ -237,6 +238,11 @@ const std::vector<GenFlag>& GenFlags() {
        "9223372036854 ms (the int64-nanosecond limit) or near 2^62 ms (the "
        "format's bound)",
        "0.1"},
+      {"clock-leap",
+       "queue and scheduler layers: the probability per step that the clock "
+       "leaps 10^13 ms ahead (once per trace, while below the "
+       "int64-nanosecond limit)",
+       "0.004"},
       {"failure-rate",
        "scheduler layer: the probability that Reserve fails (per "
        "schedule_one), PreBind fails and Bind fails (each, per bind)",

@@ -91,6 +91,10 @@ struct ClockSteps {
   // 9223372036854 ms, the int64-nanosecond limit, or near kMaxTraceMs
   // (harness/step_source_layers.h, StartClock).
   double high_start = 0.1;
+  // Queue and scheduler layers: the probability per step, once per trace
+  // and while the clock is below the int64-nanosecond limit, that the clock
+  // leaps 10^13 ms ahead (Time.Sub across the leap saturates).
+  double leap = 0.004;
   bool operator==(const ClockSteps&) const = default;
 };
 

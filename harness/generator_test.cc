@@ -122,6 +122,7 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
       {"ttl-jump", "0:31000:32000"},
       {"boundary-landing", "0.5"},
       {"high-clock", "1"},
+      {"clock-leap", "0.5"},
       {"failure-rate", "0.4"},
       {"two-profiles", "1"},
       {"bad-score", "0"},
@@ -149,6 +150,7 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
   want.clock.ttl = {.p = 0, .min_ms = 31000, .max_ms = 32000};
   want.clock.land = 0.5;
   want.clock.high_start = 1;
+  want.clock.leap = 0.5;
   EXPECT_EQ(*o, want);
   // One at a time, each changes the defaults.
   for (const auto& [name, value] : set) {
@@ -222,6 +224,7 @@ TEST(GeneratorClockTest, StepsFollowTheClockOptions) {
   GenOptions o{.steps = 150};
   o.clock.min_ms = o.clock.max_ms = 7;
   o.clock.flush.p = o.clock.backoff.p = o.clock.ttl.p = 0;
+  o.clock.leap = 0;
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
     for (int64_t dt : Advances(Generate(layer, o))) {
       EXPECT_EQ(dt, 7) << LayerName(layer);
@@ -232,6 +235,7 @@ TEST(GeneratorClockTest, StepsFollowTheClockOptions) {
   GenOptions jumps{.steps = 100};
   jumps.clock.flush = {.p = 1, .min_ms = 400000, .max_ms = 400000};
   jumps.clock.ttl = {.p = 1, .min_ms = 31000, .max_ms = 32000};
+  jumps.clock.leap = 0;
   for (Layer layer : {Layer::kQueue, Layer::kScheduler}) {
     for (int64_t dt : Advances(Generate(layer, jumps))) {
       EXPECT_EQ(dt, 400000) << LayerName(layer);

@@ -34,6 +34,11 @@ class CacheSource : public LayerSource {
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     h.config.assumed_pod_ttl_ms = ttl_ = Chance(0.5) ? 0 : 30000;
+    // Now and then a ttl whose time.Duration wraps (to about -292 years):
+    // a finished pod's deadline is already past (UPSTREAM.md item 55).
+    if (ttl_ != 0 && variety_.Chance(0.1)) {
+      h.config.assumed_pod_ttl_ms = ttl_ = 9223372036855;
+    }
     h.description =
         absl::StrCat("random cache-layer sequence, seed ", options_.seed,
                      ", ttl ", h.config.assumed_pod_ttl_ms, " ms");
@@ -122,7 +127,7 @@ class CacheSource : public LayerSource {
     } else if (r < 32 && known) {
       step.op = Op::kCFinishBinding;
       step.pod = known;
-      if (ttl_ > 0) {
+      if (ttl_ > 0 && ttl_ <= 300000) {
         boundaries_.insert(t_ + ttl_);
         boundaries_.insert(t_ + ttl_ + 1);
       }

@@ -180,9 +180,9 @@ inline void PodAffinityTermCorners(Variety& v, PodAffinityTerm& term,
       LabelSelectorRequirement& r =
           term.label_selector->match_expressions.emplace_back();
       r.key = "role";
-      r.op = v.Pick({"In", "NotIn", "Exists", "DoesNotExist"});
+      r.op = v.Pick({"In", "In", "NotIn", "Exists", "DoesNotExist"});
       if (r.op == "In" || r.op == "NotIn") r.values = {v.Pick({"web", "db"})};
-      if (v.Chance(0.5)) term.label_selector->match_labels.clear();
+      if (v.Chance(0.8)) term.label_selector->match_labels.clear();
       break;
     }
     case 1:
@@ -432,6 +432,7 @@ class LayerSource : public StepSource, protected KeptPods {
               .hostile = options.hostile};
     start_ = StartClock(variety_, options);
     land_ = options.clock.land;
+    leap_ = options.clock.leap;
     world_ = InformerWorld(layer_, config);
   }
 
@@ -449,6 +450,21 @@ class LayerSource : public StepSource, protected KeptPods {
     b->at = lo + variety_.Uniform(0, static_cast<int>(b->at + 1 - lo));
     return b;
   }
+
+  // Once in a while (ClockSteps::leap, one step in 250, once per trace, while
+  // the clock is below the int64-nanosecond limit) the clock leaps 10^13 ms
+  // ahead, so that the queue's Time.Sub between an earlier timestamp and now
+  // saturates (the leftover flush's age) and later instants pass the
+  // int64-nanosecond range. Returns the leap, or 0.
+  int64_t Leap(int64_t t) {
+    if (leapt_ || !(leap_ > 0) || t >= kInt64NanosecondsMs ||
+        !variety_.Chance(std::min(leap_, 1.0))) {
+      return 0;
+    }
+    leapt_ = true;
+    return kLeapMs;
+  }
+  static constexpr int64_t kLeapMs = 10'000'000'000'000;
 
   // Corners 6 and 7: now and then (one update in eight) an update's new
   // object differs from `old` only in how a quantity is written or in one
@@ -480,8 +496,10 @@ class LayerSource : public StepSource, protected KeptPods {
   Variety variety_;
   InformerWorld world_;
   PoolNames names_{.layer = layer_};
-  int64_t start_ = 0;  // the clock's start (DrawTraceCorners)
-  double land_ = 0;    // ClockSteps::land
+  int64_t start_ = 0;   // the clock's start (DrawTraceCorners)
+  double land_ = 0;     // ClockSteps::land
+  double leap_ = 0;     // ClockSteps::leap
+  bool leapt_ = false;  // Leap
 };
 
 }  // namespace schedtrace::step_source

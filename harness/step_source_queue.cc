@@ -139,7 +139,7 @@ class QueueSource : public LayerSource {
     Step step;
     const int64_t advance = ClockStep(*c_, options_.clock);
     const std::optional<InformerWorld::Boundary> landed = Land(t_);
-    t_ = landed ? landed->at : t_ + advance;
+    t_ = landed ? landed->at : t_ + advance + Leap(t_);
     step.t = t_;
     if (Step next; TakePending(pending_, t_, next)) return next;
     if (landed && variety_.Chance(0.5)) {  // the flush that boundary is for

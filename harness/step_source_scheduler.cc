@@ -185,7 +185,7 @@ class SchedulerSource : public LayerSource {
     Step step;
     const int64_t advance = ClockStep(*c_, options_.clock);
     const std::optional<InformerWorld::Boundary> landed = Land(t_);
-    t_ = landed ? landed->at : t_ + advance;
+    t_ = landed ? landed->at : t_ + advance + Leap(t_);
     step.t = t_;
     const std::vector<std::string>& waiting = world_.waiting();
     const std::vector<std::string>& parked = world_.parked();
