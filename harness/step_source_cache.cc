@@ -272,11 +272,18 @@ class CacheSource : public LayerSource {
           // Without a uid: GetPodKey fails every call of the cache.
           auto blank = std::make_shared<Pod>(*pod);
           blank->uid.clear();
-          constexpr Op kOps[] = {Op::kCAssume, Op::kCAddPod,
+          constexpr Op kOps[] = {Op::kCAssume,        Op::kCAddPod,
                                  Op::kCFinishBinding, Op::kCForget,
-                                 Op::kCRemovePod};
-          step.op = kOps[variety_.Uniform(0, 4)];
+                                 Op::kCRemovePod,     Op::kCUpdatePod};
+          step.op = kOps[variety_.Uniform(0, 5)];
           pod = blank;
+          if (step.op == Op::kCUpdatePod) {
+            step.old_pod = blank;
+            auto next = std::make_shared<Pod>(*blank);
+            next->resource_version = absl::StrCat(++rv_);
+            step.new_pod = next;
+            return true;
+          }
         }
         step.pod = pod;
         return true;

@@ -174,17 +174,16 @@ inline void NodeAffinityCorners(Variety& v, Pod& p, const PoolNames& names,
 inline void PodAffinityTermCorners(Variety& v, PodAffinityTerm& term,
                                    const std::string& own_ns,
                                    const std::string& other_ns) {
-  if (!v.Chance(0.4)) return;
-  switch (v.Uniform(0, 4)) {
-    case 0: {
-      LabelSelectorRequirement& r =
-          term.label_selector->match_expressions.emplace_back();
-      r.key = "role";
-      r.op = v.Pick({"In", "In", "NotIn", "Exists", "DoesNotExist"});
-      if (r.op == "In" || r.op == "NotIn") r.values = {v.Pick({"web", "db"})};
-      if (v.Chance(0.8)) term.label_selector->match_labels.clear();
-      break;
-    }
+  if (v.Chance(0.3)) {  // usually in place of the matchLabels
+    LabelSelectorRequirement& r =
+        term.label_selector->match_expressions.emplace_back();
+    r.key = "role";
+    r.op = v.Pick({"In", "In", "NotIn", "Exists", "DoesNotExist"});
+    if (r.op == "In" || r.op == "NotIn") r.values = {v.Pick({"web", "db"})};
+    if (v.Chance(0.8)) term.label_selector->match_labels.clear();
+  }
+  if (!v.Chance(0.3)) return;
+  switch (v.Uniform(1, 4)) {
     case 1:
       term.namespaces = {v.Chance(0.5) ? own_ns : other_ns};
       break;
@@ -209,6 +208,14 @@ inline void NodeResourceCorners(Variety& v, Node& n) {
   n.allocatable["example.com/gpu"] = Q(v.Pick({"0", "1", "4"}));
   if (v.Chance(0.5)) n.allocatable["example.com/fpga"] = Q("2");
   if (v.Chance(0.3)) n.allocatable["hugepages-2Mi"] = Q("8Mi");
+  // Names IsScalarResourceName sorts apart: prefixed native (scalar),
+  // attachable volumes (scalar), an unprefixed unknown name and a
+  // "requests."-prefixed one (both ignored).
+  if (v.Chance(0.2)) {
+    n.allocatable[v.Pick({"kubernetes.io/batteries",
+                          "attachable-volumes-aws-ebs", "foo",
+                          "requests.example.com/x"})] = Q("2");
+  }
 }
 
 // --- Corners of issue 18.3 (points 1, 3, 4, 6, 7), all on the variety
