@@ -191,12 +191,14 @@ absl::Status ReadAffinity(const FieldReader& r, const json& affinity,
 // Writes `m` unless it is nil (empty and not given empty).
 void PutMap(json& obj, const char* key, const Labels& m,
             const GivenEmpty& given, Nilable f) {
-  if (!m.empty() || given.Has(f)) obj[key] = m.empty() ? json::object() : json(m);
+  if (!m.empty() || given.Has(f))
+    obj[key] = m.empty() ? json::object() : json(m);
 }
 
 void PutList(json& obj, const char* key, const std::vector<std::string>& l,
              const GivenEmpty& given, Nilable f) {
-  if (!l.empty() || given.Has(f)) obj[key] = l.empty() ? json::array() : json(l);
+  if (!l.empty() || given.Has(f))
+    obj[key] = l.empty() ? json::array() : json(l);
 }
 
 // Writes `list` unless it is nil: its entries as `to_json` makes them.

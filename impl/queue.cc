@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "impl/go_int.h"
 #include "impl/go_equal.h"
+#include "impl/go_int.h"
 #include "impl/mutants.h"
 
 namespace schedtrace::impl {

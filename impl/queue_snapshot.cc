@@ -2,8 +2,8 @@
 // `nominated` state parts, written into reused storage (harness/refill.h).
 #include <algorithm>
 
-#include "impl/go_int.h"
 #include "harness/refill.h"
+#include "impl/go_int.h"
 #include "impl/queue.h"
 
 namespace schedtrace::impl {

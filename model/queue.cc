@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "model/go_int.h"
 #include "harness/refill.h"
 #include "model/fatal.h"
 #include "model/go_equal.h"
+#include "model/go_int.h"
 
 namespace schedtrace::model {
 namespace {

@@ -22,7 +22,6 @@
 
 #include "harness/objects.h"
 #include "harness/state.h"
-#include "harness/state.h"
 #include "harness/trace.h"
 
 namespace schedtrace::properties {
