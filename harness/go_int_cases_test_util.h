@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "gtest/gtest.h"
+
 namespace schedtrace::test {
 
 struct GoIntCase {
@@ -27,6 +29,17 @@ inline std::vector<GoIntCase> GoIntCases() {
       {'*', 9223372036855, 1000000, -9223372036854551616},
       {'*', -3, 7, -21},
   };
+}
+
+// Checks one side's WrapAdd, WrapSub and WrapMul on every case.
+template <typename Op>
+void ExpectGoIntCases(Op add, Op sub, Op mul) {
+  for (const GoIntCase& c : GoIntCases()) {
+    const int64_t got = c.op == '+'   ? add(c.a, c.b)
+                        : c.op == '-' ? sub(c.a, c.b)
+                                      : mul(c.a, c.b);
+    EXPECT_EQ(got, c.want) << c.a << " " << c.op << " " << c.b;
+  }
 }
 
 }  // namespace schedtrace::test

@@ -10,12 +10,7 @@ namespace {
 
 // Go's int64 arithmetic wraps modulo 2^64 (the spec's "integer overflow").
 TEST(GoIntTest, WrapsAsGoDoes) {
-  for (const test::GoIntCase& c : test::GoIntCases()) {
-    const int64_t got = c.op == '+'   ? WrapAdd(c.a, c.b)
-                        : c.op == '-' ? WrapSub(c.a, c.b)
-                                      : WrapMul(c.a, c.b);
-    EXPECT_EQ(got, c.want) << c.a << " " << c.op << " " << c.b;
-  }
+  test::ExpectGoIntCases(WrapAdd, WrapSub, WrapMul);
 }
 
 }  // namespace
