@@ -8,7 +8,7 @@
 #include "harness/refill.h"
 #include "impl/go_int.h"
 #include "impl/mutants.h"
-#include "impl/scalar_names.h"
+#include "impl/names.h"
 
 namespace schedtrace::impl {
 namespace {

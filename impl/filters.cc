@@ -6,6 +6,7 @@
 
 #include "impl/go_int.h"
 #include "impl/mutants.h"
+#include "impl/names.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -18,54 +19,6 @@ bool ParseGoInt(const std::string& s, int64_t& out) {
   if (*b == '+' && e - b > 1 && b[1] != '-') ++b;
   auto [p, ec] = std::from_chars(b, e, out);
   return ec == std::errc() && p == e;
-}
-
-bool Alnum(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-         (c >= 'A' && c <= 'Z');
-}
-
-// upstream: validation.IsQualifiedName's name part (and label values).
-bool NamePart(std::string_view s) {
-  if (s.empty() || s.size() > 63 || !Alnum(s.front()) || !Alnum(s.back())) {
-    return false;
-  }
-  for (char c : s) {
-    if (!Alnum(c) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return true;
-}
-
-// upstream: validation.IsDNS1123Subdomain.
-bool Dns1123Subdomain(std::string_view s) {
-  if (s.empty() || s.size() > 253) return false;
-  auto lower = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  };
-  size_t start = 0;
-  for (;;) {
-    size_t dot = s.find('.', start);
-    std::string_view label =
-        s.substr(start, dot == std::string_view::npos ? std::string_view::npos
-                                                      : dot - start);
-    if (label.empty() || !lower(label.front()) || !lower(label.back())) {
-      return false;
-    }
-    for (char c : label) {
-      if (!lower(c) && c != '-') return false;
-    }
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-
-// upstream: validation.IsQualifiedName (label keys).
-bool QualifiedName(std::string_view key) {
-  size_t slash = key.find('/');
-  if (slash == std::string_view::npos) return NamePart(key);
-  if (key.find('/', slash + 1) != std::string_view::npos) return false;
-  return Dns1123Subdomain(key.substr(0, slash)) &&
-         NamePart(key.substr(slash + 1));
 }
 
 // upstream: labels.NewRequirement's checks

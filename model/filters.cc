@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/go_int.h"
+#include "model/name_validation.h"
 #include "model/resource.h"
 
 namespace schedtrace::model {
@@ -23,56 +24,6 @@ bool ParseInt64(const std::string& s, int64_t& out) {
   if (*begin == '+' && end - begin > 1 && begin[1] != '-') ++begin;
   auto [ptr, ec] = std::from_chars(begin, end, out);
   return ec == std::errc() && ptr == end;
-}
-
-bool IsAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9');
-}
-
-// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], at most 63 characters.
-bool IsQualifiedNamePart(const std::string& name) {
-  if (name.empty() || name.size() > 63) return false;
-  if (!IsAlnum(name.front()) || !IsAlnum(name.back())) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return IsAlnum(c) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-// upstream: validation.IsDNS1123Subdomain.
-bool IsDns1123Subdomain(const std::string& s) {
-  if (s.empty() || s.size() > 253) return false;
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    std::string label = s.substr(start, dot - start);
-    if (label.empty()) return false;
-    auto lower_alnum = [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    };
-    if (!lower_alnum(label.front()) || !lower_alnum(label.back())) {
-      return false;
-    }
-    for (char c : label) {
-      if (!lower_alnum(c) && c != '-') return false;
-    }
-    if (dot == std::string::npos) return true;
-    start = dot + 1;
-  }
-}
-
-// upstream: validation.IsQualifiedName (a label key).
-bool IsQualifiedName(const std::string& key) {
-  size_t slash = key.find('/');
-  if (slash == std::string::npos) return IsQualifiedNamePart(key);
-  if (key.find('/', slash + 1) != std::string::npos) return false;
-  return IsDns1123Subdomain(key.substr(0, slash)) &&
-         IsQualifiedNamePart(key.substr(slash + 1));
-}
-
-// upstream: validation.IsValidLabelValue (empty is valid).
-bool IsValidLabelValue(const std::string& v) {
-  return v.empty() || IsQualifiedNamePart(v);
 }
 
 bool Contains(const std::vector<std::string>& values, const std::string& v) {

@@ -10,9 +10,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/name_cases_test_util.h"
 #include "harness/objects.h"
 #include "harness/quantity.h"
-#include "harness/scalar_name_cases_test_util.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::model {

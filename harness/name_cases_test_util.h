@@ -2,8 +2,8 @@
 // (scheduler/util/utils.go, through v1helper's IsExtendedResourceName and
 // validation.IsQualifiedName) counts them as scalar resources: the cases
 // model's and impl's own versions are tested on.
-#ifndef SCHEDTRACE_HARNESS_SCALAR_NAME_CASES_TEST_UTIL_H_
-#define SCHEDTRACE_HARNESS_SCALAR_NAME_CASES_TEST_UTIL_H_
+#ifndef SCHEDTRACE_HARNESS_NAME_CASES_TEST_UTIL_H_
+#define SCHEDTRACE_HARNESS_NAME_CASES_TEST_UTIL_H_
 
 #include <string>
 #include <vector>
@@ -51,6 +51,34 @@ inline std::vector<ScalarNameCase> ScalarNameCases() {
   };
 }
 
+// Label keys and values, and whether upstream's validation.IsQualifiedName
+// (a key) and IsValidLabelValue accept them.
+struct QualifiedNameCase {
+  std::string text;
+  bool qualified_name, label_value;
+};
+
+inline std::vector<QualifiedNameCase> QualifiedNameCases() {
+  return {
+      {"zone", true, true},
+      {"", false, true},
+      {"example.com/zone", true, false},
+      {"a_b.c-d", true, true},
+      {"-a", false, false},
+      {"a-", false, false},
+      {"Example.com/zone", false, false},  // upper-case prefix
+      {"example.com/", false, false},
+      {"/zone", false, false},
+      {"a/b/c", false, false},
+      {"ex..com/zone", false, false},  // an empty DNS label
+      {std::string(63, 'a'), true, true},
+      {std::string(64, 'a'), false, false},
+      // A prefix's labels may be long; the prefix at most 253 bytes.
+      {std::string(253, 'a') + "/b", true, false},
+      {std::string(254, 'a') + "/b", false, false},
+  };
+}
+
 }  // namespace schedtrace::test
 
-#endif  // SCHEDTRACE_HARNESS_SCALAR_NAME_CASES_TEST_UTIL_H_
+#endif  // SCHEDTRACE_HARNESS_NAME_CASES_TEST_UTIL_H_
