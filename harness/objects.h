@@ -70,7 +70,6 @@ class GivenEmpty {
     bits_ = on ? (bits_ | bit) : (bits_ & ~bit);
   }
   bool empty() const { return bits_ == 0; }
-  uint32_t bits() const { return bits_; }
   bool operator==(const GivenEmpty&) const = default;
 
  private:

@@ -24,13 +24,14 @@ std::unique_ptr<StepSource> StepSource::New(Layer layer,
 
 namespace {
 
-// The endings of corner names (PoolNames), "_c" in hostile traces only.
+// How many endings corner names cycle through: "_c" in hostile traces only.
+int Endings(bool hostile) { return hostile ? 4 : 3; }
+
+// The endings of corner names (PoolNames).
 const char* Ending(int k, bool hostile) {
   static const char* const kEndings[] = {"", "-a", ".b", "_c"};
-  return kEndings[k % (hostile ? 4 : 3)];
+  return kEndings[k % Endings(hostile)];
 }
-
-int Endings(bool hostile) { return hostile ? 4 : 3; }
 
 }  // namespace
 

@@ -73,7 +73,7 @@ class CacheSource : public LayerSource {
     }
     UnderscoreLabel(p->labels);
     PodResourceCorners(variety_, *p);
-    PodGivenEmpty(variety_, *p);
+    GiveEmpty(variety_, *p);
     return p;
   }
 
@@ -87,7 +87,7 @@ class CacheSource : public LayerSource {
     if (variety_.Chance(0.1)) n->labels.clear();
     if (variety_.Chance(0.1)) n->allocatable.clear();
     UnderscoreLabel(n->labels);
-    NodeGivenEmpty(variety_, *n);
+    GiveEmpty(variety_, *n);
     return n;
   }
 

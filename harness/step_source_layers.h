@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -253,7 +254,7 @@ inline int64_t StartClock(Variety& v, const GenOptions& o) {
 // Corner 7: whether pod field `f` (of Nilable's pod part; kRequests: the
 // first container's requests) is empty, so that giving it empty or absent
 // is all that tells it apart.
-inline bool PodFieldEmpty(const Pod& p, Nilable f) {
+inline bool FieldEmpty(const Pod& p, Nilable f) {
   switch (f) {
     case Nilable::kLabels:
       return p.labels.empty();
@@ -289,12 +290,18 @@ inline constexpr Nilable kNodeNilables[] = {Nilable::kLabels, Nilable::kTaints,
                                             Nilable::kAllocatable,
                                             Nilable::kConditions};
 
+inline std::span<const Nilable> NilablesOf(const Pod&) { return kPodNilables; }
+inline std::span<const Nilable> NilablesOf(const Node&) {
+  return kNodeNilables;
+}
+
 inline GivenEmpty& BitsOf(Pod& p, Nilable f) {
   return f == Nilable::kRequests ? p.containers.front().given_empty
                                  : p.given_empty;
 }
+inline GivenEmpty& BitsOf(Node& n, Nilable) { return n.given_empty; }
 
-inline bool NodeFieldEmpty(const Node& n, Nilable f) {
+inline bool FieldEmpty(const Node& n, Nilable f) {
   switch (f) {
     case Nilable::kLabels:
       return n.labels.empty();
@@ -309,46 +316,30 @@ inline bool NodeFieldEmpty(const Node& n, Nilable f) {
   }
 }
 
-// Corner 7, one pod in five: each of its empty nil-able fields (labels,
-// annotations, nodeSelector, tolerations, schedulingGates, initContainers,
-// overhead, affinity, the container's requests) given empty ({} or []) with
-// probability one half.
-inline void PodGivenEmpty(Variety& v, Pod& p) {
+// Corner 7, one pod or node in five: each of its empty nil-able fields
+// (a pod's labels, annotations, nodeSelector, tolerations,
+// schedulingGates, initContainers, overhead, affinity, the container's
+// requests; a node's labels, taints, allocatable, conditions) given empty
+// ({} or []) with probability one half.
+template <typename Object>
+void GiveEmpty(Variety& v, Object& o) {
   if (!v.Chance(0.2)) return;
-  for (Nilable f : kPodNilables) {
-    if (PodFieldEmpty(p, f) && v.Chance(0.5)) BitsOf(p, f).Set(f);
+  for (Nilable f : NilablesOf(o)) {
+    if (FieldEmpty(o, f) && v.Chance(0.5)) BitsOf(o, f).Set(f);
   }
 }
 
-// The same for a node, one in five: labels, taints, allocatable, conditions.
-inline void NodeGivenEmpty(Variety& v, Node& n) {
-  if (!v.Chance(0.2)) return;
-  for (Nilable f : kNodeNilables) {
-    if (NodeFieldEmpty(n, f) && v.Chance(0.5)) n.given_empty.Set(f);
-  }
-}
-
-// One of `p`'s empty nil-able fields flipped, absent to empty or back; false
-// when none is empty.
-inline bool FlipGivenEmpty(Variety& v, Pod& p) {
+// One of `o`'s empty nil-able fields flipped, absent to empty or back;
+// false when none is empty.
+template <typename Object>
+bool FlipGivenEmpty(Variety& v, Object& o) {
   std::vector<Nilable> empty;
-  for (Nilable f : kPodNilables) {
-    if (PodFieldEmpty(p, f)) empty.push_back(f);
+  for (Nilable f : NilablesOf(o)) {
+    if (FieldEmpty(o, f)) empty.push_back(f);
   }
   if (empty.empty()) return false;
   const Nilable f = empty[v.Uniform(0, static_cast<int>(empty.size()) - 1)];
-  BitsOf(p, f).Set(f, !BitsOf(p, f).Has(f));
-  return true;
-}
-
-inline bool FlipGivenEmpty(Variety& v, Node& n) {
-  std::vector<Nilable> empty;
-  for (Nilable f : kNodeNilables) {
-    if (NodeFieldEmpty(n, f)) empty.push_back(f);
-  }
-  if (empty.empty()) return false;
-  const Nilable f = empty[v.Uniform(0, static_cast<int>(empty.size()) - 1)];
-  n.given_empty.Set(f, !n.given_empty.Has(f));
+  BitsOf(o, f).Set(f, !BitsOf(o, f).Has(f));
   return true;
 }
 

@@ -88,7 +88,7 @@ class QueueSource : public LayerSource {
                              names_.Namespace(index + 1));
     }
     PodResourceCorners(variety_, *p);
-    PodGivenEmpty(variety_, *p);
+    GiveEmpty(variety_, *p);
     return p;
   }
 

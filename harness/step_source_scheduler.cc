@@ -152,7 +152,7 @@ class SchedulerSource : public LayerSource {
     }
     PodResourceCorners(variety_, *p);
     NodeAffinityCorners(variety_, *p, names_, options_.nodes);
-    PodGivenEmpty(variety_, *p);
+    GiveEmpty(variety_, *p);
     return p;
   }
 
@@ -170,7 +170,7 @@ class SchedulerSource : public LayerSource {
     if (Chance(0.1)) n->unschedulable = true;
     NodeResourceCorners(variety_, *n);
     if (variety_.Chance(0.05)) n->allocatable.clear();  // nothing fits
-    NodeGivenEmpty(variety_, *n);
+    GiveEmpty(variety_, *n);
     return n;
   }
 

@@ -416,10 +416,11 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
 // is removed; ttl 0 sets no deadline, so nothing expires. Go's map order
 // does not matter: removals are independent of each other.
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
+  const TimeNs now = TimeFromMs(now_ms);
   while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
     const bool expired = MutantActive(Mutant::kExpireInclusive)
-                             ? TimeFromMs(now_ms) >= top->deadline
-                             : TimeFromMs(now_ms) > top->deadline;
+                             ? now >= top->deadline
+                             : now > top->deadline;
     if (!expired) break;
     DeadlineHeap::Entry e = *top;
     deadlines_.Pop();
