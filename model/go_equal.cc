@@ -109,6 +109,12 @@ bool DeepEqual(const Container& a, const Container& b) {
                         SameQuantityEntry);
 }
 
+// Elements of a slice: deeply equal one by one.
+template <typename T>
+bool DeepEqualElements(const T& x, const T& y) {
+  return DeepEqual(x, y);
+}
+
 // spec.affinity, a *v1.Affinity: {NodeAffinity *, PodAffinity *} as far as
 // we keep them, each pointer non-nil when it holds something or was given.
 struct AffinityView {
@@ -147,23 +153,14 @@ bool DeepEqualAffinity(const Pod& a, const Pod& b) {
                             Nilable::kNodeSelectorTerms),
                       Field(*b.required_node_affinity, b.given_empty,
                             Nilable::kNodeSelectorTerms),
-                      [](const NodeSelectorTerm& x, const NodeSelectorTerm& y) {
-                        return DeepEqual(x, y);
-                      })) {
+                      DeepEqualElements<NodeSelectorTerm>)) {
     return false;
   }
   // podAffinity.requiredDuringScheduling...: a slice, nil or not.
   return DeepEqualField(
       Field(a.required_pod_affinity, a.given_empty, Nilable::kPodAffinityTerms),
       Field(b.required_pod_affinity, b.given_empty, Nilable::kPodAffinityTerms),
-      [](const PodAffinityTerm& x, const PodAffinityTerm& y) {
-        return DeepEqual(x, y);
-      });
-}
-
-template <typename T>
-bool DeepEqualElements(const T& x, const T& y) {
-  return DeepEqual(x, y);
+      DeepEqualElements<PodAffinityTerm>);
 }
 
 }  // namespace
