@@ -11,6 +11,7 @@
 #include "harness/json_codec.h"
 #include "harness/json_fields.h"
 #include "harness/op_table.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace {
 
@@ -378,6 +379,12 @@ absl::StatusOr<TraceHeader> TraceDecoder::DecodeHeader(std::string_view line,
   h.layer = *l;
   JF_RETURN_IF_ERROR(r.String(j, "", "name", &h.name));
   JF_RETURN_IF_ERROR(r.String(j, "", "upstream", &h.upstream));
+  if (!IsKnownUpstream(h.upstream)) {
+    return r.Error(
+        "upstream",
+        absl::StrCat("unknown upstream version \"", h.upstream,
+                     "\" (this reader knows ", KnownUpstreamsText(), ")"));
+  }
   JF_RETURN_IF_ERROR(r.String(j, "", "source", &h.source));
   JF_RETURN_IF_ERROR(r.String(j, "", "description", &h.description));
   JF_RETURN_IF_ERROR(r.OptInt64(j, "", "seed", &h.seed));

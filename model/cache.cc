@@ -20,7 +20,8 @@ std::string KObj(const Pod& pod) { return pod.Key(); }
 // upstream: newCache (cache.go)
 // The config's ttl becomes a Go time.Duration, wrapping as Go's
 // multiplication does; ttl 0 is checked on the Duration.
-Cache::Cache(int64_t ttl_ms) : ttl_(WrapMul(ttl_ms, 1000000)) {}
+Cache::Cache(int64_t ttl_ms, const Upstream& up)
+    : up_(up), ttl_(WrapMul(ttl_ms, 1000000)) {}
 
 // upstream: cacheImpl.moveNodeInfoToHead (cache.go)
 void Cache::moveNodeInfoToHead(const std::string& name) {

@@ -40,6 +40,7 @@
 #include "model/node_info.h"
 #include "model/node_tree.h"
 #include "model/snapshot.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
@@ -56,7 +57,7 @@ class Cache {
 
   // upstream: newCache(ttl, period, stop); ttl 0 means assumed pods never
   // expire. No goroutine: the caller calls cleanupAssumedPods.
-  explicit Cache(int64_t ttl_ms);
+  explicit Cache(int64_t ttl_ms, const Upstream& up = Upstream{});
 
   // upstream: cacheImpl.UpdateSnapshot: refreshes `nodeSnapshot` with the
   // NodeInfos changed since its generation and lists its nodes in node tree
@@ -143,6 +144,7 @@ class Cache {
   // the state and the assumption of its uid.
   absl::Status removePod(const PodPtr& pod);
 
+  Upstream up_;
   Duration ttl_;  // time.Duration(assumedPodTtlMs) * time.Millisecond
   // upstream: assumedPods, a set of uids.
   std::set<std::string> assumed_pods_;

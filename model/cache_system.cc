@@ -18,13 +18,18 @@ namespace {
 
 class CacheSystem : public SnapshotIntoSystem {
  public:
+  explicit CacheSystem(std::optional<Upstream> profile)
+      : profile_(std::move(profile)) {}
+
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kCache) {
       return absl::InvalidArgumentError(absl::StrCat(
           "model cache system: layer ", std::string(LayerName(header.layer)),
           " is not the cache layer"));
     }
-    cache_.emplace(header.config.assumed_pod_ttl_ms);
+    absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
+    if (!up.ok()) return up.status();
+    cache_.emplace(header.config.assumed_pod_ttl_ms, *up);
     exited_ = false;
     return absl::OkStatus();
   }
@@ -98,14 +103,15 @@ class CacheSystem : public SnapshotIntoSystem {
     }
   }
 
+  std::optional<Upstream> profile_;
   std::optional<Cache> cache_;
   bool exited_ = false;  // a step was fatal: upstream's process is gone
 };
 
 }  // namespace
 
-std::unique_ptr<System> NewCacheSystem() {
-  return std::make_unique<CacheSystem>();
+std::unique_ptr<System> NewCacheSystem(std::optional<Upstream> profile) {
+  return std::make_unique<CacheSystem>(std::move(profile));
 }
 
 }  // namespace schedtrace::model

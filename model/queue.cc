@@ -127,8 +127,10 @@ void PodInfo::Update(PodPtr p) {
   pod = std::move(p);
 }
 
-PriorityQueue::PriorityQueue(const Config& config, PodLister lister)
+PriorityQueue::PriorityQueue(const Config& config, PodLister lister,
+                             const Upstream& up)
     : config_(config),
+      up_(up),
       lister_(std::move(lister)),
       pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),

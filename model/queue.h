@@ -33,6 +33,7 @@
 #include "harness/trace.h"
 #include "model/go_heap.h"
 #include "model/go_time.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
@@ -79,7 +80,9 @@ using PreEnqueueCheck = std::function<bool(const Pod&)>;
 
 class PriorityQueue {
  public:
-  PriorityQueue(const Config& config, PodLister lister);
+  // `up`: the version profile (model/upstream.h); v1.26.7 by default.
+  PriorityQueue(const Config& config, PodLister lister,
+                const Upstream& up = Upstream{});
 
   void SetNow(int64_t now_ms) { now_ = Time::FromMs(now_ms); }
 
@@ -138,6 +141,7 @@ class PriorityQueue {
       const PodPtr& oldPod, const std::shared_ptr<PodInfo>& newPodInfo);
 
   Config config_;
+  Upstream up_;
   PodLister lister_;
   Time now_;
   Duration pod_initial_backoff_ = 0;

@@ -16,6 +16,9 @@ namespace {
 
 class QueueSystem : public SnapshotIntoSystem {
  public:
+  explicit QueueSystem(std::optional<Upstream> profile)
+      : profile_(std::move(profile)) {}
+
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kQueue) {
       return absl::InvalidArgumentError("model: not a queue-layer trace");
@@ -30,7 +33,9 @@ class QueueSystem : public SnapshotIntoSystem {
         return it == lister_view_.end() ? nullptr : it->second;
       };
     }
-    queue_ = std::make_unique<PriorityQueue>(header.config, lister);
+    absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
+    if (!up.ok()) return up.status();
+    queue_ = std::make_unique<PriorityQueue>(header.config, lister, *up);
     return absl::OkStatus();
   }
 
@@ -143,6 +148,7 @@ class QueueSystem : public SnapshotIntoSystem {
     }
   }
 
+  std::optional<Upstream> profile_;
   std::unique_ptr<PriorityQueue> queue_;
   std::map<std::string, PodPtr> lister_view_;
   std::map<std::string, std::shared_ptr<QueuedPodInfo>> last_popped_;
@@ -151,8 +157,8 @@ class QueueSystem : public SnapshotIntoSystem {
 
 }  // namespace
 
-std::unique_ptr<System> NewQueueSystem() {
-  return std::make_unique<QueueSystem>();
+std::unique_ptr<System> NewQueueSystem(std::optional<Upstream> profile) {
+  return std::make_unique<QueueSystem>(std::move(profile));
 }
 
 }  // namespace schedtrace::model

@@ -14,8 +14,8 @@
 
 namespace schedtrace::model {
 
-Scheduler::Scheduler(const Config& config)
-    : config_(config), cache_(config.assumed_pod_ttl_ms) {
+Scheduler::Scheduler(const Config& config, const Upstream& up)
+    : config_(config), up_(up), cache_(config.assumed_pod_ttl_ms, up) {
   // upstream: each profile's framework registers the PreEnqueue plugins of
   // its configuration (the header's plugins.preEnqueue; SchedulingGates
   // when the feature is on and the header does not say).

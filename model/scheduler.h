@@ -39,12 +39,13 @@
 #include "model/node_info.h"
 #include "model/queue.h"
 #include "model/snapshot.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
 class Scheduler {
  public:
-  explicit Scheduler(const Config& config);
+  explicit Scheduler(const Config& config, const Upstream& up = Upstream{});
 
   void SetNow(int64_t now_ms);
 
@@ -174,6 +175,7 @@ class Scheduler {
   absl::Status RunContinuations();
 
   Config config_;
+  Upstream up_;
   int64_t now_ms_ = 0;
   std::map<std::string, PodPtr> informer_;  // key -> the informer's object
   Cache cache_;

@@ -13,11 +13,16 @@ namespace {
 
 class SchedulerSystem : public SnapshotIntoSystem {
  public:
+  explicit SchedulerSystem(std::optional<Upstream> profile)
+      : profile_(std::move(profile)) {}
+
   absl::Status Configure(const TraceHeader& header) override {
     if (header.layer != Layer::kScheduler) {
       return absl::InvalidArgumentError("model: not a scheduler-layer trace");
     }
-    scheduler_ = std::make_unique<Scheduler>(header.config);
+    absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
+    if (!up.ok()) return up.status();
+    scheduler_ = std::make_unique<Scheduler>(header.config, *up);
     exited_ = false;
     return absl::OkStatus();
   }
@@ -88,14 +93,15 @@ class SchedulerSystem : public SnapshotIntoSystem {
     }
   }
 
+  std::optional<Upstream> profile_;
   std::unique_ptr<Scheduler> scheduler_;
   bool exited_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<System> NewSchedulerSystem() {
-  return std::make_unique<SchedulerSystem>();
+std::unique_ptr<System> NewSchedulerSystem(std::optional<Upstream> profile) {
+  return std::make_unique<SchedulerSystem>(std::move(profile));
 }
 
 }  // namespace schedtrace::model

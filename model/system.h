@@ -8,18 +8,32 @@
 #define SCHEDTRACE_MODEL_SYSTEM_H_
 
 #include <memory>
+#include <optional>
 
 #include "harness/system.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
-// Any layer: dispatches to one of the three below.
+// Any layer: dispatches to one of the three below. Each trace runs on the
+// profile its header's `upstream` names (model/upstream.h); with `profile`
+// given, every trace runs on that one instead, whatever its header says
+// (`schedtrace versions` flips one switch at a time this way).
 std::unique_ptr<System> NewSystem();
+std::unique_ptr<System> NewSystemOnProfile(Upstream profile);
 
 // One layer each (queue_system.cc, cache_system.cc, scheduler_system.cc).
-std::unique_ptr<System> NewQueueSystem();
-std::unique_ptr<System> NewCacheSystem();
-std::unique_ptr<System> NewSchedulerSystem();
+std::unique_ptr<System> NewQueueSystem(
+    std::optional<Upstream> profile = std::nullopt);
+std::unique_ptr<System> NewCacheSystem(
+    std::optional<Upstream> profile = std::nullopt);
+std::unique_ptr<System> NewSchedulerSystem(
+    std::optional<Upstream> profile = std::nullopt);
+
+// The profile a system configured with `header` runs on: `forced` when
+// given, else UpstreamFor(header).
+absl::StatusOr<Upstream> ProfileFor(const TraceHeader& header,
+                                    const std::optional<Upstream>& forced);
 
 }  // namespace schedtrace::model
 

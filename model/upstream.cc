@@ -1,0 +1,130 @@
+#include "model/upstream.h"
+
+#include "absl/strings/str_cat.h"
+#include "harness/upstream_versions.h"
+
+namespace schedtrace::model {
+
+const std::vector<UpstreamSwitch>& UpstreamSwitches() {
+  static const auto* switches = new std::vector<UpstreamSwitch>{
+      {"pre_enqueue_and_scheduling_gates", "kubernetes/kubernetes#113275",
+       "PreEnqueue plugins and scheduling gates (KEP-3521)",
+       &Upstream::pre_enqueue_and_scheduling_gates},
+      {"add_pod_of_assumed_pod_rebuilds_state", "kubernetes/kubernetes#110279",
+       "AddPod of an assumed pod replaces its podState via updatePod",
+       &Upstream::add_pod_of_assumed_pod_rebuilds_state},
+      {"deep_copy_keeps_unschedulable_plugins", "kubernetes/kubernetes#113275",
+       "QueuedPodInfo.DeepCopy keeps UnschedulablePlugins and Gated",
+       &Upstream::deep_copy_keeps_unschedulable_plugins},
+      {"fit_skips_zero_scalar_requests", "kubernetes/kubernetes#111544",
+       "NodeResourcesFit skips scalar resources requested at zero",
+       &Upstream::fit_skips_zero_scalar_requests},
+      {"queueing_hints_skip_uninteresting_events",
+       "kubernetes/kubernetes#122629",
+       "an event no plugin registered moves nothing and leaves "
+       "moveRequestCycle",
+       &Upstream::queueing_hints_skip_uninteresting_events},
+      {"backoff_pods_without_rejector_plugins", "kubernetes/kubernetes#119105",
+       "a failure with no rejector plugin goes to backoffQ",
+       &Upstream::backoff_pods_without_rejector_plugins},
+      {"permit_rejection_is_fit_error",
+       "kubernetes/kubernetes#119046, kubernetes/kubernetes#119785",
+       "a Permit rejection is a FitError naming the rejecting plugin",
+       &Upstream::permit_rejection_is_fit_error},
+      {"fit_skips_zero_requests", "kubernetes/kubernetes#116408",
+       "NodeResourcesFit skips cpu, memory and ephemeral-storage requested "
+       "at zero",
+       &Upstream::fit_skips_zero_requests},
+      {"unroll_wildcard_events", "kubernetes/kubernetes#118551",
+       "plugins without EnqueueExtensions register every resource (CSIDriver "
+       "and CSIStorageCapacity events move pods)",
+       &Upstream::unroll_wildcard_events},
+      {"node_unschedulable_watches_node_update", "kubernetes/kubernetes#122334",
+       "NodeUnschedulable registers Node Add|Update",
+       &Upstream::node_unschedulable_watches_node_update},
+      {"pop_clears_rejector_plugins", "kubernetes/kubernetes#120334",
+       "Pop clears the pod's UnschedulablePlugins",
+       &Upstream::pop_clears_rejector_plugins},
+      {"scheduling_gates_registers_no_events", "kubernetes/kubernetes#121677",
+       "SchedulingGates registers no events",
+       &Upstream::scheduling_gates_registers_no_events},
+      {"move_skips_scheduling_gated_pods",
+       "kubernetes/kubernetes#124618, kubernetes/kubernetes#125527",
+       "moves skip gated pods SchedulingGates rejected",
+       &Upstream::move_skips_scheduling_gated_pods},
+      {"pod_scheduling_readiness_locked_on", "KEP-3521 GA (v1.30)",
+       "PodSchedulingReadiness is locked on",
+       &Upstream::pod_scheduling_readiness_locked_on},
+      {"cluster_event_match_wildcard_resource", "kubernetes/kubernetes#123117",
+       "a registered event of resource \"*\" matches every resource",
+       &Upstream::cluster_event_match_wildcard_resource},
+      {"node_update_emits_every_change", "kubernetes/kubernetes#121755",
+       "a node update fires every changed property, compared semantically",
+       &Upstream::node_update_emits_every_change},
+      {"node_affinity_pre_filter_unions_terms", "kubernetes/kubernetes#119155",
+       "NodeAffinity PreFilter unions the node names of its terms",
+       &Upstream::node_affinity_pre_filter_unions_terms},
+      {"pre_filter_ignores_unknown_node_names", "kubernetes/kubernetes#119779",
+       "PreFilter node names missing from the snapshot are skipped",
+       &Upstream::pre_filter_ignores_unknown_node_names},
+  };
+  return *switches;
+}
+
+absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
+  const std::string version(v);
+  Upstream up;
+  up.version = version;
+  if (version == "v1.25.12") {
+    up.pre_enqueue_and_scheduling_gates = false;
+    up.add_pod_of_assumed_pod_rebuilds_state = false;
+    up.deep_copy_keeps_unschedulable_plugins = false;
+    up.fit_skips_zero_scalar_requests = false;
+  } else if (version == "v1.30.12") {
+    up.queueing_hints_skip_uninteresting_events = true;
+    up.backoff_pods_without_rejector_plugins = true;
+    up.permit_rejection_is_fit_error = true;
+    up.fit_skips_zero_requests = true;
+    up.unroll_wildcard_events = true;
+    up.node_unschedulable_watches_node_update = true;
+    up.pop_clears_rejector_plugins = true;
+    up.scheduling_gates_registers_no_events = true;
+    up.move_skips_scheduling_gated_pods = true;
+    up.pod_scheduling_readiness_locked_on = true;
+    up.cluster_event_match_wildcard_resource = true;
+    up.node_update_emits_every_change = true;
+    up.node_affinity_pre_filter_unions_terms = true;
+    up.pre_filter_ignores_unknown_node_names = true;
+  } else if (version != "v1.26.7") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model: unknown upstream version \"", version,
+                     "\" (known: ", KnownUpstreamsText(), ")"));
+  }
+  return up;
+}
+
+absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
+  absl::StatusOr<Upstream> profile =
+      UpstreamProfile(EffectiveUpstream(header.upstream));
+  if (!profile.ok()) return profile.status();
+  const Upstream& up = *profile;
+  const std::string& version = up.version;
+  const auto& features = header.config.features;
+  if (up.pod_scheduling_readiness_locked_on) {
+    if (auto it = features.find("PodSchedulingReadiness");
+        it != features.end() && !it->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: features.PodSchedulingReadiness is locked to true in ",
+          version));
+    }
+  }
+  if (auto it = features.find("SchedulerQueueingHints");
+      it != features.end() && it->second) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model: features.SchedulerQueueingHints is not modelled (",
+                     version, " runs with it off)"));
+  }
+  return up;
+}
+
+}  // namespace schedtrace::model

@@ -1,0 +1,113 @@
+// The model's version profiles: every behaviour that differs between the
+// upstream versions a trace may name (harness/upstream_versions.h) is one
+// named switch here, true for the newer behaviour, each citing the upstream
+// change. The model's code reads a switch where upstream's code differs, and
+// nowhere else. impl/upstream.h holds impl's own copy of the same switches.
+//
+//   absl::StatusOr<Upstream> up = UpstreamFor(header);
+//   if (up->pop_clears_rejector_plugins) ...
+#ifndef SCHEDTRACE_MODEL_UPSTREAM_H_
+#define SCHEDTRACE_MODEL_UPSTREAM_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/trace.h"
+
+namespace schedtrace::model {
+
+struct Upstream {
+  std::string version;  // "v1.25.12", "v1.26.7", "v1.30.12"
+
+  // --- added in v1.26 (false in v1.25.12) ---
+
+  // KEP-3521, kubernetes#113275: PreEnqueue plugins and the SchedulingGates
+  // plugin (runPreEnqueuePlugins, addToActiveQ); v1.25's PodSpec has no
+  // schedulingGates, so a pod's gates are dropped (isPodUpdated ignores
+  // them) and no pod is ever gated.
+  bool pre_enqueue_and_scheduling_gates = true;
+  // kubernetes#110279: cacheImpl.AddPod of an assumed pod goes through
+  // updatePod (a new podState: bindingFinished reset, NodeInfo refreshed);
+  // v1.25 deletes it from assumedPods and keeps the assumed podState.
+  bool add_pod_of_assumed_pod_rebuilds_state = true;
+  // v1.26 (with #113275): QueuedPodInfo.DeepCopy copies UnschedulablePlugins
+  // and Gated; v1.25's copy drops them, so a failure after assume hands the
+  // queue a pod with no plugins.
+  bool deep_copy_keeps_unschedulable_plugins = true;
+  // kubernetes#111544: NodeResourcesFit's fitsRequest skips a scalar
+  // resource the pod requests zero of.
+  bool fit_skips_zero_scalar_requests = true;
+
+  // --- added by v1.30 (false in v1.25.12 and v1.26.7) ---
+
+  // kubernetes#122629: isEventOfInterest: a move for an event no plugin
+  // registered returns early, without setting moveRequestCycle.
+  bool queueing_hints_skip_uninteresting_events = false;
+  // kubernetes#119105 (hint-off path from v1.29):
+  // AddUnschedulableIfNotPresent sends a pod with no rejector plugins to
+  // backoffQ even without a move request.
+  bool backoff_pods_without_rejector_plugins = false;
+  // kubernetes#119046, #119785: a Permit rejection, in the cycle or while
+  // waiting, is a FitError naming the rejecting plugin, which becomes the
+  // pod's UnschedulablePlugins.
+  bool permit_rejection_is_fit_error = false;
+  // kubernetes#116408: fitsRequest skips cpu, memory and ephemeral-storage
+  // the pod requests zero of.
+  bool fit_skips_zero_requests = false;
+  // kubernetes#118551: plugins without EnqueueExtensions register every
+  // resource (UnrollWildCardResource): CSIDriver and CSIStorageCapacity
+  // events get handlers and move pods.
+  bool unroll_wildcard_events = false;
+  // kubernetes#122334: NodeUnschedulable registers Node Add|Update (was
+  // Add|UpdateNodeTaint).
+  bool node_unschedulable_watches_node_update = false;
+  // kubernetes#120334: Pop clears UnschedulablePlugins (and PendingPlugins).
+  bool pop_clears_rejector_plugins = false;
+  // kubernetes#121677: SchedulingGates registers no events.
+  bool scheduling_gates_registers_no_events = false;
+  // kubernetes#124618 (narrowed by #125527): movePodsToActiveOrBackoffQueue
+  // skips a gated pod SchedulingGates rejected.
+  bool move_skips_scheduling_gated_pods = false;
+  // KEP-3521 GA: PodSchedulingReadiness is locked on; a header turning it
+  // off is refused.
+  bool pod_scheduling_readiness_locked_on = false;
+  // kubernetes#123117: ClusterEvent.Match: a registered event whose
+  // resource is "*" matches every resource with a common action bit.
+  bool cluster_event_match_wildcard_resource = false;
+  // kubernetes#121755 line: nodeSchedulingPropertiesChange returns every
+  // changed property (each moves pods), compared with Semantic.DeepEqual.
+  bool node_update_emits_every_change = false;
+  // NodeAffinity PreFilter: node names are the union over the terms, and
+  // only an empty union is unresolvable.
+  bool node_affinity_pre_filter_unions_terms = false;
+  // findNodesThatFitPod skips PreFilter node names the snapshot lacks
+  // instead of failing the cycle.
+  bool pre_filter_ignores_unknown_node_names = false;
+};
+
+// One switch, for tools that explain a difference between versions
+// (`schedtrace versions`) and for tests that flip one switch alone.
+struct UpstreamSwitch {
+  std::string_view name;     // the field's name
+  std::string_view change;   // "kubernetes/kubernetes#122629"
+  std::string_view summary;  // what the newer behaviour does, one line
+  bool Upstream::*field;
+};
+
+// Every switch above, in declaration order.
+const std::vector<UpstreamSwitch>& UpstreamSwitches();
+
+// The profile of a known version (KnownUpstreams()), without the config
+// checks; InvalidArgument for another.
+absl::StatusOr<Upstream> UpstreamProfile(std::string_view version);
+
+// The profile of `header.upstream` ("" is v1.26.7). InvalidArgument for an
+// unknown version, and for a config the version cannot run (v1.30.12 with
+// PodSchedulingReadiness off, or SchedulerQueueingHints on).
+absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header);
+
+}  // namespace schedtrace::model
+
+#endif  // SCHEDTRACE_MODEL_UPSTREAM_H_
