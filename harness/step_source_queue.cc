@@ -32,6 +32,7 @@ class QueueSource : public LayerSource {
     Use(c);
     TraceHeader h =
         QueueHeader(absl::StrCat("generated/queue/seed-", options_.seed));
+    h.upstream = options_.upstream;
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     if (Chance(options_.variety.huge_backoff)) {

@@ -33,6 +33,7 @@ class SchedulerSource : public LayerSource {
     Use(c);
     TraceHeader h = SchedulerHeader(
         absl::StrCat("generated/scheduler/seed-", options_.seed));
+    h.upstream = options_.upstream;
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     // One trace in four has "other-scheduler" as a second profile of ours,
