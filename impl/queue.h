@@ -1,5 +1,6 @@
-// impl::PriorityQueue: the optimized scheduling queue (upstream v1.26.7
-// internal/queue/scheduling_queue.go PriorityQueue, nominator included).
+// impl::PriorityQueue: the optimized scheduling queue (upstream
+// internal/queue/scheduling_queue.go PriorityQueue, nominator included), as
+// the version profile it is built with says (impl/upstream.h).
 //
 // Same observable behaviour as upstream, built for throughput:
 //  - pod keys are interned into dense uint32 ids;
@@ -13,7 +14,7 @@
 //    plugin id to the pods whose UnschedulablePlugins hold it, so a move
 //    request visits only the pods it can move.
 //
-//   PriorityQueue q(config);
+//   PriorityQueue q(config, up);
 //   q.SetNow(t_ms);
 //   q.Add(pod);
 //   if (std::optional<PriorityQueue::Handle> h = q.PopHandle()) {
@@ -43,6 +44,7 @@
 #include "harness/trace.h"
 #include "impl/indexed_heap.h"
 #include "impl/time_ns.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
@@ -51,7 +53,10 @@ enum class QueueResult { kOk, kError, kFatal };
 
 class PriorityQueue {
  public:
-  explicit PriorityQueue(const Config& config);
+  // `config.cluster_event_map` is the map moves match events against (the
+  // scheduler layer passes its version's registrations, the queue layer the
+  // header's). The default profile is v1.26.7's.
+  explicit PriorityQueue(const Config& config, const Upstream& up = Upstream());
   // The heaps' comparators point back at this queue: not copyable/movable.
   PriorityQueue(const PriorityQueue&) = delete;
   PriorityQueue& operator=(const PriorityQueue&) = delete;
@@ -186,9 +191,13 @@ class PriorityQueue {
   TimeNs BackoffTimeNs(const Record& r) const;
   bool IsPodBackingOff(const Record& r) const;
   bool RunPreEnqueuePlugins(uint32_t h);
+  bool IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const;
   bool AddToActiveQ(uint32_t h);
   bool PodMatchesEvent(const Record& r, const ClusterEvent& event);
   void ComputeEventPlugins(const ClusterEvent& event);
+  // Whether a move for the event ComputeEventPlugins saw last returns at
+  // once (upstream v1.30: isEventOfInterest).
+  bool DropsEvent() const;
   void MovePodsToActiveOrBackoffQueue(const ClusterEvent& event);
   void CollectCandidates(const ClusterEvent& event);
   bool AffinityMatches(const Record& r, const Pod& assigned) const;
@@ -200,6 +209,7 @@ class PriorityQueue {
   void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
   bool UpdateNominatedPodUnlocked(const PodPtr& old_pod, uint32_t h);
 
+  const Upstream up_;
   TimeNs now_ns_ = 0;
   int64_t initial_backoff_ns_ = 0;
   int64_t max_backoff_ns_ = 0;
@@ -226,16 +236,19 @@ class PriorityQueue {
   // clusterEventMap, interned: resource, action bits, plugin ids.
   struct EventEntry {
     std::string resource;
+    bool any_resource = false;  // resource "*"
     uint32_t actions = 0;
     std::vector<uint16_t> plugins;
   };
   std::vector<EventEntry> event_map_;
   std::vector<char> event_plugins_;   // plugin -> matched by this event
+  bool event_of_interest_ = false;    // some plugin registered this event
   std::vector<uint32_t> candidates_;  // records, reused by move requests
 
   // PreEnqueue: scheduler name -> whether SchedulingGates runs.
   absl::flat_hash_map<std::string, std::vector<std::string>> pre_enqueue_;
   bool scheduling_readiness_ = false;
+  uint16_t scheduling_gates_plugin_ = 0;  // the id of "SchedulingGates"
 
   Heap active_;
   BHeap backoff_;
