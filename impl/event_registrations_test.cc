@@ -1,0 +1,121 @@
+#include "impl/event_registrations.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace schedtrace::impl {
+namespace {
+
+const std::vector<std::string> kDefaults = {"PrioritySort", "TraceBind",
+                                            "TracePermit",  "TracePreBind",
+                                            "TraceReserve", "TraceScore"};
+
+// The map v1.26.7's framework registers for the format's plugins (what
+// every recorded scheduler-layer header carries).
+std::vector<ClusterEventMapEntry> V126Map() {
+  std::vector<ClusterEventMapEntry> map = {
+      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
+      {"Node",
+       {"Add", "Update"},
+       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
+      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
+      {"Pod", {"Update"}, {"SchedulingGates"}},
+  };
+  for (const char* kind : {"CSINode", "Node", "PersistentVolume",
+                           "PersistentVolumeClaim", "Pod", "StorageClass"}) {
+    map.push_back({kind, {"All"}, kDefaults});
+  }
+  return map;
+}
+
+// The plugins of `map` registered for exactly (resource, actions).
+std::vector<std::string> PluginsOf(const std::vector<ClusterEventMapEntry>& map,
+                                   const std::string& resource,
+                                   const std::vector<std::string>& actions) {
+  std::vector<std::string> plugins;
+  for (const ClusterEventMapEntry& e : map) {
+    if (e.resource != resource || e.actions != actions) continue;
+    plugins.insert(plugins.end(), e.plugins.begin(), e.plugins.end());
+  }
+  return plugins;
+}
+
+bool Registers(const std::vector<ClusterEventMapEntry>& map,
+               const std::string& plugin) {
+  for (const ClusterEventMapEntry& e : map) {
+    for (const std::string& p : e.plugins) {
+      if (p == plugin) return true;
+    }
+  }
+  return false;
+}
+
+TEST(EventRegistrationsTest, V126AndV125RegisterWhatTheHeaderSays) {
+  for (const char* v : {"v1.25.12", "v1.26.7"}) {
+    EXPECT_EQ(EffectiveClusterEventMap(V126Map(), *UpstreamProfile(v)),
+              V126Map())
+        << v;
+  }
+}
+
+TEST(EventRegistrationsTest, V130RegistersItsPluginsEvents) {
+  const std::vector<ClusterEventMapEntry> map =
+      EffectiveClusterEventMap(V126Map(), *UpstreamProfile("v1.30.12"));
+  // kubernetes#122334: NodeUnschedulable watches every node update.
+  EXPECT_EQ(
+      PluginsOf(map, "Node", {"Add", "Update"}),
+      (std::vector<std::string>{"NodeUnschedulable", "NodeAffinity", "NodeName",
+                                "NodeResourcesFit", "TaintToleration"}));
+  EXPECT_TRUE(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}).empty());
+  // kubernetes#121677: SchedulingGates registers nothing.
+  EXPECT_FALSE(Registers(map, "SchedulingGates"));
+  // kubernetes#118551: the plugins without EnqueueExtensions register
+  // CSIDriver and CSIStorageCapacity too.
+  EXPECT_EQ(PluginsOf(map, "CSIDriver", {"All"}), kDefaults);
+  EXPECT_EQ(PluginsOf(map, "CSIStorageCapacity", {"All"}), kDefaults);
+  EXPECT_EQ(PluginsOf(map, "StorageClass", {"All"}), kDefaults);
+  EXPECT_EQ(PluginsOf(map, "Pod", {"Delete"}),
+            std::vector<std::string>{"NodeResourcesFit"});
+}
+
+TEST(EventRegistrationsTest, EachSwitchAloneChangesOnlyItsPart) {
+  Upstream up;
+  up.scheduling_gates_registers_no_events = true;
+  std::vector<ClusterEventMapEntry> map =
+      EffectiveClusterEventMap(V126Map(), up);
+  EXPECT_FALSE(Registers(map, "SchedulingGates"));
+  EXPECT_EQ(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}),
+            std::vector<std::string>{"NodeUnschedulable"});
+  EXPECT_TRUE(PluginsOf(map, "CSIDriver", {"All"}).empty());
+
+  up = Upstream();
+  up.node_unschedulable_watches_node_update = true;
+  map = EffectiveClusterEventMap(V126Map(), up);
+  EXPECT_TRUE(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}).empty());
+  EXPECT_TRUE(Registers(map, "SchedulingGates"));
+  EXPECT_TRUE(PluginsOf(map, "CSIStorageCapacity", {"All"}).empty());
+
+  up = Upstream();
+  up.unroll_wildcard_events = true;
+  map = EffectiveClusterEventMap(V126Map(), up);
+  EXPECT_EQ(PluginsOf(map, "CSIDriver", {"All"}), kDefaults);
+  EXPECT_EQ(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}),
+            std::vector<std::string>{"NodeUnschedulable"});
+}
+
+TEST(EventRegistrationsTest, IsIdempotent) {
+  const Upstream v130 = *UpstreamProfile("v1.30.12");
+  const std::vector<ClusterEventMapEntry> once =
+      EffectiveClusterEventMap(V126Map(), v130);
+  EXPECT_EQ(EffectiveClusterEventMap(once, v130), once);
+  // A plugin registered with All on a few kinds only has EnqueueExtensions:
+  // it gets no unrolled kind.
+  const std::vector<ClusterEventMapEntry> partial = {
+      {"Pod", {"All"}, {"Custom"}}, {"Node", {"All"}, {"Custom"}}};
+  EXPECT_EQ(EffectiveClusterEventMap(partial, v130), partial);
+}
+
+}  // namespace
+}  // namespace schedtrace::impl
