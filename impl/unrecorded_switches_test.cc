@@ -375,5 +375,33 @@ TEST(UnrecordedSwitchesTest, NodeUpdateEmitsEveryChange) {
   }
 }
 
+// kubernetes#119046, #119785: a Permit rejection makes its plugin the pod's
+// UnschedulablePlugins; RejectWaitingPod rejects in the name of no plugin
+// (Reject("", "removed")). The recordings show only TracePermit: here a
+// waiting pod moves to a scheduler name no profile serves, so the informer
+// still holds it unassigned and the failure requeues it, with [""]. (Its
+// handler's AssignedPodDelete move would send it to backoffQ, where its
+// plugins do not show: no plugin of this map registers Pod events, so
+// v1.30's isEventOfInterest drops that move.)
+TEST(UnrecordedSwitchesTest, PermitRejectionOfARemovedPodNamesNoPlugin) {
+  for (bool fit_error : {false, true}) {
+    Upstream up = With(&Upstream::permit_rejection_is_fit_error, fit_error);
+    up.queueing_hints_skip_uninteresting_events = true;
+    Scheduler s(SchedulerConfig(), up);
+    PodPtr p = MakePod("p", "100m");
+    StepOut out = ScheduleOn(s, {MakeNode("n1")}, p);
+    ASSERT_EQ(out.result->outcome, "scheduled");
+    ASSERT_EQ(s.Snapshot().waiting, std::vector<std::string>{"ns/p"});
+    s.SetNow(100);
+    ASSERT_TRUE(s.OnPodUpdate(
+        p, Updated(p, [](Pod& x) { x.scheduler_name = "other-scheduler"; })));
+    QueueState q = *s.Snapshot().queue;
+    ASSERT_EQ(Keys(q.unschedulable), std::vector<std::string>{"ns/p"});
+    EXPECT_EQ(q.unschedulable[0].plugins, fit_error
+                                              ? std::vector<std::string>{""}
+                                              : std::vector<std::string>{});
+  }
+}
+
 }  // namespace
 }  // namespace schedtrace::impl
