@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace {
 
@@ -135,6 +136,10 @@ struct GenOptions {
   bool hostile = false;
   ClockSteps clock;
   GenVariety variety;
+  // The upstream version the generated header names (`gen --upstream`,
+  // `diff --upstream` without PATH). The sources only write it in the
+  // header; what they generate does not depend on it yet.
+  std::string upstream = std::string(kDefaultUpstream);
   bool operator==(const GenOptions&) const = default;
 };
 

@@ -30,7 +30,7 @@ class CacheSource : public LayerSource {
     TraceHeader h;
     h.name = absl::StrCat("generated/cache/seed-", options_.seed);
     h.layer = Layer::kCache;
-    h.upstream = "v1.26.7";
+    h.upstream = options_.upstream;
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     h.config.assumed_pod_ttl_ms = ttl_ = Chance(0.5) ? 0 : 30000;

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/step_source_layers.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace::step_source {
 namespace {
@@ -32,6 +33,7 @@ class QueueSource : public LayerSource {
     Use(c);
     TraceHeader h =
         QueueHeader(absl::StrCat("generated/queue/seed-", options_.seed));
+    h.upstream = options_.upstream;
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     if (Chance(options_.variety.huge_backoff)) {
@@ -74,7 +76,8 @@ class QueueSource : public LayerSource {
       c.requests["cpu"] = Q(variety_.Pick({"100m", "500m", "1", "1000m", "2"}));
     }
     p->containers.push_back(c);
-    if (Chance(0.15)) p->scheduling_gates = {"example.com/wait"};
+    // (v1.25 pods have no gates: the draw is kept, the gate dropped.)
+    if (Chance(0.15) && Gates()) p->scheduling_gates = {"example.com/wait"};
     // A role, and now and then required affinity to a role on the same
     // host: assigned pods then move the unschedulable pods whose terms
     // they match (AssignedPodAdded/Updated), and a recreate_update draws
@@ -185,7 +188,7 @@ class QueueSource : public LayerSource {
             next->scheduling_gates.clear();
             break;
           case 3:
-            if (next->scheduling_gates.empty())
+            if (next->scheduling_gates.empty() && Gates())
               next->scheduling_gates = {"example.com/wait"};
             break;
           default:
@@ -431,6 +434,8 @@ class QueueSource : public LayerSource {
     prev_[i] = nullptr;
   }
 
+  // Whether the trace's version has scheduling gates (none before v1.26).
+  bool Gates() const { return UpstreamHasSchedulingGates(options_.upstream); }
   GenOptions options_;
   int pool_ = 5;
   int focus_ = -1;  // the pod Hammer re-pops, or -1

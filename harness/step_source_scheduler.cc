@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/step_source_layers.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace::step_source {
 namespace {
@@ -33,6 +34,7 @@ class SchedulerSource : public LayerSource {
     Use(c);
     TraceHeader h = SchedulerHeader(
         absl::StrCat("generated/scheduler/seed-", options_.seed));
+    h.upstream = options_.upstream;
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     // One trace in four has "other-scheduler" as a second profile of ours,
@@ -142,7 +144,8 @@ class SchedulerSource : public LayerSource {
         t.value = variety_.Pick({"x", "y"});
       }
     }
-    if (Chance(0.1)) p->scheduling_gates = {"example.com/wait"};
+    // (v1.25 pods have no gates: the draw is kept, the gate dropped.)
+    if (Chance(0.1) && Gates()) p->scheduling_gates = {"example.com/wait"};
     if (variety_.Chance(0.15)) {  // tolerates cordoned nodes
       p->tolerations.push_back({"node.kubernetes.io/unschedulable",
                                 "Exists",
@@ -504,6 +507,8 @@ class SchedulerSource : public LayerSource {
     }
   }
 
+  // Whether the trace's version has scheduling gates (none before v1.26).
+  bool Gates() const { return UpstreamHasSchedulingGates(options_.upstream); }
   GenOptions options_;
   int64_t t_ = 0;
   std::map<int, NodePtr> nodes_;

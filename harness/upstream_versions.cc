@@ -22,6 +22,10 @@ std::string_view EffectiveUpstream(std::string_view version) {
   return version.empty() ? kDefaultUpstream : version;
 }
 
+bool UpstreamHasSchedulingGates(std::string_view version) {
+  return EffectiveUpstream(version) != "v1.25.12";
+}
+
 std::string KnownUpstreamsText() {
   const std::vector<std::string>& known = KnownUpstreams();
   std::string text;

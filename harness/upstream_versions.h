@@ -27,6 +27,13 @@ bool IsKnownUpstream(std::string_view version);
 // `version`, or kDefaultUpstream for "".
 std::string_view EffectiveUpstream(std::string_view version);
 
+// Whether pods of `version` (an effective version) have
+// spec.schedulingGates: from v1.26 on. Before, the API has no such field
+// and a pod's gates are dropped when it is decoded (format facts, not
+// scheduling decisions: model/upstream.h and impl/upstream.h decide what the
+// scheduler does with them).
+bool UpstreamHasSchedulingGates(std::string_view version);
+
 // "v1.25.12, v1.26.7 or v1.30.12", for messages.
 std::string KnownUpstreamsText();
 

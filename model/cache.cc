@@ -234,7 +234,24 @@ absl::Status Cache::AddPod(const PodPtr& pod) {
   if (!key.ok()) return key.status();
   auto currState = pod_states_.find(*key);
   bool ok = currState != pod_states_.end();
-  if (ok && assumed_pods_.contains(*key)) {
+  if (ok && assumed_pods_.contains(*key) &&
+      !up_.add_pod_of_assumed_pod_rebuilds_state) {
+    // v1.25: on the assumed node the podState is kept (bindingFinished
+    // too) and only its object replaced; the NodeInfo keeps the assumed
+    // object. On another node, updatePod as v1.26 does.
+    PodPtr assumed = currState->second.pod;
+    if (assumed->node_name != pod->node_name) {
+      // "Pod was added to a different node than it was assumed" (logged)
+      if (absl::Status s = updatePod(assumed, pod); !s.ok()) {
+        if (IsFatal(s)) return s;
+        // "Error occurred while updating pod" (logged)
+      }
+    } else {
+      assumed_pods_.erase(*key);
+      currState->second.deadline.reset();
+      currState->second.pod = pod;
+    }
+  } else if (ok && assumed_pods_.contains(*key)) {
     // Confirms the assumed pod. updatePod replaces the state: keep the
     // assumed object, as upstream's currState pointer does.
     PodPtr assumed = currState->second.pod;

@@ -83,8 +83,9 @@ absl::Status Scheduler::OnNodeAdd(const NodePtr& node) {
   absl::StatusOr<NodeInfo> info = cache_.AddNode(node);
   if (!info.ok()) return OnlyFatal(info.status());
   queue_->MoveAllToActiveOrBackoffQueue(
-      NodeAddEvent(),
-      [info = *info](const Pod& pod) { return PreCheckForNode(info, pod); });
+      NodeAddEvent(), [info = *info, this](const Pod& pod) {
+        return PreCheckForNode(info, pod, up_);
+      });
   return absl::OkStatus();
 }
 
@@ -93,11 +94,12 @@ absl::Status Scheduler::OnNodeUpdate(const NodePtr& old_node,
                                      const NodePtr& new_node) {
   absl::StatusOr<NodeInfo> info = cache_.UpdateNode(old_node, new_node);
   if (!info.ok()) return OnlyFatal(info.status());
-  if (std::optional<ClusterEvent> event =
-          NodeSchedulingPropertiesChange(*new_node, *old_node)) {
+  for (const ClusterEvent& event :
+       NodeSchedulingPropertiesChange(*new_node, *old_node, up_)) {
     queue_->MoveAllToActiveOrBackoffQueue(
-        *event,
-        [info = *info](const Pod& pod) { return PreCheckForNode(info, pod); });
+        event, [info = *info, this](const Pod& pod) {
+          return PreCheckForNode(info, pod, up_);
+        });
   }
   return absl::OkStatus();
 }

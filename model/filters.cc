@@ -139,7 +139,7 @@ bool RequiredNodeAffinityMatches(const Pod& pod, const Node& node) {
   return false;
 }
 
-PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
+PreFilterResult NodeAffinityPreFilter(const Pod& pod, const Upstream& up) {
   PreFilterResult result;
   if (!pod.required_node_affinity || pod.required_node_affinity->empty()) {
     return result;
@@ -160,13 +160,20 @@ PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
       }
     }
     if (!term_names) return result;  // a term without names: every node
-    if (term_names->empty()) {
+    // v1.26 fails on the first term whose names conflict; v1.30 unions the
+    // terms and fails only when the union is empty (below).
+    if (term_names->empty() && !up.node_affinity_pre_filter_unions_terms) {
       result.status = Fail(Code::kUnschedulableAndUnresolvable, "NodeAffinity",
                            "pod affinity terms conflict");
       return result;
     }
     if (!names) names.emplace();
     names->insert(term_names->begin(), term_names->end());
+  }
+  if (names && names->empty()) {  // v1.30: every term conflicts
+    result.status = Fail(Code::kUnschedulableAndUnresolvable, "NodeAffinity",
+                         "pod affinity terms conflict");
+    return result;
   }
   result.node_names = names;
   return result;
@@ -279,7 +286,8 @@ PodResourceRequest computePodResourceRequest(const Pod& pod) {
 
 // upstream: fitsRequest (noderesources/fit.go), its reasons.
 std::vector<std::string> InsufficientResources(const Pod& pod,
-                                               const NodeInfo& info) {
+                                               const NodeInfo& info,
+                                               const Upstream& up) {
   std::vector<std::string> reasons;
   auto get = [](const Resources& r, const std::string& name) -> int64_t {
     auto it = r.find(name);
@@ -302,12 +310,15 @@ std::vector<std::string> InsufficientResources(const Pod& pod,
       {"memory", request.memory},
       {"ephemeral-storage", request.ephemeral_storage}};
   for (const auto& [name, amount] : native) {
+    // v1.30 (#116408): a resource requested at zero is not checked.
+    if (up.fit_skips_zero_requests && amount <= 0) continue;
     if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back(std::string("Insufficient ") + name);
     }
   }
   for (const auto& [name, amount] : request.scalar_resources) {
-    if (amount == 0) continue;
+    // v1.26 (#111544): a scalar requested at zero is not checked.
+    if (up.fit_skips_zero_scalar_requests && amount == 0) continue;
     if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back("Insufficient " + name);
     }
@@ -315,21 +326,22 @@ std::vector<std::string> InsufficientResources(const Pod& pod,
   return reasons;
 }
 
-FilterStatus NodeResourcesFitFilter(const Pod& pod, const NodeInfo& info) {
-  std::vector<std::string> reasons = InsufficientResources(pod, info);
+FilterStatus NodeResourcesFitFilter(const Pod& pod, const NodeInfo& info,
+                                    const Upstream& up) {
+  std::vector<std::string> reasons = InsufficientResources(pod, info, up);
   if (reasons.empty()) return {};
   return FilterStatus{Code::kUnschedulable, "NodeResourcesFit",
                       std::move(reasons)};
 }
 
-FilterStatus RunFilterPlugins(const Pod& pod, const NodeInfo& info) {
-  for (auto* filter :
-       {&NodeUnschedulableFilter, &NodeNameFilter, &TaintTolerationFilter,
-        &NodeAffinityFilter, &NodeResourcesFitFilter}) {
+FilterStatus RunFilterPlugins(const Pod& pod, const NodeInfo& info,
+                              const Upstream& up) {
+  for (auto* filter : {&NodeUnschedulableFilter, &NodeNameFilter,
+                       &TaintTolerationFilter, &NodeAffinityFilter}) {
     FilterStatus s = filter(pod, info);
     if (!s.ok()) return s;
   }
-  return {};
+  return NodeResourcesFitFilter(pod, info, up);
 }
 
 }  // namespace schedtrace::model

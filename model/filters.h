@@ -16,6 +16,7 @@
 
 #include "harness/objects.h"
 #include "model/node_info.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
@@ -56,23 +57,27 @@ struct PreFilterResult {
   FilterStatus status;
   std::optional<std::set<std::string>> node_names;
 };
-PreFilterResult NodeAffinityPreFilter(const Pod& pod);
+PreFilterResult NodeAffinityPreFilter(const Pod& pod,
+                                      const Upstream& up = Upstream{});
 
 // upstream: <Plugin>.Filter for each of the five plugins.
 FilterStatus NodeUnschedulableFilter(const Pod& pod, const NodeInfo& info);
 FilterStatus NodeNameFilter(const Pod& pod, const NodeInfo& info);
 FilterStatus TaintTolerationFilter(const Pod& pod, const NodeInfo& info);
 FilterStatus NodeAffinityFilter(const Pod& pod, const NodeInfo& info);
-FilterStatus NodeResourcesFitFilter(const Pod& pod, const NodeInfo& info);
+FilterStatus NodeResourcesFitFilter(const Pod& pod, const NodeInfo& info,
+                                    const Upstream& up = Upstream{});
 
 // upstream: frameworkImpl.RunFilterPlugins: the five filters in order, the
 // first failure wins (its plugin recorded as the failed plugin).
-FilterStatus RunFilterPlugins(const Pod& pod, const NodeInfo& info);
+FilterStatus RunFilterPlugins(const Pod& pod, const NodeInfo& info,
+                              const Upstream& up = Upstream{});
 
 // upstream: noderesources.fitsRequest: the reasons a pod does not fit
 // (empty: it fits). Shared by the filter and preCheckForNode.
 std::vector<std::string> InsufficientResources(const Pod& pod,
-                                               const NodeInfo& info);
+                                               const NodeInfo& info,
+                                               const Upstream& up = Upstream{});
 
 }  // namespace schedtrace::model
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "gtest/gtest.h"
+#include "model/go_equal.h"
 #include "model/node_events.h"
 
 namespace schedtrace::model {
@@ -160,20 +161,120 @@ TEST(RunFilterPluginsTest, FirstFailureWinsInUpstreamOrder) {
 TEST(NodeEventsTest, PropertiesChangeInUpstreamOrder) {
   Node a = *MakeNode("n1");
   Node b = a;
-  EXPECT_FALSE(NodeSchedulingPropertiesChange(b, a).has_value());
+  auto first = [](const Node& n, const Node& o) {
+    std::vector<ClusterEvent> events = NodeSchedulingPropertiesChange(n, o);
+    EXPECT_LE(events.size(), 1u);  // v1.26: the first change only
+    return events.empty() ? ClusterEvent{} : events.front();
+  };
+  EXPECT_TRUE(NodeSchedulingPropertiesChange(b, a).empty());
   b.unschedulable = true;  // becoming unschedulable is no event
-  EXPECT_FALSE(NodeSchedulingPropertiesChange(b, a).has_value());
-  EXPECT_EQ(NodeSchedulingPropertiesChange(a, b)->label,
-            "NodeSpecUnschedulableChange");
+  EXPECT_TRUE(NodeSchedulingPropertiesChange(b, a).empty());
+  EXPECT_EQ(first(a, b).label, "NodeSpecUnschedulableChange");
   b = a;
   b.labels["x"] = "y";
   b.taints = {{"t", "", "NoSchedule"}};
-  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->label, "NodeLabelChange");
+  EXPECT_EQ(first(b, a).label, "NodeLabelChange");
   b.labels = a.labels;
-  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->action, "UpdateNodeTaint");
+  EXPECT_EQ(first(b, a).action, "UpdateNodeTaint");
   b = a;
   b.conditions = {{"Ready", "True"}};
-  EXPECT_EQ(NodeSchedulingPropertiesChange(b, a)->label, "NodeConditionChange");
+  EXPECT_EQ(first(b, a).label, "NodeConditionChange");
+}
+
+Upstream V130() { return *UpstreamProfile("v1.30.12"); }
+
+std::vector<std::string> Labels(const std::vector<ClusterEvent>& events) {
+  std::vector<std::string> labels;
+  for (const ClusterEvent& e : events) labels.push_back(e.label);
+  return labels;
+}
+
+TEST(NodeEventsTest, V130FiresEveryChangeComparedSemantically) {
+  Node a = *MakeNode("n1", "4");
+  Node b = a;
+  b.unschedulable = false;
+  a.unschedulable = true;
+  b.labels["x"] = "y";
+  b.taints = {{"t", "", "NoSchedule"}};
+  b.conditions = {{"Ready", "True"}};
+  EXPECT_EQ(Labels(NodeSchedulingPropertiesChange(b, a, V130())),
+            (std::vector<std::string>{"NodeSpecUnschedulableChange",
+                                      "NodeLabelChange", "NodeTaintChange",
+                                      "NodeConditionChange"}));
+  // Nil against empty, and "4" against "4000m": reflect sees a change,
+  // Semantic does not.
+  Node c = *MakeNode("n1", "4");
+  Node d = c;
+  d.allocatable["cpu"] = *ParseQuantity("4000m");
+  d.taints.clear();
+  d.given_empty.Set(Nilable::kTaints);
+  EXPECT_EQ(Labels(NodeSchedulingPropertiesChange(d, c)),
+            std::vector<std::string>{"NodeAllocatableChange"});
+  EXPECT_TRUE(NodeSchedulingPropertiesChange(d, c, V130()).empty());
+  d.allocatable["cpu"] = *ParseQuantity("4001m");
+  EXPECT_EQ(Labels(NodeSchedulingPropertiesChange(d, c, V130())),
+            std::vector<std::string>{"NodeAllocatableChange"});
+}
+
+TEST(NodeEventsTest, SemanticQuantityEqualityIsByValue) {
+  auto eq = [](const char* a, const char* b) {
+    return SemanticEqual(*ParseQuantity(a), *ParseQuantity(b));
+  };
+  EXPECT_TRUE(eq("1", "1000m"));
+  EXPECT_TRUE(eq("1k", "1000"));
+  EXPECT_TRUE(eq("1e3", "1k"));
+  EXPECT_TRUE(eq("0", "0m"));
+  EXPECT_TRUE(eq("1e30", "1000000000000000000000000000000"));
+  EXPECT_TRUE(eq("1Ki", "1024"));
+  EXPECT_FALSE(eq("1", "1001m"));
+  EXPECT_FALSE(eq("-1", "1"));
+  EXPECT_FALSE(eq("1000000000000000000000", "1000000000000000000001"));
+}
+
+TEST(PreFilterTest, V130UnionsNodeNameTermsAndFailsOnlyWhenAllConflict) {
+  Pod pod = MakePod();
+  NodeSelectorRequirement in_a{"metadata.name", "In", {"a"}};
+  NodeSelectorRequirement in_b{"metadata.name", "In", {"b"}};
+  NodeSelectorTerm conflicting;
+  conflicting.match_fields = {in_a, in_b};
+  NodeSelectorTerm only_b;
+  only_b.match_fields = {in_b};
+  pod.required_node_affinity =
+      std::vector<NodeSelectorTerm>{conflicting, only_b};
+  EXPECT_FALSE(NodeAffinityPreFilter(pod).status.ok());  // v1.26
+  PreFilterResult v130 = NodeAffinityPreFilter(pod, V130());
+  EXPECT_TRUE(v130.status.ok());
+  EXPECT_EQ(v130.node_names, (std::set<std::string>{"b"}));
+  pod.required_node_affinity = std::vector<NodeSelectorTerm>{conflicting};
+  EXPECT_FALSE(NodeAffinityPreFilter(pod, V130()).status.ok());
+}
+
+TEST(FitTest, ZeroRequestsSkipByVersion) {
+  // A node whose requested memory exceeds its allocatable (nominated pods
+  // can do that): a pod asking for 0 memory fails in v1.26 only.
+  auto node = std::make_shared<Node>(*MakeNode("n1", "4"));
+  node->allocatable["pods"] = *ParseQuantity("10");
+  NodeInfo info = InfoOf(node);
+  Pod hog = MakePod("1");
+  hog.name = hog.uid = "hog";
+  hog.containers[0].requests["memory"] = *ParseQuantity("2Gi");
+  info.AddPod(std::make_shared<Pod>(hog));
+  Pod zero = MakePod("1");
+  zero.containers[0].requests["memory"] = *ParseQuantity("0");
+  EXPECT_EQ(InsufficientResources(zero, info),
+            std::vector<std::string>{"Insufficient memory"});
+  EXPECT_TRUE(InsufficientResources(zero, info, V130()).empty());
+  // A scalar asked at zero on an overcommitted node fails in v1.25 only.
+  Pod gpu = MakePod("1");
+  gpu.name = gpu.uid = "gpu";
+  gpu.containers[0].requests["example.com/gpu"] = *ParseQuantity("1");
+  info = InfoOf(node);  // no allocatable gpu: requested 1 exceeds it
+  info.AddPod(std::make_shared<Pod>(gpu));
+  Pod zero_gpu = MakePod("1");
+  zero_gpu.containers[0].requests["example.com/gpu"] = *ParseQuantity("0");
+  EXPECT_TRUE(InsufficientResources(zero_gpu, info).empty());
+  EXPECT_EQ(InsufficientResources(zero_gpu, info, *UpstreamProfile("v1.25.12")),
+            std::vector<std::string>{"Insufficient example.com/gpu"});
 }
 
 TEST(NodeEventsTest, PreCheckForNodeRejectsWhatTheNodeCannotTake) {

@@ -17,8 +17,8 @@ FilterStatus Scheduler::RunFilterPluginsWithNominatedPods(
     const Pod& pod, const NodeInfo& info) const {
   std::optional<NodeInfo> with_nominated = addNominatedPods(pod, info);
   FilterStatus status =
-      RunFilterPlugins(pod, with_nominated ? *with_nominated : info);
-  if (with_nominated && status.ok()) status = RunFilterPlugins(pod, info);
+      RunFilterPlugins(pod, with_nominated ? *with_nominated : info, up_);
+  if (with_nominated && status.ok()) status = RunFilterPlugins(pod, info, up_);
   return status;
 }
 
@@ -37,19 +37,26 @@ std::optional<NodeInfo> Scheduler::addNominatedPods(
   return out;
 }
 
+std::string Scheduler::PermitPluginName() const {
+  auto it = config_.plugins.find("permit");
+  return it == config_.plugins.end() || it->second.empty() ? "TracePermit"
+                                                           : it->second.front();
+}
+
 // framework.go: (*frameworkImpl).RejectWaitingPod: the waiting pod's
 // binding cycle wakes with an Unschedulable status and runs its failure path
 // once the handler has returned.
 bool Scheduler::RejectWaitingPod(const std::string& profile,
-                                 const std::string& uid) {
+                                 const std::string& uid,
+                                 const std::string& plugin) {
   auto& waiting = waiting_[profile];
   auto it = waiting.find(uid);
   if (it == waiting.end()) return false;
   BindingCycle cycle = std::move(it->second);
   waiting.erase(it);  // upstream: WaitOnPermit's deferred remove
-  continuations_.push_back([this, cycle]() {
+  continuations_.push_back([this, cycle, plugin]() {
     return handleBindingCycleError(
-        cycle, CycleStatus{/*unschedulable=*/true, "rejected"});
+        cycle, CycleStatus{/*unschedulable=*/true, "rejected", plugin});
   });
   return true;
 }

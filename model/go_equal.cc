@@ -245,4 +245,67 @@ bool DeepEqualTaints(const Node& a, const Node& b) {
                         DeepEqualElements<Taint>);
 }
 
+namespace {
+
+// A quantity's value as sign * mag * 10^exp, with no factor of ten left in
+// mag (little-endian base-2^32 limbs, empty for zero): equal values give
+// equal parts, whichever form (int64Amount or inf.Dec) holds them.
+struct NormalValue {
+  bool negative = false;
+  std::vector<uint32_t> mag;
+  int64_t exp = 0;
+  bool operator==(const NormalValue&) const = default;
+};
+
+NormalValue Normalize(const Quantity& q) {
+  NormalValue v;
+  if (q.is_dec()) {
+    if (q.dec_mag().empty()) return v;
+    v.negative = q.dec_negative();
+    v.mag = q.dec_mag();
+    v.exp = q.dec_pow10() - q.dec_scale();
+    return v;
+  }
+  if (q.int_value() == 0) return v;
+  v.negative = q.int_value() < 0;
+  uint64_t mag = v.negative ? 0 - static_cast<uint64_t>(q.int_value())
+                            : static_cast<uint64_t>(q.int_value());
+  v.exp = q.int_scale();
+  while (mag % 10 == 0) {
+    mag /= 10;
+    ++v.exp;
+  }
+  v.mag.push_back(static_cast<uint32_t>(mag));
+  if (mag >> 32) v.mag.push_back(static_cast<uint32_t>(mag >> 32));
+  return v;
+}
+
+}  // namespace
+
+// equality.Semantic's func for resource.Quantity: a.Cmp(b) == 0.
+bool SemanticEqual(const Quantity& a, const Quantity& b) {
+  return Normalize(a) == Normalize(b);
+}
+
+// Semantic.DeepEqual of two maps or slices: nil and empty are equal, so only
+// the contents count.
+bool SemanticEqualAllocatable(const Node& a, const Node& b) {
+  if (a.allocatable.size() != b.allocatable.size()) return false;
+  for (const auto& [name, q] : a.allocatable) {
+    auto it = b.allocatable.find(name);
+    if (it == b.allocatable.end() || !SemanticEqual(q, it->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SemanticEqualLabels(const Node& a, const Node& b) {
+  return a.labels == b.labels;
+}
+
+bool SemanticEqualTaints(const Node& a, const Node& b) {
+  return a.taints == b.taints;
+}
+
 }  // namespace schedtrace::model

@@ -26,6 +26,13 @@ bool DeepEqualAllocatable(const Node& a, const Node& b);
 bool DeepEqualLabels(const Node& a, const Node& b);
 bool DeepEqualTaints(const Node& a, const Node& b);
 
+// equality.Semantic.DeepEqual of the same fields (v1.30's node checks): nil
+// and empty are equal, and quantities compare by value (Quantity.Cmp).
+bool SemanticEqual(const Quantity& a, const Quantity& b);
+bool SemanticEqualAllocatable(const Node& a, const Node& b);
+bool SemanticEqualLabels(const Node& a, const Node& b);
+bool SemanticEqualTaints(const Node& a, const Node& b);
+
 }  // namespace schedtrace::model
 
 #endif  // SCHEDTRACE_MODEL_GO_EQUAL_H_

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "harness/golden_test_util.h"
+#include "harness/upstream_versions.h"
 #include "model/system.h"
 #include "properties/golden_pass_test_util.h"
 
@@ -40,11 +41,15 @@ TEST_P(GoldenPass, EveryTracePassesEveryCheck) {
   const LayerCorpus& want = GetParam();
   const std::vector<GoldenFile> files =
       ReadGoldenLayer(GoldenDir(), want.layer);
-  int upstream = 0;
-  for (const GoldenFile& f : files) {
-    upstream += f.path.find("/upstream-v1.26.7/") != std::string::npos;
+  // Each version's recordings, every one of them (the same inputs).
+  for (const std::string& version : KnownUpstreams()) {
+    int upstream = 0;
+    for (const GoldenFile& f : files) {
+      upstream +=
+          f.path.find("/upstream-" + version + "/") != std::string::npos;
+    }
+    EXPECT_EQ(upstream, want.upstream) << version;
   }
-  EXPECT_EQ(upstream, want.upstream);
 
   CodecCounts codec;
   for (const GoldenFile& f : files) ExpectCodecRoundTrip(f, codec);

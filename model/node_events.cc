@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "model/filters.h"
 #include "model/go_equal.h"
@@ -36,38 +37,138 @@ ClusterEvent AssignedPodDeleteEvent() {
   return {"Pod", "Delete", "AssignedPodDelete"};
 }
 
-std::optional<ClusterEvent> NodeSchedulingPropertiesChange(
-    const Node& new_node, const Node& old_node) {
+std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const Node& new_node,
+                                                         const Node& old_node,
+                                                         const Upstream& up) {
+  const bool every = up.node_update_emits_every_change;
+  std::vector<ClusterEvent> events;
+  auto changed = [&](bool yes, ClusterEvent event) {
+    if (yes && (every || events.empty())) events.push_back(std::move(event));
+  };
   // upstream: nodeSpecUnschedulableChanged
-  if (new_node.unschedulable != old_node.unschedulable &&
-      !new_node.unschedulable) {
-    return ClusterEvent{"Node", "UpdateNodeTaint",
-                        "NodeSpecUnschedulableChange"};
-  }
-  // upstream: nodeAllocatableChanged
-  if (!DeepEqualAllocatable(old_node, new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeAllocatable",
-                        "NodeAllocatableChange"};
-  }
-  // upstream: nodeLabelsChanged
-  if (!DeepEqualLabels(old_node, new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
-  }
-  // upstream: nodeTaintsChanged
-  if (!DeepEqualTaints(old_node, new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeTaint", "NodeTaintChange"};
-  }
-  // upstream: nodeConditionsChanged
-  if (ConditionStatuses(old_node.conditions) !=
-      ConditionStatuses(new_node.conditions)) {
-    return ClusterEvent{"Node", "UpdateNodeCondition", "NodeConditionChange"};
-  }
-  return std::nullopt;
+  changed(new_node.unschedulable != old_node.unschedulable &&
+              !new_node.unschedulable,
+          {"Node", "UpdateNodeTaint", "NodeSpecUnschedulableChange"});
+  // upstream: nodeAllocatableChanged, nodeLabelsChanged, nodeTaintsChanged
+  changed(every ? !SemanticEqualAllocatable(old_node, new_node)
+                : !DeepEqualAllocatable(old_node, new_node),
+          {"Node", "UpdateNodeAllocatable", "NodeAllocatableChange"});
+  changed(every ? !SemanticEqualLabels(old_node, new_node)
+                : !DeepEqualLabels(old_node, new_node),
+          {"Node", "UpdateNodeLabel", "NodeLabelChange"});
+  changed(every ? !SemanticEqualTaints(old_node, new_node)
+                : !DeepEqualTaints(old_node, new_node),
+          {"Node", "UpdateNodeTaint", "NodeTaintChange"});
+  // upstream: nodeConditionsChanged (type -> status maps: nil and empty
+  // strip to the same map in both versions)
+  changed(ConditionStatuses(old_node.conditions) !=
+              ConditionStatuses(new_node.conditions),
+          {"Node", "UpdateNodeCondition", "NodeConditionChange"});
+  // (v1.30's nodeAnnotationsChanged: node annotations are not a format
+  // field, so it never fires.)
+  return events;
 }
 
-bool PreCheckForNode(const NodeInfo& info, const Pod& pod) {
+std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
+                                                           const Upstream& up) {
+  // One (resource, actions, plugin) row per registration, in map order.
+  struct Row {
+    std::string resource;
+    std::vector<std::string> actions;
+    std::string plugin;
+  };
+  std::vector<Row> rows;
+  for (const ClusterEventMapEntry& e : config.cluster_event_map) {
+    for (const std::string& p : e.plugins)
+      rows.push_back({e.resource, e.actions, p});
+  }
+  auto all_on = [&](const std::string& plugin, const std::string& resource) {
+    for (const Row& r : rows) {
+      if (r.plugin != plugin || r.resource != resource) continue;
+      for (const std::string& a : r.actions) {
+        if (ActionTypeBits(a) == kAllActionBits) return true;
+      }
+    }
+    return false;
+  };
+  // upstream (v1.26): allClusterEvents, what a plugin without
+  // EnqueueExtensions registers.
+  const char* const kAllClusterEvents[] = {"Pod",
+                                           "Node",
+                                           "CSINode",
+                                           "PersistentVolume",
+                                           "PersistentVolumeClaim",
+                                           "StorageClass"};
+  std::set<std::string> defaulted;  // plugins without EnqueueExtensions
+  for (const Row& r : rows) {
+    bool every = true;
+    for (const char* resource : kAllClusterEvents) {
+      every = every && all_on(r.plugin, resource);
+    }
+    if (every) defaulted.insert(r.plugin);
+  }
+  std::vector<Row> out;
+  for (Row r : rows) {
+    if (up.scheduling_gates_registers_no_events &&
+        r.plugin == "SchedulingGates") {
+      continue;
+    }
+    if (up.node_unschedulable_watches_node_update &&
+        r.plugin == "NodeUnschedulable" && r.resource == "Node") {
+      r.actions = {"Add", "Update"};
+    }
+    out.push_back(std::move(r));
+  }
+  if (up.unroll_wildcard_events) {
+    // upstream (v1.30): shouldHaveEnqueueExtensions: only plugins of these
+    // extension points get the defaults (when the header lists them).
+    std::set<std::string> extended;
+    for (const char* point :
+         {"preEnqueue", "preFilter", "filter", "reserve", "permit"}) {
+      if (auto it = config.plugins.find(point); it != config.plugins.end()) {
+        extended.insert(it->second.begin(), it->second.end());
+      }
+    }
+    if (!config.plugins.empty()) {
+      std::erase_if(out, [&](const Row& r) {
+        return defaulted.contains(r.plugin) && !extended.contains(r.plugin);
+      });
+    }
+    // UnrollWildCardResource's kinds with an informer handler (the DRA kinds
+    // get none while DynamicResourceAllocation is off).
+    for (const std::string& plugin : defaulted) {
+      if (!config.plugins.empty() && !extended.contains(plugin)) continue;
+      for (const char* resource : {"CSIDriver", "CSIStorageCapacity"}) {
+        if (!all_on(plugin, resource))
+          out.push_back({resource, {"All"}, plugin});
+      }
+    }
+    // (buildQueueingHintMap also registers Node UpdateNodeTaint for a plugin
+    // registering Node Add without it; every plugin here that registers Node
+    // Add registers UpdateNodeTaint too.)
+  }
+  // Regroup: rows with the same resource and actions share an entry, in the
+  // order of first appearance.
+  std::vector<ClusterEventMapEntry> map;
+  for (const Row& r : out) {
+    auto it = std::find_if(map.begin(), map.end(), [&](const auto& e) {
+      return e.resource == r.resource && e.actions == r.actions;
+    });
+    if (it == map.end()) {
+      map.push_back({r.resource, r.actions, {}});
+      it = map.end() - 1;
+    }
+    if (std::find(it->plugins.begin(), it->plugins.end(), r.plugin) ==
+        it->plugins.end()) {
+      it->plugins.push_back(r.plugin);
+    }
+  }
+  return map;
+}
+
+bool PreCheckForNode(const NodeInfo& info, const Pod& pod, const Upstream& up) {
   // upstream: AdmissionCheck(pod, nodeInfo, false)
-  if (!InsufficientResources(pod, info).empty()) return false;
+  if (!InsufficientResources(pod, info, up).empty()) return false;
   if (!RequiredNodeAffinityMatches(pod, *info.node())) return false;
   if (!pod.node_name.empty() && pod.node_name != info.node()->name) {
     return false;  // upstream: nodename.Fits

@@ -11,6 +11,7 @@
 #include "harness/objects.h"
 #include "harness/trace.h"
 #include "model/node_info.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
@@ -21,14 +22,30 @@ ClusterEvent AssignedPodDeleteEvent();
 
 // upstream: nodeSchedulingPropertiesChange (eventhandlers.go): the first of
 // unschedulable (only when it becomes false), allocatable, labels, taints,
-// conditions (type -> status) that changed, or nullopt.
-std::optional<ClusterEvent> NodeSchedulingPropertiesChange(
-    const Node& new_node, const Node& old_node);
+// conditions (type -> status) that changed, compared with reflect.DeepEqual
+// (v1.26); every one that changed, in that order, compared with
+// equality.Semantic.DeepEqual (v1.30, node_update_emits_every_change).
+// Empty when nothing changed.
+std::vector<ClusterEvent> NodeSchedulingPropertiesChange(
+    const Node& new_node, const Node& old_node,
+    const Upstream& up = Upstream{});
 
 // upstream: preCheckForNode / AdmissionCheck: the pod fits the node's free
 // resources, matches its required node affinity and node name (no ports in
 // our pods), and tolerates its NoSchedule taints.
-bool PreCheckForNode(const NodeInfo& info, const Pod& pod);
+bool PreCheckForNode(const NodeInfo& info, const Pod& pod,
+                     const Upstream& up = Upstream{});
+
+// The scheduler layer's registrations for `up`'s version. Headers carry
+// v1.26.7's clusterEventMap (the recordings of every version do); v1.30
+// registers differently: plugins without EnqueueExtensions register every
+// resource, so also CSIDriver and CSIStorageCapacity, and only those with a
+// PreEnqueue, PreFilter, Filter, Reserve or Permit extension
+// (fillEnqueueExtensions, #118551); NodeUnschedulable registers Node
+// Add|Update (#122334); SchedulingGates registers nothing (#121677).
+// Idempotent: a map already in v1.30's shape comes back unchanged.
+std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
+                                                           const Upstream& up);
 
 // upstream: addAllEventHandlers' buildEvtResHandler / onStorageClassAdd: the
 // event a `cluster_event` step sends for a kind other than Node and Pod, or

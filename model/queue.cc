@@ -103,12 +103,18 @@ const std::string& NominatedNodeName(const Pod& pod) {
 
 // upstream: isPodUpdated (scheduling_queue.go): the pods without
 // resourceVersion, generation and status (of which we keep only
-// nominatedNodeName), compared with reflect.DeepEqual.
-bool isPodUpdated(const Pod& oldPod, const Pod& newPod) {
-  auto strip = [](const Pod& pod) {
+// nominatedNodeName), compared with reflect.DeepEqual. Before v1.26 a
+// PodSpec has no schedulingGates: the decoder dropped them, so they are not
+// compared (`has_gates` false).
+bool isPodUpdated(const Pod& oldPod, const Pod& newPod, bool has_gates) {
+  auto strip = [has_gates](const Pod& pod) {
     Pod p = pod;
     p.resource_version.clear();
     p.nominated_node_name.clear();
+    if (!has_gates) {
+      p.scheduling_gates.clear();
+      p.given_empty.Set(Nilable::kSchedulingGates, false);
+    }
     return p;
   };
   return !DeepEqual(strip(oldPod), strip(newPod));
@@ -159,14 +165,18 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister,
 // upstream: runPreEnqueuePlugins (the SchedulingGates plugin; plugins are
 // looked up by the pod's schedulerName).
 bool PriorityQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
+  // v1.25 has no PreEnqueue extension point at all.
+  if (!up_.pre_enqueue_and_scheduling_gates) return true;
   auto it = config_.pre_enqueue_plugins.find(pInfo.pod().scheduler_name);
   if (it == config_.pre_enqueue_plugins.end()) return true;
   for (const std::string& plugin : it->second) {
     bool ok = true;
     if (plugin == "SchedulingGates") {
       // upstream: SchedulingGates.PreEnqueue
-      ok = !config_.Feature("PodSchedulingReadiness") ||
-           pInfo.pod().scheduling_gates.empty();
+      // (v1.30: the feature is GA and the plugin no longer checks it.)
+      const bool enabled = up_.pod_scheduling_readiness_locked_on ||
+                           config_.Feature("PodSchedulingReadiness");
+      ok = !enabled || pInfo.pod().scheduling_gates.empty();
     }
     if (ok) continue;
     pInfo.unschedulable_plugins.insert(plugin);
@@ -243,7 +253,12 @@ absl::Status PriorityQueue::AddUnschedulableIfNotPresent(
         "Pod is already present in the backoff queue");
   }
   pInfo->timestamp = now_;
-  if (move_request_cycle_ >= podSchedulingCycle) {
+  // v1.30 (addUnschedulableWithoutQueueingHint): a pod no plugin rejected
+  // (an error, no nodes) goes to backoffQ too. PendingPlugins, also part of
+  // the rejectors there, are always empty: no plugin of ours is Pending.
+  if (move_request_cycle_ >= podSchedulingCycle ||
+      (up_.backoff_pods_without_rejector_plugins &&
+       pInfo->unschedulable_plugins.empty())) {
     podBackoffQ_.Add(pInfo);
   } else {
     unschedulablePods_[key] = pInfo;
@@ -283,6 +298,8 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   std::shared_ptr<QueuedPodInfo> pInfo = activeQ_.Pop();
   pInfo->attempts++;
   scheduling_cycle_++;
+  // v1.30: the set of unschedulable plugins is reset for the next attempt.
+  if (up_.pop_clears_rejector_plugins) pInfo->unschedulable_plugins.clear();
   return pInfo;
 }
 
@@ -311,7 +328,7 @@ absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
         !s.ok()) {
       return s;
     }
-    if (isPodUpdated(*oldPod, *newPod)) {
+    if (isPodUpdated(*oldPod, *newPod, up_.pre_enqueue_and_scheduling_gates)) {
       if (isPodBackingoff(*usPodInfo)) {
         podBackoffQ_.Add(usPodInfo);
         unschedulablePods_.erase(newPod->Key());
@@ -357,6 +374,10 @@ void PriorityQueue::AssignedPodUpdated(const PodPtr& pod) {
 // upstream: MoveAllToActiveOrBackoffQueue
 void PriorityQueue::MoveAllToActiveOrBackoffQueue(
     const ClusterEvent& event, const PreEnqueueCheck& preCheck) {
+  if (up_.queueing_hints_skip_uninteresting_events &&
+      !isEventOfInterest(event)) {
+    return;  // v1.30: before any preCheck
+  }
   std::vector<std::shared_ptr<QueuedPodInfo>> unschedulable;
   for (const auto& [key, pInfo] : unschedulablePods_) {
     if (preCheck == nullptr || preCheck(pInfo->pod())) {
@@ -370,7 +391,18 @@ void PriorityQueue::MoveAllToActiveOrBackoffQueue(
 void PriorityQueue::movePodsToActiveOrBackoffQueue(
     const std::vector<std::shared_ptr<QueuedPodInfo>>& podInfoList,
     const ClusterEvent& event) {
+  // v1.30: an event no plugin registered for returns here, and so leaves
+  // moveRequestCycle alone.
+  if (up_.queueing_hints_skip_uninteresting_events &&
+      !isEventOfInterest(event)) {
+    return;
+  }
   for (const std::shared_ptr<QueuedPodInfo>& pInfo : podInfoList) {
+    // v1.30: gated pods SchedulingGates rejected are skipped early.
+    if (up_.move_skips_scheduling_gated_pods && pInfo->gated &&
+        pInfo->unschedulable_plugins.contains("SchedulingGates")) {
+      continue;
+    }
     if (!pInfo->unschedulable_plugins.empty() &&
         !podMatchesEvent(*pInfo, event)) {
       continue;
@@ -429,18 +461,43 @@ Duration PriorityQueue::calculateBackoffDuration(
   return duration;
 }
 
-// upstream: podMatchesEvent
+// upstream: the registered event `e` matches `event`: podMatchesEvent's
+// evtMatch (v1.26), ClusterEvent.Match (v1.30, where a registered "*"
+// matches every resource).
+bool PriorityQueue::entryMatches(const ClusterEventMapEntry& e,
+                                 const ClusterEvent& event) const {
+  int entry_bits = 0;
+  for (const std::string& a : e.actions) entry_bits |= ActionTypeBits(a);
+  if (e.resource == "*" && entry_bits == kAllActionBits) return true;
+  const bool resource_matches =
+      e.resource == event.resource ||
+      (up_.cluster_event_match_wildcard_resource && e.resource == "*");
+  return resource_matches && (entry_bits & ActionTypeBits(event.action)) != 0;
+}
+
+// upstream: isEventOfInterest (v1.30): the wildcard event, or one some
+// registered event matches. (The recorded queue layer registers the
+// header's map for every scheduler name; the scheduler layer registers its
+// profiles', which are all the same.)
+bool PriorityQueue::isEventOfInterest(const ClusterEvent& event) const {
+  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+    return true;
+  }
+  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
+    if (entryMatches(e, event)) return true;
+  }
+  return false;
+}
+
+// upstream: podMatchesEvent (v1.26); isPodWorthRequeuing with the default
+// hint of every plugin (v1.30, SchedulerQueueingHints off).
 bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
                                     const ClusterEvent& event) const {
   const int bits = ActionTypeBits(event.action);
   if (event.resource == "*" && bits == kAllActionBits)
     return true;  // IsWildCard
   for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
-    int entry_bits = 0;
-    for (const std::string& a : e.actions) entry_bits |= ActionTypeBits(a);
-    bool evtMatch = (e.resource == "*" && entry_bits == kAllActionBits) ||
-                    (e.resource == event.resource && (entry_bits & bits) != 0);
-    if (!evtMatch) continue;
+    if (!entryMatches(e, event)) continue;
     for (const std::string& plugin : e.plugins) {
       if (pInfo.unschedulable_plugins.contains(plugin)) return true;
     }

@@ -130,6 +130,9 @@ class PriorityQueue {
   std::shared_ptr<QueuedPodInfo> newQueuedPodInfo(const PodPtr& pod) const;
   Time getBackoffTime(const QueuedPodInfo& pInfo) const;
   Duration calculateBackoffDuration(const QueuedPodInfo& pInfo) const;
+  bool entryMatches(const ClusterEventMapEntry& e,
+                    const ClusterEvent& event) const;
+  bool isEventOfInterest(const ClusterEvent& event) const;
   bool podMatchesEvent(const QueuedPodInfo& pInfo,
                        const ClusterEvent& event) const;
 

@@ -38,10 +38,16 @@ int64_t TraceScore(const Node& node) {
   return ec == std::errc() && ptr == s.data() + s.size() ? v : 0;
 }
 
-// upstream: QueuedPodInfo.DeepCopy
-std::shared_ptr<QueuedPodInfo> DeepCopy(const QueuedPodInfo& qpi) {
+// upstream: QueuedPodInfo.DeepCopy. Before v1.26 it copied neither
+// UnschedulablePlugins nor Gated.
+std::shared_ptr<QueuedPodInfo> DeepCopy(const QueuedPodInfo& qpi,
+                                        const Upstream& up) {
   auto copy = std::make_shared<QueuedPodInfo>(qpi);
   copy->pod_info = std::make_shared<PodInfo>(*qpi.pod_info);
+  if (!up.deep_copy_keeps_unschedulable_plugins) {
+    copy->unschedulable_plugins.clear();
+    copy->gated = false;
+  }
   return copy;
 }
 
@@ -87,9 +93,11 @@ absl::Status Scheduler::ScheduleOne(ReserveOutcome reserve,
           cycle->fit_error_plugins->begin(), cycle->fit_error_plugins->end());
     }
     // upstream: sched.FailureHandler
-    if (absl::Status s = handleSchedulingFailure(cycle->pod_info, cycle->reason,
-                                                 cycle->fit_error_plugins,
-                                                 cycle->nominating_info);
+    const std::optional<std::set<std::string>>& plugins =
+        cycle->fit_error_plugins ? cycle->fit_error_plugins
+                                 : cycle->rejector_plugins;
+    if (absl::Status s = handleSchedulingFailure(
+            cycle->pod_info, cycle->reason, plugins, cycle->nominating_info);
         !s.ok()) {
       return s;
     }
@@ -145,7 +153,7 @@ absl::StatusOr<Scheduler::SchedulingCycleResult> Scheduler::schedulingCycle(
       break;
   }
   const std::string host = std::move(scheduled->suggested_host);
-  std::shared_ptr<QueuedPodInfo> assumed_info = DeepCopy(*pod_info);
+  std::shared_ptr<QueuedPodInfo> assumed_info = DeepCopy(*pod_info, up_);
   absl::Status assumed = assume(*assumed_info->pod_info, host);
   if (IsFatal(assumed)) return assumed;
   SchedulingCycleResult result;
@@ -161,6 +169,10 @@ absl::StatusOr<Scheduler::SchedulingCycleResult> Scheduler::schedulingCycle(
     const PodPtr& assumed_pod = assumed_info->pod_info->pod;
     if (absl::Status s = cache_.ForgetPod(assumed_pod); IsFatal(s)) return s;
     result = failed(assumed_info, kUnschedulable, ClearNominatedNode());
+    // v1.30: the rejection is a FitError whose diagnosis names the plugin.
+    if (up_.permit_rejection_is_fit_error) {
+      result.rejector_plugins = std::set<std::string>{PermitPluginName()};
+    }
   } else {
     result.pod_info = assumed_info;
   }
@@ -211,10 +223,16 @@ absl::Status Scheduler::handleBindingCycleError(const BindingCycle& cycle,
       queue_->MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(), nullptr);
     }
   }
+  // v1.30: a rejection while waiting on Permit is a FitError naming the
+  // rejecting plugin ("" for RejectWaitingPod).
+  std::optional<std::set<std::string>> fit_error_plugins;
+  if (up_.permit_rejection_is_fit_error && status.rejected_by) {
+    fit_error_plugins = std::set<std::string>{*status.rejected_by};
+  }
   absl::Status s = handleSchedulingFailure(
       cycle.assumed_pod_info,
-      status.unschedulable ? kUnschedulable : kSchedulerError, std::nullopt,
-      ClearNominatedNode());
+      status.unschedulable ? kUnschedulable : kSchedulerError,
+      fit_error_plugins, ClearNominatedNode());
   if (!s.ok()) return s;
   if (deferred_move) {
     const std::string uid = assumed->uid;
@@ -279,7 +297,7 @@ absl::StatusOr<Scheduler::SchedulePodResult> Scheduler::schedulePod(
 absl::StatusOr<std::vector<const NodeInfo*>> Scheduler::findNodesThatFitPod(
     const Pod& pod, Diagnosis& diagnosis) const {
   // upstream: RunPreFilterPlugins (NodeAffinity's is the only one modelled).
-  PreFilterResult pre = NodeAffinityPreFilter(pod);
+  PreFilterResult pre = NodeAffinityPreFilter(pod, up_);
   if (!pre.status.ok()) {
     diagnosis.unschedulable_plugins.insert(pre.status.plugin);
     return std::vector<const NodeInfo*>{};
@@ -296,7 +314,10 @@ absl::StatusOr<std::vector<const NodeInfo*>> Scheduler::findNodesThatFitPod(
   } else {
     for (const std::string& name : *pre.node_names) {
       const NodeInfo* info = snapshot_.Get(name);
-      if (info == nullptr) {  // upstream: NodeInfos().Get fails
+      if (info == nullptr) {
+        // v1.30 skips a name the snapshot lacks; v1.26's NodeInfos().Get
+        // fails the cycle.
+        if (up_.pre_filter_ignores_unknown_node_names) continue;
         return absl::NotFoundError("nodeinfo not found for node name " + name);
       }
       nodes.push_back(info);

@@ -11,6 +11,7 @@
 
 #include "harness/refill.h"
 #include "model/cache_snapshot.h"
+#include "model/node_events.h"
 
 namespace schedtrace::model {
 
@@ -24,19 +25,25 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
     if (auto it = config_.plugins.find("preEnqueue");
         it != config_.plugins.end()) {
       plugins = it->second;
-    } else if (config_.Feature("PodSchedulingReadiness")) {
+    } else if (up_.pod_scheduling_readiness_locked_on ||
+               config_.Feature("PodSchedulingReadiness")) {
       plugins = {"SchedulingGates"};
     }
     for (const std::string& profile : config_.profiles) {
       config_.pre_enqueue_plugins[profile] = plugins;
     }
   }
+  // The registrations of this version, derived from the header's v1.26.7
+  // ones (model/node_events.h).
+  config_.cluster_event_map = EffectiveClusterEventMap(config_, up_);
   // upstream: the nominator's pod lister is the informer's.
   queue_ = std::make_unique<PriorityQueue>(
-      config_, [this](const std::string& key) -> PodPtr {
+      config_,
+      [this](const std::string& key) -> PodPtr {
         auto it = informer_.find(key);
         return it == informer_.end() ? nullptr : it->second;
-      });
+      },
+      up_);
 }
 
 void Scheduler::SetNow(int64_t now_ms) {
@@ -77,7 +84,7 @@ absl::Status Scheduler::PermitReject(const std::string& key) {
       if (it->second.assumed_pod_info->pod_info->pod->Key() != key) continue;
       std::string uid = it->first;
       std::string p = profile;
-      RejectWaitingPod(p, uid);
+      RejectWaitingPod(p, uid, PermitPluginName());
       return RunContinuations();
     }
   }

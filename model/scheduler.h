@@ -90,6 +90,9 @@ class Scheduler {
   struct CycleStatus {
     bool unschedulable = false;
     std::string message;
+    // upstream: Status.Plugin() of a Permit rejection (waitingPod.Reject's
+    // plugin name: "" when RejectWaitingPod rejected it).
+    std::optional<std::string> rejected_by;
   };
   // A continuation queued by a handler, run after it returns.
   using Continuation = std::function<absl::Status()>;
@@ -137,6 +140,9 @@ class Scheduler {
     std::optional<NominatingInfo> nominating_info;
     // upstream: a FitError's Diagnosis.UnschedulablePlugins.
     std::optional<std::set<std::string>> fit_error_plugins;
+    // upstream (v1.30): the FitError of a Permit rejection, which the
+    // failure handler takes as the pod's plugins; never in `result.plugins`.
+    std::optional<std::set<std::string>> rejector_plugins;
   };
   bool skipPodSchedule(const Pod& pod);
   // A non-OK status is fatal only; upstream's errors are in the result.
@@ -170,7 +176,11 @@ class Scheduler {
                                                  const NodeInfo& info) const;
   std::optional<NodeInfo> addNominatedPods(const Pod& pod,
                                            const NodeInfo& info) const;
-  bool RejectWaitingPod(const std::string& profile, const std::string& uid);
+  bool RejectWaitingPod(const std::string& profile, const std::string& uid,
+                        const std::string& plugin = "");
+  // The scripted Permit plugin's name: the header's plugins.permit, else
+  // TracePermit.
+  std::string PermitPluginName() const;
 
   absl::Status RunContinuations();
 

@@ -61,7 +61,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"node_update_emits_every_change", "kubernetes/kubernetes#121755",
        "a node update fires every changed property, compared semantically",
        &Upstream::node_update_emits_every_change},
-      {"node_affinity_pre_filter_unions_terms", "kubernetes/kubernetes#119155",
+      {"node_affinity_pre_filter_unions_terms", "kubernetes/kubernetes#116465",
        "NodeAffinity PreFilter unions the node names of its terms",
        &Upstream::node_affinity_pre_filter_unions_terms},
       {"pre_filter_ignores_unknown_node_names", "kubernetes/kubernetes#119779",

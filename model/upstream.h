@@ -76,14 +76,16 @@ struct Upstream {
   // kubernetes#123117: ClusterEvent.Match: a registered event whose
   // resource is "*" matches every resource with a common action bit.
   bool cluster_event_match_wildcard_resource = false;
-  // kubernetes#121755 line: nodeSchedulingPropertiesChange returns every
-  // changed property (each moves pods), compared with Semantic.DeepEqual.
+  // kubernetes#121755: nodeSchedulingPropertiesChange returns every changed
+  // property (each moves pods), compared with Semantic.DeepEqual (which
+  // came, apparently, with #118389).
   bool node_update_emits_every_change = false;
-  // NodeAffinity PreFilter: node names are the union over the terms, and
-  // only an empty union is unresolvable.
+  // kubernetes#116465: NodeAffinity PreFilter: node names are the union
+  // over the terms, and only an empty union is unresolvable.
   bool node_affinity_pre_filter_unions_terms = false;
-  // findNodesThatFitPod skips PreFilter node names the snapshot lacks
-  // instead of failing the cycle.
+  // kubernetes#119779 (the v1.30 form of #125197): findNodesThatFitPod
+  // skips PreFilter node names the snapshot lacks instead of failing the
+  // cycle.
   bool pre_filter_ignores_unknown_node_names = false;
 };
 

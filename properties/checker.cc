@@ -2,13 +2,21 @@
 
 #include <utility>
 
+#include "harness/upstream_versions.h"
+
 namespace schedtrace::properties {
 
 Checker::Checker(const TraceHeader& header, CheckMode mode, Shown shown)
-    : mode_(mode), shown_(std::move(shown)), history_(header) {}
+    : mode_(mode),
+      shown_(std::move(shown)),
+      version_(EffectiveUpstream(header.upstream)),
+      history_(header) {}
 
 Checker::Checker(const TraceHeader* header, CheckMode mode, Shown shown)
-    : mode_(mode), shown_(std::move(shown)), history_(header) {}
+    : mode_(mode),
+      shown_(std::move(shown)),
+      version_(EffectiveUpstream(header->upstream)),
+      history_(header) {}
 
 const std::vector<Finding>& Checker::Observe(const State& before,
                                              const Step& step,
@@ -36,7 +44,7 @@ const std::vector<Finding>& Checker::Observe(const State& before,
         skip_[v.property]) {
       continue;
     }
-    const KnownViolation* known = Classify(o, v);
+    const KnownViolation* known = Classify(o, v, version_);
     if (known != nullptr) {
       if (counts_.empty()) counts_.resize(KnownViolations().size());
       ++counts_[known - KnownViolations().data()];

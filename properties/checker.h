@@ -75,6 +75,7 @@ class Checker {
  private:
   CheckMode mode_;
   Shown shown_;
+  std::string version_;  // the trace's effective upstream version
   bool shown_asked_ = false;
   std::vector<Unchecked> unchecked_;
   bool skip_[11] = {};  // by property id: not checked

@@ -227,6 +227,12 @@ bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
 
 }  // namespace
 
+// Versions, for the table below.
+const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
+                                                     "v1.30.12"};
+// Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
+const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
+
 // Over 80 lines: one table with an entry of a few lines per known
 // violation, kept whole so the registry reads in one place.
 const std::vector<KnownViolation>& KnownViolations() {
@@ -235,16 +241,16 @@ const std::vector<KnownViolation>& KnownViolations() {
        "golden/upstream-v1.26.7/queue/add-unschedulable-if-not-present.jsonl",
        "an update of a pod between Pop and AddUnschedulableIfNotPresent adds "
        "a second copy to activeQ (fixed in 1.31 behind QueueingHints)",
-       &InFlightCopy},
+       &InFlightCopy, kEveryVersion},
       {"nil-old-update-duplicates", 1, "docs/UPSTREAM.md item 3",
        "golden/upstream-v1.26.7/queue/update-nil-old-in-activeq.jsonl",
        "Update(nil, p) of a pod in backoffQ adds it to activeQ as well",
-       &NilOldUpdateCopy},
+       &NilOldUpdateCopy, kEveryVersion},
       {"recreated-uid-second-pod", 0, "kubernetes/kubernetes#141255 class",
        "golden/upstream-v1.26.7/scheduler/random-47.jsonl",
        "an update carrying a new uid is a new pod to the cache but the same "
        "key to the queue: it is queued while the old uid waits or binds",
-       &RecreatedUid},
+       &RecreatedUid, kEveryVersion},
       {"recreated-uid-phantom-nomination", 9,
        "kubernetes/kubernetes#141255 class (docs/UPSTREAM.md item 27)",
        "golden/regression/upstream/scheduler/"
@@ -252,7 +258,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update giving a nominated pod in unschedulablePods a new uid "
        "leaves its nominator entry behind for good: it outlives the pod's "
        "binding and deletion and keeps reserving the node",
-       &RecreatedUidPhantomNomination},
+       &RecreatedUidPhantomNomination, kEveryVersion},
       {"recreated-uid-waiting-pod-survives", 4,
        "kubernetes/kubernetes#141255 class (docs/UPSTREAM.md item 28)",
        "golden/regression/upstream/scheduler/"
@@ -261,7 +267,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "with a new uid is not rejected when the new uid is deleted: "
        "RejectWaitingPod looks for the new uid, the old one keeps waiting "
        "and binds",
-       &RecreatedUidWaitingPod},
+       &RecreatedUidWaitingPod, kEveryVersion},
       {"recreated-other-scheduler-stays-queued", 9,
        "handleSchedulingFailure's informer lookup by name (schedule_one.go)",
        "golden/regression/upstream/scheduler/"
@@ -270,24 +276,24 @@ const std::vector<KnownViolation>& KnownViolations() {
        "the same name even when it was re-created for another scheduler; "
        "its delete never passes our queue filter, so it stays queued and "
        "nominated after it is gone",
-       &RecreatedForOtherScheduler},
+       &RecreatedForOtherScheduler, kEveryVersion},
       {"caller-object-accounting", 6, "docs/UPSTREAM.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
        "one: a stale argument makes requested drift",
-       &CallerObjectAccounting},
+       &CallerObjectAccounting, kEveryVersion},
       {"activate-gated-pod-in-backoffq", 1,
        "PreEnqueue only on entry to activeQ (PriorityQueue.activate)",
        "golden/handwritten/queue/activate-gated-pod-in-backoffq.jsonl",
        "Activate of a pod in backoffQ whose object gained scheduling gates "
        "leaves it in backoffQ and unschedulablePods at once",
-       &ActivateGatedInBackoff},
+       &ActivateGatedInBackoff, kWithGates},
       {"gates-added-in-activeq", 7,
        "PreEnqueue only on entry to activeQ (PriorityQueue.Update)",
        "golden/handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
        "an update adding scheduling gates to a pod in activeQ leaves it "
        "there, and it is popped with its gates",
-       &GatesAddedInActiveQ},
+       &GatesAddedInActiveQ, kWithGates},
       {"gated-add-keeps-queued-copy", 0,
        "PriorityQueue.Add / addToActiveQ (scheduling_queue.go), "
        "docs/UPSTREAM.md "
@@ -296,7 +302,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an add of a pod already in activeQ or backoffQ whose new object is "
        "gated puts it in unschedulablePods and returns before removing the "
        "other copy: the pod is in two queues (hostile input)",
-       &GatedAddKeepsQueuedCopy},
+       &GatedAddKeepsQueuedCopy, kWithGates},
       {"duplicate-add-requeues-assumed", 0,
        "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 50",
        "golden/regression/upstream/scheduler/"
@@ -304,7 +310,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a second add of an assumed pod passes the unscheduled-pod filter, "
        "which does not ask the cache, and PriorityQueue.Add queues it while "
        "it is assumed (hostile input)",
-       &DuplicateAddOfAssumed},
+       &DuplicateAddOfAssumed, kEveryVersion},
       {"delete-other-uid-keeps-nomination", 9,
        "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
        "51",
@@ -313,14 +319,20 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a delete carrying another uid than the nominated pod's removes the "
        "pod from the queue (by name) but not its nomination (by uid), which "
        "stays after the pod is gone (hostile input)",
-       &DeleteOfOtherUidKeepsNomination},
+       &DeleteOfOtherUidKeepsNomination, kEveryVersion},
   };
   return kAll;
 }
 
-const KnownViolation* Classify(const Observation& o, const Violation& v) {
+bool KnownViolation::CommittedBy(std::string_view version) const {
+  return std::find(versions.begin(), versions.end(), version) != versions.end();
+}
+
+const KnownViolation* Classify(const Observation& o, const Violation& v,
+                               std::string_view version) {
   for (const KnownViolation& k : KnownViolations()) {
-    if ((k.property == 0 || k.property == v.property) && k.matches(o, v)) {
+    if ((k.property == 0 || k.property == v.property) &&
+        k.CommittedBy(version) && k.matches(o, v)) {
       return &k;
     }
   }

@@ -1,4 +1,5 @@
-// Upstream v1.26.7's own violations of our properties: the registry.
+// Upstream's own violations of our properties: the registry, with the
+// versions (harness/upstream_versions.h) that commit each.
 //
 // The model follows upstream faithfully, bugs included, so a property can
 // fire on it. Each entry names the property, the upstream issue, a minimal
@@ -22,12 +23,19 @@ struct KnownViolation {
   std::string_view trace;     // a minimal trace showing it
   std::string_view summary;
   bool (*matches)(const Observation& o, const Violation& v);
+  // The upstream versions that commit it, oldest first. On another version
+  // the same violation is a failure.
+  std::vector<std::string_view> versions;
+
+  bool CommittedBy(std::string_view version) const;
 };
 
 const std::vector<KnownViolation>& KnownViolations();
 
-// The entry that explains `v`, or null when `v` is a real failure.
-const KnownViolation* Classify(const Observation& o, const Violation& v);
+// The entry that explains `v` on `version` (an effective version, e.g.
+// "v1.26.7"), or null when `v` is a real failure there.
+const KnownViolation* Classify(const Observation& o, const Violation& v,
+                               std::string_view version);
 
 }  // namespace schedtrace::properties
 

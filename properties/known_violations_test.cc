@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "harness/codec.h"
+#include "harness/upstream_versions.h"
 #include "model/system.h"
 #include "properties/checker.h"
 
@@ -20,11 +21,14 @@ std::string SourcePath(std::string_view relative) {
 // Replays `path` against the model with the properties on; returns the ids
 // of the registry entries that classified a violation, and fails the test on
 // a violation no entry explains.
-std::set<std::string> KnownIdsFiredBy(const std::string& path) {
+// With `version`, the trace runs as that version's.
+std::set<std::string> KnownIdsFiredBy(const std::string& path,
+                                      const std::string& version = "") {
   std::set<std::string> fired;
   absl::StatusOr<Trace> trace = ReadTraceFile(path);
   EXPECT_TRUE(trace.ok()) << trace.status();
   if (!trace.ok()) return fired;
+  if (!version.empty()) trace->header.upstream = version;
   std::unique_ptr<System> sut = model::NewSystem();
   EXPECT_TRUE(sut->Configure(trace->header).ok()) << path;
   Checker checker(trace->header);
@@ -56,6 +60,21 @@ TEST(KnownViolationsTest, EveryEntrysTraceFiresIt) {
     EXPECT_TRUE(
         KnownIdsFiredBy(SourcePath(k.trace)).contains(std::string(k.id)))
         << k.id << " does not fire on " << k.trace;
+  }
+}
+
+// Which versions commit each entry: its trace, replayed on each version
+// (the header's `upstream` replaced), fires it on the versions the entry
+// lists and on no other (where the same steps must not violate anything).
+TEST(KnownViolationsTest, EachEntryFiresOnTheVersionsItNames) {
+  for (const KnownViolation& k : KnownViolations()) {
+    ASSERT_FALSE(k.versions.empty()) << k.id;
+    for (const std::string& v : KnownUpstreams()) {
+      const std::set<std::string> fired =
+          KnownIdsFiredBy(SourcePath(k.trace), v);
+      EXPECT_EQ(fired.contains(std::string(k.id)), k.CommittedBy(v))
+          << k.id << " on " << v;
+    }
   }
 }
 
@@ -154,7 +173,8 @@ TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
   same.Observe(s, add, {});
   Step bound = update(add.pod, pod("uid-1", "n1"));
   same.Observe(s, bound, {});
-  EXPECT_EQ(Classify(Observation{s, bound, {}, s, same}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{s, bound, {}, s, same}, v, "v1.26.7"),
+            nullptr);
 
   History changed(header);
   changed.Observe(s, add, {});
@@ -163,7 +183,7 @@ TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
   Step bound2 = update(recreated.new_pod, pod("uid-2", "n1"));
   changed.Observe(s, bound2, {});
   const KnownViolation* known =
-      Classify(Observation{s, bound2, {}, s, changed}, v);
+      Classify(Observation{s, bound2, {}, s, changed}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "recreated-uid-phantom-nomination");
 
@@ -175,7 +195,8 @@ TEST(KnownViolationsTest, PhantomNominationNeedsAUidChange) {
   unnominated.Observe(not_nominated, add, {});
   unnominated.Observe(not_nominated, recreated, {});
   unnominated.Observe(s, bound2, {});
-  EXPECT_EQ(Classify(Observation{s, bound2, {}, s, unnominated}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{s, bound2, {}, s, unnominated}, v, "v1.26.7"),
+            nullptr);
 }
 
 // Upstream's violations under hostile input: each regression trace fires
@@ -217,17 +238,19 @@ TEST(KnownViolationsTest, GatedAddNeedsAGatedCopyBesideAQueuedOne) {
   after.queue->unschedulable = {gated};
   Violation v{.property = 1, .detail = "two queues", .pods = {"default/p"}};
   const KnownViolation* known =
-      Classify(Observation{before, add, {}, after, h}, v);
+      Classify(Observation{before, add, {}, after, h}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "gated-add-keeps-queued-copy");
   // Not gated in unschedulablePods: a real failure.
   State ungated = after;
   ungated.queue->unschedulable[0].gated = false;
-  EXPECT_EQ(Classify(Observation{before, add, {}, ungated, h}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{before, add, {}, ungated, h}, v, "v1.26.7"),
+            nullptr);
   // In no queue before the add: a real failure.
   State empty;
   empty.queue = QueueState{};
-  EXPECT_EQ(Classify(Observation{empty, add, {}, after, h}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{empty, add, {}, after, h}, v, "v1.26.7"),
+            nullptr);
 }
 
 // A requeued assumed pod is upstream's only when the step is an add of the
@@ -257,19 +280,20 @@ TEST(KnownViolationsTest, DuplicateAddNeedsAnAddOfTheAssumedPod) {
   const std::string key = last->pod->Key();
   Violation v{.property = 2, .detail = "requeued", .pods = {key}};
   const KnownViolation* known =
-      Classify(Observation{before, *last, {}, after, h}, v);
+      Classify(Observation{before, *last, {}, after, h}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "duplicate-add-requeues-assumed");
   Step cycle;
   cycle.op = Op::kScheduleOne;
-  EXPECT_EQ(Classify(Observation{before, cycle, {}, after, h}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{before, cycle, {}, after, h}, v, "v1.26.7"),
+            nullptr);
   // An add carrying another uid than the assumed pod's: not this entry.
   Step other = *last;
   auto p = std::make_shared<Pod>(*last->pod);
   p->uid = "another-uid";
   other.pod = p;
   const KnownViolation* k2 =
-      Classify(Observation{before, other, {}, after, h}, v);
+      Classify(Observation{before, other, {}, after, h}, v, "v1.26.7");
   EXPECT_TRUE(k2 == nullptr || k2->id != "duplicate-add-requeues-assumed");
 }
 
@@ -365,11 +389,12 @@ TEST(KnownViolationsTest, GatedAddIsRecordedOnlyWhenQueuedAndGated) {
   later.op = Op::kFlushBackoff;
   Violation v{.property = 1, .detail = "two queues", .pods = {"default/p"}};
   const KnownViolation* known =
-      Classify(Observation{shape, later, {}, shape, h}, v);
+      Classify(Observation{shape, later, {}, shape, h}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "gated-add-keeps-queued-copy");
-  EXPECT_EQ(Classify(Observation{shape, later, {}, shape, not_gated}, v),
-            nullptr);
+  EXPECT_EQ(
+      Classify(Observation{shape, later, {}, shape, not_gated}, v, "v1.26.7"),
+      nullptr);
 }
 
 // History::AddedWhileAssumed: a pod_add of the very pod (uid) the cache
@@ -413,14 +438,15 @@ TEST(KnownViolationsTest, AddWhileAssumedNeedsTheAssumedUid) {
   Step later;
   later.op = Op::kNodeAdd;
   const KnownViolation* known =
-      Classify(Observation{s, later, {}, s, *same}, v);
+      Classify(Observation{s, later, {}, s, *same}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "duplicate-add-requeues-assumed");
   // The same shape without such an add (the pod never re-added): a failure.
   History never(header);
   never.Observe(none, add, {}, &s);
   never.Observe(s, cycle, scheduled, &s);
-  EXPECT_EQ(Classify(Observation{s, later, {}, s, never}, v), nullptr);
+  EXPECT_EQ(Classify(Observation{s, later, {}, s, never}, v, "v1.26.7"),
+            nullptr);
 }
 
 // History::DeletedOtherUidWhileNominated: a delete of a nominated key whose
@@ -448,8 +474,8 @@ TEST(KnownViolationsTest, DeleteKeepsNominationOnlyUnderAnotherUid) {
   other.Observe(plain, add, {});
   other.Observe(nominated, del(TestPod("u2", 0)), {});
   EXPECT_TRUE(other.DeletedOtherUidWhileNominated("default/p"));
-  const KnownViolation* known =
-      Classify(Observation{nominated, later, {}, nominated, other}, v);
+  const KnownViolation* known = Classify(
+      Observation{nominated, later, {}, nominated, other}, v, "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->id, "delete-other-uid-keeps-nomination");
 
@@ -457,16 +483,17 @@ TEST(KnownViolationsTest, DeleteKeepsNominationOnlyUnderAnotherUid) {
   own.Observe(plain, add, {});
   own.Observe(nominated, del(TestPod("u1", 0)), {});
   EXPECT_FALSE(own.DeletedOtherUidWhileNominated("default/p"));
-  EXPECT_EQ(Classify(Observation{nominated, later, {}, nominated, own}, v),
-            nullptr);
+  EXPECT_EQ(
+      Classify(Observation{nominated, later, {}, nominated, own}, v, "v1.26.7"),
+      nullptr);
 
   History unnominated(header);
   unnominated.Observe(plain, add, {});
   unnominated.Observe(plain, del(TestPod("u2", 0)), {});
   EXPECT_FALSE(unnominated.DeletedOtherUidWhileNominated("default/p"));
-  EXPECT_EQ(
-      Classify(Observation{nominated, later, {}, nominated, unnominated}, v),
-      nullptr);
+  EXPECT_EQ(Classify(Observation{nominated, later, {}, nominated, unnominated},
+                     v, "v1.26.7"),
+            nullptr);
 }
 
 // The scheduler layer's queued object: an update the handlers drop (another

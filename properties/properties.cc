@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "harness/upstream_versions.h"
 #include "model/resource.h"
 
 namespace schedtrace::properties {
@@ -102,6 +103,8 @@ int64_t MaxBackoffMs(const Config& c, int attempts) {
 
 bool GatedBySchedulingGates(const History& h, const Pod& pod) {
   if (pod.scheduling_gates.empty()) return false;
+  // v1.25 drops a pod's gates: nothing is gated.
+  if (!UpstreamHasSchedulingGates(h.header().upstream)) return false;
   auto it = h.header().config.pre_enqueue_plugins.find(pod.scheduler_name);
   if (it == h.header().config.pre_enqueue_plugins.end()) return false;
   return std::find(it->second.begin(), it->second.end(), "SchedulingGates") !=

@@ -193,7 +193,7 @@ TEST(DeletedWaitingPodsAreRejectedTest, RecreatedUidIsKnownOwnUidIsNot) {
     ASSERT_EQ(v.size(), 2u);  // still waiting and still assumed
     Observation o{waiting, del, StepOut{}, waiting, h.history};
     for (const Violation& x : v) {
-      const KnownViolation* known = Classify(o, x);
+      const KnownViolation* known = Classify(o, x, "v1.26.7");
       if (recreated) {
         ASSERT_NE(known, nullptr) << x.Format();
         EXPECT_EQ(known->id, "recreated-uid-waiting-pod-survives");
@@ -209,7 +209,7 @@ TEST(DeletedWaitingPodsAreRejectedTest, RecreatedUidIsKnownOwnUidIsNot) {
     auto b = h.Run(&DeletedWaitingPodsAreRejected, empty, bind, bound, empty);
     ASSERT_EQ(b.size(), 1u);
     Observation ob{empty, bind, bound, empty, h.history};
-    EXPECT_EQ(Classify(ob, b[0]) != nullptr, recreated);
+    EXPECT_EQ(Classify(ob, b[0], "v1.26.7") != nullptr, recreated);
   }
 }
 
@@ -543,7 +543,7 @@ TEST(OneCopyTest, FiresForAQueuedWaitingPodAndForInFlightCopies) {
   ASSERT_EQ(v.size(), 1u);
   // ... and the registry knows it as upstream's #118226.
   Observation o{empty, update, StepOut{}, copy, q.history};
-  const KnownViolation* known = Classify(o, v[0]);
+  const KnownViolation* known = Classify(o, v[0], "v1.26.7");
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->upstream, "kubernetes/kubernetes#118226");
 }

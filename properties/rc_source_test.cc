@@ -11,12 +11,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/step_source.h"
+#include "harness/upstream_versions.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
@@ -54,11 +56,23 @@ std::optional<DiffResult> RunDrawn(Layer layer, const GenOptions& options,
   return std::nullopt;
 }
 
-class RcSourceTest : public testing::TestWithParam<Layer> {};
+// Every layer on every version's profile: the source writes the version in
+// the header (and follows its rules: no gates before v1.26), model and
+// impl each run that version.
+class RcSourceTest
+    : public testing::TestWithParam<std::tuple<Layer, std::string>> {
+ protected:
+  Layer layer() const { return std::get<0>(GetParam()); }
+  GenOptions WithVersion(GenOptions options) const {
+    options.upstream = std::get<1>(GetParam());
+    return options;
+  }
+};
 
 TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
   absl::StatusOr<GenOptions> options = RcGenOptions();
   ASSERT_TRUE(options.ok()) << options.status();
+  *options = WithVersion(*options);
   std::map<std::string, int> known;
   const rc::detail::TestResult r = rc::detail::checkTestable(
       [&] {
@@ -66,7 +80,7 @@ TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
         std::unique_ptr<System> b = impl::NewSystem();
         Trace trace;
         std::optional<DiffResult> d =
-            RunDrawn(GetParam(), *options, *a, *b, trace, known);
+            RunDrawn(layer(), *options, *a, *b, trace, known);
         RC_ASSERT(!d.has_value());
       },
       rc::detail::TestMetadata{}, RcParams(300));
@@ -80,14 +94,13 @@ TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
 // carrying the object unchanged) and a re-create (a delete, then an add of
 // the same key with a new uid) in every layer.
 TEST_P(RcSourceTest, ReachesThePerturbations) {
-  GenOptions options;
+  GenOptions options = WithVersion(GenOptions{});
   options.perturb = Perturbations::All(0.2);
   int resyncs = 0, recreates = 0;
   const rc::detail::TestResult r = rc::detail::checkTestable(
       [&] {
         RcChoices choices = RcChoices::Draw();
-        std::unique_ptr<StepSource> source =
-            StepSource::New(GetParam(), options);
+        std::unique_ptr<StepSource> source = StepSource::New(layer(), options);
         std::unique_ptr<System> sut = model::NewSystem();
         RC_ASSERT(sut->Configure(source->Header(choices)).ok());
         std::vector<Step> steps;
@@ -109,12 +122,18 @@ TEST_P(RcSourceTest, ReachesThePerturbations) {
   EXPECT_GT(recreates, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Layers, RcSourceTest,
-                         testing::Values(Layer::kQueue, Layer::kCache,
-                                         Layer::kScheduler),
-                         [](const auto& info) {
-                           return std::string(LayerName(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Layers, RcSourceTest,
+    testing::Combine(testing::Values(Layer::kQueue, Layer::kCache,
+                                     Layer::kScheduler),
+                     testing::ValuesIn(KnownUpstreams())),
+    [](const auto& info) {
+      std::string version = std::get<1>(info.param);
+      for (char& c : version) {
+        if (c == '.') c = '_';
+      }
+      return std::string(LayerName(std::get<0>(info.param))) + "_" + version;
+    });
 
 // A planted bug: impl, except that a pop of team/p3 says it popped nothing.
 class LosesP3 : public System {
