@@ -78,8 +78,9 @@ std::vector<std::string> DefaultExtensionPlugins(
 
 }  // namespace
 
-std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(
-    const std::vector<ClusterEventMapEntry>& map, const Upstream& up) {
+std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
+                                                           const Upstream& up) {
+  const std::vector<ClusterEventMapEntry>& map = config.cluster_event_map;
   if (!up.unroll_wildcard_events &&
       !up.node_unschedulable_watches_node_update &&
       !up.scheduling_gates_registers_no_events) {
@@ -92,7 +93,7 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(
     for (const std::string& p : e.plugins)
       regs.push_back({e.resource, actions, p});
   }
-  const std::vector<std::string> defaults = DefaultExtensionPlugins(regs);
+  std::vector<std::string> defaults = DefaultExtensionPlugins(regs);
 
   // kubernetes#121677: SchedulingGates.EventsToRegister returns nil.
   if (up.scheduling_gates_registers_no_events) {
@@ -112,8 +113,33 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(
   }
   // kubernetes#118551: a plugin without EnqueueExtensions registers
   // UnrollWildCardResource, which names CSIDriver and CSIStorageCapacity
-  // too.
+  // too; and only one of a PreEnqueue, PreFilter, Filter, Reserve or Permit
+  // plugin (v1.30 shouldHaveEnqueueExtensions: PrioritySort, TraceScore,
+  // TracePreBind and TraceBind register nothing), judged by the plugin set
+  // the header names.
   if (up.unroll_wildcard_events) {
+    if (!config.plugins.empty()) {
+      std::vector<std::string> extended;
+      for (const char* point :
+           {"preEnqueue", "preFilter", "filter", "reserve", "permit"}) {
+        if (auto it = config.plugins.find(point); it != config.plugins.end()) {
+          extended.insert(extended.end(), it->second.begin(), it->second.end());
+        }
+      }
+      std::vector<std::string> dropped;
+      for (const std::string& p : defaults) {
+        if (std::find(extended.begin(), extended.end(), p) == extended.end()) {
+          dropped.push_back(p);
+        }
+      }
+      auto is_dropped = [&](const std::string& plugin) {
+        return std::find(dropped.begin(), dropped.end(), plugin) !=
+               dropped.end();
+      };
+      std::erase_if(
+          regs, [&](const Registration& r) { return is_dropped(r.plugin); });
+      std::erase_if(defaults, is_dropped);
+    }
     for (const std::string& p : defaults) {
       for (std::string_view kind : kUnrolledKinds) {
         if (!Has(regs, kind, kAllActionBits, p)) {

@@ -6,8 +6,7 @@
 // It is idempotent: a map already in the version's shape comes back with
 // the same registrations.
 //
-//   config.cluster_event_map =
-//       EffectiveClusterEventMap(config.cluster_event_map, up);
+//   config.cluster_event_map = EffectiveClusterEventMap(config, up);
 //
 // The queue layer uses its header's map as it is (the recorders gave it to
 // upstream's queue unchanged).
@@ -21,10 +20,12 @@
 
 namespace schedtrace::impl {
 
-// The registrations of `up`'s framework, from v1.26.7's `map`: one entry
-// per (resource, actions) registered, its plugins in first-seen order.
-std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(
-    const std::vector<ClusterEventMapEntry>& map, const Upstream& up);
+// The registrations of `up`'s framework, from v1.26.7's in
+// `config.cluster_event_map` (and the plugin set `config.plugins` names,
+// when it names one): one entry per (resource, actions) registered, its
+// plugins in first-seen order.
+std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
+                                                           const Upstream& up);
 
 }  // namespace schedtrace::impl
 

@@ -1,6 +1,7 @@
 #include "impl/event_registrations.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -30,6 +31,31 @@ std::vector<ClusterEventMapEntry> V126Map() {
   return map;
 }
 
+// A header's config with `map` (and no plugin set).
+Config WithMap(std::vector<ClusterEventMapEntry> map) {
+  Config c;
+  c.cluster_event_map = std::move(map);
+  return c;
+}
+
+// The recordings' config: V126Map() and the plugin set upstream ran with.
+Config Recorded() {
+  Config c = WithMap(V126Map());
+  c.plugins = {{"queueSort", {"PrioritySort"}},
+               {"preEnqueue", {"SchedulingGates"}},
+               {"preFilter", {"NodeAffinity", "NodeResourcesFit"}},
+               {"filter",
+                {"NodeUnschedulable", "NodeName", "TaintToleration",
+                 "NodeAffinity", "NodeResourcesFit"}},
+               {"score", {"TraceScore"}},
+               {"reserve", {"TraceReserve"}},
+               {"permit", {"TracePermit"}},
+               {"preBind", {"TracePreBind"}},
+               {"bind", {"TraceBind"}},
+               {"postBind", {"TraceBind"}}};
+  return c;
+}
+
 // The plugins of `map` registered for exactly (resource, actions).
 std::vector<std::string> PluginsOf(const std::vector<ClusterEventMapEntry>& map,
                                    const std::string& resource,
@@ -54,15 +80,15 @@ bool Registers(const std::vector<ClusterEventMapEntry>& map,
 
 TEST(EventRegistrationsTest, V126AndV125RegisterWhatTheHeaderSays) {
   for (const char* v : {"v1.25.12", "v1.26.7"}) {
-    EXPECT_EQ(EffectiveClusterEventMap(V126Map(), *UpstreamProfile(v)),
+    EXPECT_EQ(EffectiveClusterEventMap(Recorded(), *UpstreamProfile(v)),
               V126Map())
         << v;
   }
 }
 
 TEST(EventRegistrationsTest, V130RegistersItsPluginsEvents) {
-  const std::vector<ClusterEventMapEntry> map =
-      EffectiveClusterEventMap(V126Map(), *UpstreamProfile("v1.30.12"));
+  const std::vector<ClusterEventMapEntry> map = EffectiveClusterEventMap(
+      WithMap(V126Map()), *UpstreamProfile("v1.30.12"));
   // kubernetes#122334: NodeUnschedulable watches every node update.
   EXPECT_EQ(
       PluginsOf(map, "Node", {"Add", "Update"}),
@@ -80,11 +106,30 @@ TEST(EventRegistrationsTest, V130RegistersItsPluginsEvents) {
             std::vector<std::string>{"NodeResourcesFit"});
 }
 
+// v1.30's shouldHaveEnqueueExtensions: of the plugins without
+// EnqueueExtensions, only a PreEnqueue, PreFilter, Filter, Reserve or
+// Permit plugin registers anything.
+TEST(EventRegistrationsTest, V130OnlyExtendedPluginsRegisterDefaults) {
+  const std::vector<ClusterEventMapEntry> map =
+      EffectiveClusterEventMap(Recorded(), *UpstreamProfile("v1.30.12"));
+  const std::vector<std::string> kept = {"TracePermit", "TraceReserve"};
+  for (const char* kind : {"Pod", "Node", "CSINode", "CSIDriver",
+                           "CSIStorageCapacity", "StorageClass"}) {
+    EXPECT_EQ(PluginsOf(map, kind, {"All"}), kept) << kind;
+  }
+  for (const char* dropped :
+       {"PrioritySort", "TraceScore", "TracePreBind", "TraceBind"}) {
+    EXPECT_FALSE(Registers(map, dropped)) << dropped;
+  }
+  EXPECT_EQ(EffectiveClusterEventMap(Recorded(), *UpstreamProfile("v1.26.7")),
+            V126Map());
+}
+
 TEST(EventRegistrationsTest, EachSwitchAloneChangesOnlyItsPart) {
   Upstream up;
   up.scheduling_gates_registers_no_events = true;
   std::vector<ClusterEventMapEntry> map =
-      EffectiveClusterEventMap(V126Map(), up);
+      EffectiveClusterEventMap(WithMap(V126Map()), up);
   EXPECT_FALSE(Registers(map, "SchedulingGates"));
   EXPECT_EQ(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}),
             std::vector<std::string>{"NodeUnschedulable"});
@@ -92,14 +137,14 @@ TEST(EventRegistrationsTest, EachSwitchAloneChangesOnlyItsPart) {
 
   up = Upstream();
   up.node_unschedulable_watches_node_update = true;
-  map = EffectiveClusterEventMap(V126Map(), up);
+  map = EffectiveClusterEventMap(WithMap(V126Map()), up);
   EXPECT_TRUE(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}).empty());
   EXPECT_TRUE(Registers(map, "SchedulingGates"));
   EXPECT_TRUE(PluginsOf(map, "CSIStorageCapacity", {"All"}).empty());
 
   up = Upstream();
   up.unroll_wildcard_events = true;
-  map = EffectiveClusterEventMap(V126Map(), up);
+  map = EffectiveClusterEventMap(WithMap(V126Map()), up);
   EXPECT_EQ(PluginsOf(map, "CSIDriver", {"All"}), kDefaults);
   EXPECT_EQ(PluginsOf(map, "Node", {"Add", "UpdateNodeTaint"}),
             std::vector<std::string>{"NodeUnschedulable"});
@@ -107,14 +152,17 @@ TEST(EventRegistrationsTest, EachSwitchAloneChangesOnlyItsPart) {
 
 TEST(EventRegistrationsTest, IsIdempotent) {
   const Upstream v130 = *UpstreamProfile("v1.30.12");
-  const std::vector<ClusterEventMapEntry> once =
-      EffectiveClusterEventMap(V126Map(), v130);
-  EXPECT_EQ(EffectiveClusterEventMap(once, v130), once);
+  for (Config config : {WithMap(V126Map()), Recorded()}) {
+    const std::vector<ClusterEventMapEntry> once =
+        EffectiveClusterEventMap(config, v130);
+    config.cluster_event_map = once;
+    EXPECT_EQ(EffectiveClusterEventMap(config, v130), once);
+  }
   // A plugin registered with All on a few kinds only has EnqueueExtensions:
   // it gets no unrolled kind.
   const std::vector<ClusterEventMapEntry> partial = {
       {"Pod", {"All"}, {"Custom"}}, {"Node", {"All"}, {"Custom"}}};
-  EXPECT_EQ(EffectiveClusterEventMap(partial, v130), partial);
+  EXPECT_EQ(EffectiveClusterEventMap(WithMap(partial), v130), partial);
 }
 
 }  // namespace

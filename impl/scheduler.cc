@@ -21,8 +21,7 @@ namespace {
 // feature is on and the header does not say) and the events of its version's
 // plugins (impl/event_registrations.h).
 Config ForVersion(Config config, const Upstream& up) {
-  config.cluster_event_map =
-      EffectiveClusterEventMap(config.cluster_event_map, up);
+  config.cluster_event_map = EffectiveClusterEventMap(config, up);
   if (!config.pre_enqueue_plugins.empty()) return config;
   std::vector<std::string> plugins;
   if (auto it = config.plugins.find("preEnqueue"); it != config.plugins.end()) {
