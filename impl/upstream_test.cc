@@ -1,6 +1,11 @@
 #include "impl/upstream.h"
 
+#include <string_view>
+#include <vector>
+
 #include "gtest/gtest.h"
+#include "harness/upstream_versions.h"
+#include "model/upstream.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -56,6 +61,69 @@ TEST(UpstreamTest, ConfigsAVersionCannotRunAreRefused) {
         << v;
     hints.config.features["SchedulerQueueingHints"] = false;
     EXPECT_TRUE(UpstreamFor(hints).ok()) << v;
+  }
+}
+
+// impl's switches by name, for the comparison with the model's table.
+struct ImplSwitch {
+  std::string_view name;
+  bool Upstream::*field;
+};
+const std::vector<ImplSwitch>& ImplSwitches() {
+  static const auto* switches = new std::vector<ImplSwitch>{
+      {"pre_enqueue_and_scheduling_gates",
+       &Upstream::pre_enqueue_and_scheduling_gates},
+      {"add_pod_of_assumed_pod_rebuilds_state",
+       &Upstream::add_pod_of_assumed_pod_rebuilds_state},
+      {"deep_copy_keeps_unschedulable_plugins",
+       &Upstream::deep_copy_keeps_unschedulable_plugins},
+      {"fit_skips_zero_scalar_requests",
+       &Upstream::fit_skips_zero_scalar_requests},
+      {"queueing_hints_skip_uninteresting_events",
+       &Upstream::queueing_hints_skip_uninteresting_events},
+      {"backoff_pods_without_rejector_plugins",
+       &Upstream::backoff_pods_without_rejector_plugins},
+      {"permit_rejection_is_fit_error",
+       &Upstream::permit_rejection_is_fit_error},
+      {"fit_skips_zero_requests", &Upstream::fit_skips_zero_requests},
+      {"unroll_wildcard_events", &Upstream::unroll_wildcard_events},
+      {"node_unschedulable_watches_node_update",
+       &Upstream::node_unschedulable_watches_node_update},
+      {"pop_clears_rejector_plugins", &Upstream::pop_clears_rejector_plugins},
+      {"scheduling_gates_registers_no_events",
+       &Upstream::scheduling_gates_registers_no_events},
+      {"move_skips_scheduling_gated_pods",
+       &Upstream::move_skips_scheduling_gated_pods},
+      {"pod_scheduling_readiness_locked_on",
+       &Upstream::pod_scheduling_readiness_locked_on},
+      {"cluster_event_match_wildcard_resource",
+       &Upstream::cluster_event_match_wildcard_resource},
+      {"node_update_emits_every_change",
+       &Upstream::node_update_emits_every_change},
+      {"node_affinity_pre_filter_unions_terms",
+       &Upstream::node_affinity_pre_filter_unions_terms},
+      {"pre_filter_ignores_unknown_node_names",
+       &Upstream::pre_filter_ignores_unknown_node_names},
+  };
+  return *switches;
+}
+
+// The two sides share no code, but name the same switches and turn on the
+// same ones in each version.
+TEST(UpstreamTest, TheModelsSwitchesWithTheSameValues) {
+  const std::vector<model::UpstreamSwitch>& theirs = model::UpstreamSwitches();
+  ASSERT_EQ(ImplSwitches().size(), theirs.size());
+  for (size_t i = 0; i < theirs.size(); ++i) {
+    EXPECT_EQ(ImplSwitches()[i].name, theirs[i].name);
+  }
+  for (const std::string& version : KnownUpstreams()) {
+    absl::StatusOr<Upstream> ours = UpstreamProfile(version);
+    absl::StatusOr<model::Upstream> model = model::UpstreamProfile(version);
+    ASSERT_TRUE(ours.ok() && model.ok()) << version;
+    for (size_t i = 0; i < theirs.size(); ++i) {
+      EXPECT_EQ((*ours).*(ImplSwitches()[i].field), (*model).*(theirs[i].field))
+          << version << " " << theirs[i].name;
+    }
   }
 }
 
