@@ -197,7 +197,7 @@ TEST_F(CliTest, ReportsAreWellFormed) {
                                  "tests=\"1\" failures=\"0\""));
   std::stringstream m;
   m << std::ifstream(md).rdbuf();
-  EXPECT_THAT(m.str(), HasSubstr("| model | cache | 1 | 0 | 0 |"));
+  EXPECT_THAT(m.str(), HasSubstr("| model | v1.26.7 | cache | 1 | 0 | 0 |"));
 }
 
 TEST_F(CliTest, CommandLineErrorsExitTwoAndHelpZero) {
@@ -228,9 +228,16 @@ TEST_F(CliTest, ConformanceTabulatesEverySystemAndListsFailures) {
         "\n");
   CliResult r = RunSchedtrace("conformance " + dir_.string());
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("model    cache              1       1"));
-  EXPECT_THAT(r.output, HasSubstr("impl     cache              1       1"));
-  EXPECT_THAT(r.output, HasSubstr("impl     scheduler          1       0"));
+  // A row per system, version and layer; the scheduler trace names no
+  // version: v1.26.7.
+  EXPECT_THAT(r.output, HasSubstr("\nsystem   version  layer         passed  "
+                                  "failed skipped\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("model    v1.26.7  cache              1       1"));
+  EXPECT_THAT(r.output,
+              HasSubstr("impl     v1.26.7  cache              1       1"));
+  EXPECT_THAT(r.output,
+              HasSubstr("impl     v1.26.7  scheduler          1       0"));
   // Each failure once, where it happened; then grouped by signature, one
   // group per system.
   int printed = 0;
@@ -282,7 +289,9 @@ TEST_F(CliTest, ConformanceReplaysTheGoldenCorpusGreen) {
                               std::string(SCHEDTRACE_SOURCE_DIR) + "/golden");
   EXPECT_EQ(r.status, 0) << r.output.substr(
       r.output.size() > 3000 ? r.output.size() - 3000 : 0);
-  EXPECT_THAT(r.output, HasSubstr("model    queue"));
+  EXPECT_THAT(r.output, HasSubstr("model    v1.26.7  queue"));
+  EXPECT_THAT(r.output, HasSubstr("model    v1.30.12 queue"));
+  EXPECT_THAT(r.output, HasSubstr("model    v1.25.12 queue"));
   EXPECT_THAT(r.output, HasSubstr("kubernetes/kubernetes#118226"));
 }
 

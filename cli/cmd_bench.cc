@@ -28,10 +28,12 @@
 #include <iostream>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/bench_run.h"
 #include "harness/bench_stream.h"
 
@@ -53,6 +55,10 @@ int Bench(const CommandLine& cl) {
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
+  options.upstream = upstream->value_or("");
   absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(suts[0]);
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
   const bool child = suts[0].rfind("exec:", 0) == 0;
@@ -75,11 +81,14 @@ int Bench(const CommandLine& cl) {
     return o.bad_input ? 2 : 1;
   }
   std::cout << absl::StrFormat(
-      "bench: %s on %s: %d steps (%d schedule_one)%s, layer %s\n", suts[0],
+      "bench: %s on %s: %d steps (%d schedule_one)%s, layer %s%s\n", suts[0],
       path, r.steps, r.cycles,
       r.truncated ? ", a prefix (--steps)"
                   : (r.fatal ? ", ended by a fatal step" : ""),
-      std::string(LayerName((*stream)->header().layer)));
+      std::string(LayerName((*stream)->header().layer)),
+      options.upstream.empty()
+          ? ""
+          : absl::StrCat(", as ", options.upstream, " (--upstream)"));
   if (r.child) {
     std::cout << absl::StrFormat(
         "%.0f events/s (wall clock of the exchanges with the child)\n",
@@ -120,7 +129,7 @@ int Bench(const CommandLine& cl) {
 const CommandRegistrar kBench({
     .name = "bench",
     .order = 60,
-    .synopsis = "--sut=S [--steps=K] PATH",
+    .synopsis = "--sut=S [--steps=K] [--upstream=V] PATH",
     .summary = "throughput and peak memory of S on one trace (only "
                "System::Apply is timed; for exec:CMD, the exchanges by the "
                "wall clock and the child's CPU time)",
@@ -128,6 +137,7 @@ const CommandRegistrar kBench({
                .help = "the system under test: model, impl or exec:CMD",
                .required = true},
               {"steps", "apply only the first K steps (a prefix)"},
+              kUpstreamFlag,
               kTimeoutFlag},
     .run = &Bench,
 });

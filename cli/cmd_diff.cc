@@ -28,6 +28,7 @@
 #include "cli/run.h"
 #include "cli/run_flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/generator.h"
@@ -207,6 +208,9 @@ struct DiffPlan {
   int count = 0;
   GenOptions gen;
   std::string gen_sut;
+  // --upstream: the version every trace file runs as, or the one each
+  // generated trace names.
+  std::optional<std::string> upstream;
   size_t size() const {
     return generate ? static_cast<size_t>(count) : files.size();
   }
@@ -217,6 +221,10 @@ struct DiffPlan {
 std::optional<int> PlanDiff(const CommandLine& cl, DiffPlan& plan) {
   plan.generate = cl.paths.empty();
   plan.gen_sut = cl.Last("gen-sut", "model");
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
+  plan.upstream = *upstream;
   if (!plan.generate) {
     std::string flag = cl.Has("count") ? "count" : FirstGenFlag(cl);
     if (!flag.empty()) {
@@ -253,6 +261,7 @@ std::optional<int> PlanDiff(const CommandLine& cl, DiffPlan& plan) {
     return UsageError(std::string(options.status().message()));
   }
   plan.gen = *options;
+  if (plan.upstream) plan.gen.upstream = *plan.upstream;
   if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(plan.gen_sut);
       !s.ok()) {
     return UsageError(std::string(s.status().message()));
@@ -293,6 +302,7 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
                           trace.status().message(), "\n");
     return r;
   }
+  OverrideUpstream(plan.upstream, trace->header);
   RunOne(cl, *trace, r);
   return r;
 }
@@ -391,8 +401,8 @@ const CommandRegistrar kDiff({
     .synopsis = "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
                 "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
                 "[--steps=K] [--pods=N] [--queue-pool=N] [--perturb=...] "
-                "[--hostile] [...]) [-x] [-j N] [-q] [--out-dir=DIR] "
-                "[--minimize]",
+                "[--hostile] [...]) [--upstream=V] [-x] [-j N] [-q] "
+                "[--out-dir=DIR] [--minimize]",
     .summary = "run two systems side by side and report where they first "
                "disagree (every property checked on both, on hostile traces "
                "too: upstream's own violations under hostile input are known "
@@ -423,6 +433,12 @@ const CommandRegistrar kDiff({
                "and beside it *.min.explain.txt, its explanation on b (what "
                "explain --all prints)",
            .boolean = true},
+          {"upstream",
+           "with PATH: run every trace as this upstream version (" +
+               KnownUpstreamsText() +
+               ") instead of its header's; without: the version each "
+               "generated trace names (default " +
+               std::string(kDefaultUpstream) + ")"},
           {"gen-sut", "the system that drives generation (default model)"},
           {"out-dir",
            "where disagreeing generated traces are written "

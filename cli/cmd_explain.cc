@@ -21,6 +21,7 @@
 #include "cli/explanation.h"
 #include "cli/flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/text_sanitize.h"
 #include "harness/timeline.h"
@@ -79,12 +80,16 @@ int Explain(const CommandLine& cl) {
       options.pods.push_back(pod);
     }
   }
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
   absl::StatusOr<Trace> trace = ReadTraceFile(cl.paths[0]);
   if (!trace.ok()) {
     std::cerr << "schedtrace explain: "
               << SanitizeText(std::string(trace.status().message())) << "\n";
     return 2;
   }
+  OverrideUpstream(*upstream, trace->header);
   if (*from > static_cast<int>(trace->steps.size())) {
     return UsageError(absl::StrCat("--from=", *from, ": ", cl.paths[0], " has ",
                                    trace->steps.size(), " steps"));
@@ -103,7 +108,7 @@ const CommandRegistrar kExplain({
     .name = "explain",
     .order = 48,
     .synopsis = "[--sut=S] [--pod=NS/NAME]... [--from=N] [--to=M] [--all] "
-                "[--no-properties] TRACE",
+                "[--no-properties] [--upstream=V] TRACE",
     .summary = "why a trace fails, or how upstream treats it: step by step, "
                "where each pod is on the expected side (the trace) and the "
                "actual side (S), every place it is in, differences marked ≠",
@@ -129,6 +134,7 @@ const CommandRegistrar kExplain({
                .help = "do not check the invariants (checked as replay does, "
                        "so a property violation is a failure)",
                .boolean = true},
+              kUpstreamFlag,
               kTimeoutFlag},
     .run = &Explain,
 });

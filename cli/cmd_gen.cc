@@ -10,6 +10,7 @@
 #include "cli/flags.h"
 #include "cli/gen_flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/generator.h"
 #include "harness/replay.h"
@@ -40,6 +41,10 @@ int Gen(const CommandLine& cl) {
   }
   absl::StatusOr<GenOptions> options = GenOptionsFromFlags(cl);
   if (!options.ok()) return UsageError(std::string(options.status().message()));
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
+  if (*upstream) options->upstream = **upstream;
   const std::string sut_name = cl.Last("sut", "model");
   absl::StatusOr<std::unique_ptr<System>> sut = MakeSystem(sut_name);
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
@@ -68,7 +73,8 @@ const CommandRegistrar kGen({
     .order = 40,
     .synopsis = "--layer=L [--seed=N] [--steps=K] [--pods=N] [--nodes=N] "
                 "[--queue-pool=N] [--perturb=NAME:P,...] [--hostile] "
-                "[--step-ms=MIN:MAX] [...] [--sut=S] [--out=FILE]",
+                "[--step-ms=MIN:MAX] [...] [--upstream=V] [--sut=S] "
+                "[--out=FILE]",
     .summary = "write a random valid trace, expectations recorded from S "
                "(default model); the generator's flags (harness/gen_options.h "
                "GenOptions) are diff's too",
@@ -76,7 +82,8 @@ const CommandRegistrar kGen({
                           .help = "queue, cache or scheduler",
                           .required = true}},
                         GenFlagSpecs(),
-                        {{"sut",
+                        {kGenUpstreamFlag,
+                         {"sut",
                           "the system the expectations are recorded from "
                           "(default model)"},
                          {"out", "write the trace there instead of stdout"}}}),

@@ -22,6 +22,7 @@
 #include "cli/explanation.h"
 #include "cli/flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
 #include "harness/minimize.h"
@@ -167,11 +168,16 @@ int MinimizeCommand(const CommandLine& cl) {
       return UsageError(std::string(s.status().message()));
     }
   }
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
   absl::StatusOr<Trace> trace = ReadTraceFile(cl.paths[0]);
   if (!trace.ok()) {
     std::cerr << "schedtrace minimize: " << trace.status().message() << "\n";
     return 2;
   }
+  // The small trace names the version it was shrunk on.
+  OverrideUpstream(*upstream, trace->header);
   if (std::optional<int> status =
           ChooseReference(&setup, *trace, cl.paths[0])) {
     return *status;
@@ -195,7 +201,8 @@ int MinimizeCommand(const CommandLine& cl) {
 const CommandRegistrar kMinimize({
     .name = "minimize",
     .order = 50,
-    .synopsis = "--sut=S [--against=R] [--out=FILE] [--no-properties] TRACE",
+    .synopsis = "--sut=S [--against=R] [--out=FILE] [--no-properties] "
+                "[--upstream=V] TRACE",
     .summary = "delta-debug a failing trace to a small one that fails the "
                "same way; writes it as a regression trace",
     .flags = {{.name = "sut",
@@ -212,6 +219,8 @@ const CommandRegistrar kMinimize({
               {.name = "no-properties",
                .help = "do not check the invariants",
                .boolean = true},
+              {kUpstreamFlag.name,
+               kUpstreamFlag.help + "; the small trace names it"},
               kTimeoutFlag},
     .run = &MinimizeCommand,
 });

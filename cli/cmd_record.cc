@@ -3,13 +3,17 @@
 //   schedtrace record --sut=model in.jsonl out.jsonl
 //
 // Every step's `expect` becomes what the system emitted and showed (the
-// trace ends at a fatal step); the header and the steps are kept.
+// trace ends at a fatal step); the header and the steps are kept, but for
+// the header's `upstream` with --upstream=V:
+//
+//   schedtrace record --upstream=v1.30.12 in.jsonl out-v1.30.12.jsonl
 #include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/differential.h"
 
@@ -24,11 +28,15 @@ int Record(const CommandLine& cl) {
   absl::StatusOr<std::unique_ptr<System>> sut =
       MakeSystem(cl.Last("sut", "model"));
   if (!sut.ok()) return UsageError(std::string(sut.status().message()));
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
   absl::StatusOr<Trace> in = ReadTraceFile(cl.paths[0]);
   if (!in.ok()) {
     std::cerr << "schedtrace record: " << in.status().message() << "\n";
     return 2;
   }
+  OverrideUpstream(*upstream, in->header);
   absl::StatusOr<Trace> recorded = RecordTrace(**sut, *in);
   if (!recorded.ok()) {
     std::cerr << "schedtrace record: " << recorded.status().message() << "\n";
@@ -46,10 +54,14 @@ int Record(const CommandLine& cl) {
 const CommandRegistrar kRecord({
     .name = "record",
     .order = 45,
-    .synopsis = "--sut=S IN OUT",
+    .synopsis = "--sut=S [--upstream=V] IN OUT",
     .summary = "write IN to OUT with every step's expectations recorded "
                "from S (default model)",
     .flags = {{"sut", "the system to record from (default model)"},
+              {"upstream",
+               "record IN as this upstream version (" + KnownUpstreamsText() +
+                   "): OUT's header names it and its expectations are what "
+                   "S does as that version"},
               kTimeoutFlag},
     .run = &Record,
 });

@@ -14,6 +14,7 @@
 #include "cli/run_flags.h"
 #include "cli/summary.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/interrupt.h"
 
 namespace schedtrace::cli {
@@ -87,6 +88,9 @@ int ReplayOrConformance(const CommandLine& cl) {
   if (absl::Status s = ApplySutFlags(cl); !s.ok()) {
     return UsageError(std::string(s.message()));
   }
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
   for (const std::string& sut : suts) {
     if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut); !s.ok()) {
       return UsageError(std::string(s.status().message()));
@@ -103,6 +107,7 @@ int ReplayOrConformance(const CommandLine& cl) {
   options.quiet = cl.Has("quiet");
   options.progress = isatty(STDERR_FILENO) != 0;
   options.explain_failures = html;
+  options.upstream = *upstream;
   std::vector<SystemRun> runs;
   for (const std::string& sut : suts) {
     absl::StatusOr<int> jobs = JobsFlag(cl, IsExec(sut));
@@ -133,16 +138,19 @@ const FlagSpec kNoPropertiesFlag = {
 const CommandRegistrar kConformance({
     .name = "conformance",
     .order = 10,
-    .synopsis = "[--sut=S]... [--report=F]... [--filter=GLOB]... [--layer=L] "
-                "[-x] [--last-failed] [--list] [-j N] [-q] [PATH...]",
+    .synopsis = "[--sut=S]... [--report=F]... [--upstream=V] "
+                "[--filter=GLOB]... [--layer=L] [-x] [--last-failed] [--list] "
+                "[-j N] [-q] [PATH...]",
     .summary = "the main job: replay PATH (default golden/) against each "
-               "system, print the conformance table",
+               "system, print the conformance table (system x version x "
+               "layer)",
     .flags = {{"sut",
                "a system under test (repeatable; default model and "
                "impl)"},
               kReportFlag,
               kNoPropertiesFlag,
               kTimeoutFlag,
+              kUpstreamFlag,
               {"golden",
                "the corpus to replay when no PATH is given "
                "(default: the golden/ installed with schedtrace)"},
@@ -159,9 +167,9 @@ const CommandRegistrar kConformance({
 const CommandRegistrar kReplay({
     .name = "replay",
     .order = 20,
-    .synopsis = "--sut=S [--report=F]... [--no-properties] [--filter=GLOB]... "
-                "[--layer=L] [-x] [--last-failed] [--list] [-j N] [-q] "
-                "PATH...",
+    .synopsis = "--sut=S [--report=F]... [--no-properties] [--upstream=V] "
+                "[--filter=GLOB]... [--layer=L] [-x] [--last-failed] [--list] "
+                "[-j N] [-q] PATH...",
     .summary = "replay traces against one system",
     .flags = {{.name = "sut",
                .help = "the system under test (model, impl, exec:CMD)",
@@ -169,6 +177,7 @@ const CommandRegistrar kReplay({
               kReportFlag,
               kNoPropertiesFlag,
               kTimeoutFlag,
+              kUpstreamFlag,
               kFilterFlag,
               kLayerFilterFlag,
               kFailFastFlag,

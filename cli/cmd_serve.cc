@@ -10,11 +10,13 @@
 // trace. A line that does not decode, or a step the system cannot apply, is
 // answered {"ok": false, "error": "..."}. Exits 0 at the end of stdin.
 //
-// --state and --ops declare narrower capabilities (and --state leaves the
-// other parts out of every reply); --fatal-reply=exact answers a fatal step
-// with only {"out": {"fatal": true}}, as the format words it; --fault makes it
-// misbehave on purpose at step --fault-step, to see how a harness reports a
-// broken child.
+// --upstream=V runs every trace as V and declares V in the header reply
+// (docs/FORMAT.md, "Capabilities": the harness then skips the traces of
+// other versions). --state and --ops declare narrower capabilities (and
+// --state leaves the other parts out of every reply); --fatal-reply=exact
+// answers a fatal step with only {"out": {"fatal": true}}, as the format
+// words it; --fault makes it misbehave on purpose at step --fault-step, to
+// see how a harness reports a broken child.
 #include <signal.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/json_codec.h"
 #include "nlohmann/json.hpp"
@@ -139,11 +142,15 @@ int Serve(const CommandLine& cl) {
   if (fatal_reply != "full" && fatal_reply != "exact") {
     return UsageError("serve: --fatal-reply=full|exact");
   }
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok())
+    return UsageError(std::string(upstream.status().message()));
   const bool filter_state = cl.Has("state");
   const std::set<std::string> state_parts = SplitList(cl.Last("state", ""));
   json hello = {{"ok", true}, {"layers", ImplementedLayers(sut)}};
   if (cl.Has("ops")) hello["ops"] = SplitList(cl.Last("ops", ""));
   if (filter_state) hello["state"] = state_parts;
+  if (*upstream) hello["upstream"] = **upstream;
 
   std::ios::sync_with_stdio(false);
   std::unique_ptr<System> system;
@@ -162,6 +169,7 @@ int Serve(const CommandLine& cl) {
       absl::StatusOr<TraceHeader> header = decoder->DecodeHeader(line, line_no);
       absl::Status configured = header.status();
       if (header.ok()) {
+        OverrideUpstream(*upstream, *header);
         system = *MakeSystem(sut);
         configured = system->Configure(*header);
       }
@@ -200,11 +208,18 @@ int Serve(const CommandLine& cl) {
 const CommandRegistrar kServe({
     .name = "serve",
     .order = 70,
-    .synopsis = "[--sut=model|impl] [--state=PARTS] [--ops=OPS] "
-                "[--fatal-reply=full|exact] [--fault=KIND --fault-step=N]",
+    .synopsis = "[--sut=model|impl] [--upstream=V] [--state=PARTS] "
+                "[--ops=OPS] [--fatal-reply=full|exact] "
+                "[--fault=KIND --fault-step=N]",
     .summary = "speak the child-process protocol on stdin/stdout (what an "
                "exec:CMD system does)",
     .flags = {{"sut", "the system behind the protocol (default model)"},
+              {"upstream",
+               "run every trace as this upstream version (" +
+                   KnownUpstreamsText() +
+                   "), whatever its header says, and declare it in the "
+                   "header reply (a harness then skips the traces of other "
+                   "versions)"},
               {"state",
                "declare and report only these state parts or keys, "
                "comma-separated (e.g. queue,cache.nodes)"},

@@ -193,8 +193,8 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
     CliResult r = RunSchedtrace("conformance " + Serve("") +
                                 " --report=" + report + " " + dir_.string());
     EXPECT_EQ(r.status, 1) << r.output;
-    // The table row names the system and its layer.
-    EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " cache"));
+    // The table row names the system, the version and the layer.
+    EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " v1.26.7  cache"));
     EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod) t=200: "
                                     "state.cache.nodes[0].requested.cpu"));
     // The whole divergence: the node by name, the step's pod with its
@@ -209,7 +209,8 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
   std::stringstream m, x;
   m << std::ifstream(md).rdbuf();
   x << std::ifstream(xml).rdbuf();
-  EXPECT_THAT(m.str(), HasSubstr("| exec:" + sut + " | cache | 1 | 1 | 0 |"));
+  EXPECT_THAT(m.str(),
+              HasSubstr("| exec:" + sut + " | v1.26.7 | cache | 1 | 1 | 0 |"));
   EXPECT_THAT(m.str(), HasSubstr("expected: 300"));
   EXPECT_THAT(x.str(), HasSubstr("failures=\"1\""));
   EXPECT_THAT(x.str(),
@@ -220,6 +221,120 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
   EXPECT_EQ(j["systems"][0]["sut"], "exec:" + sut);
   EXPECT_EQ(j["systems"][0]["passed"], 1);
   EXPECT_EQ(j["systems"][0]["failed"], 1);
+}
+
+// A child may declare the version it implements (docs/FORMAT.md,
+// "Capabilities"): it is judged against that version's traces, the others
+// skipped for that reason, and the run says once which version it declared,
+// in the reports too.
+TEST_F(ExecTest, AChildDeclaringItsVersionIsJudgedOnThatVersionsTraces) {
+  auto header_of = [](const std::string& version) {
+    std::string h = kHeader;
+    h.replace(h.find("v1.26.7"), 7, version);
+    return h;
+  };
+  WriteTrace("v125.jsonl", {header_of("v1.25.12"), kAddNode, kAddPod});
+  WriteTrace("v126.jsonl", {kHeader, kAddNode, kAddPod});
+  WriteTrace("v130.jsonl", {header_of("v1.30.12"), kAddNode, kAddPod});
+  const std::string sut =
+      std::string(SCHEDTRACE_BIN) + " serve --upstream=v1.30.12";
+  const std::string md = Path("r.md"), xml = Path("r.xml"),
+                    json = Path("r.json");
+  CliResult r = RunSchedtrace("conformance " + Serve("--upstream=v1.30.12") +
+                              " --report=" + md + " --report=" + xml +
+                              " --report=" + json + " " + dir_.string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  const std::string said =
+      "exec:" + sut + " implements v1.30.12 (its header reply)\n";
+  EXPECT_THAT(r.output, HasSubstr(said));
+  EXPECT_EQ(r.output.find(said), r.output.rfind(said)) << "said twice";
+  for (const char* other : {"v1.25.12", "v1.26.7"}) {
+    EXPECT_THAT(r.output,
+                HasSubstr("SKIP 1 trace: exec:" + sut +
+                          ": the child implements v1.30.12, the trace is " +
+                          other + "\n"));
+  }
+  EXPECT_THAT(r.output, HasSubstr("exec:" + sut +
+                                  " v1.30.12 cache              "
+                                  "1       0       0\n"));
+  EXPECT_THAT(r.output, HasSubstr("exec:" + sut +
+                                  " v1.26.7  cache              "
+                                  "0       0       1\n"));
+  EXPECT_THAT(r.output, HasSubstr("1 passed, 0 failed, 2 skipped"));
+  // The reports, through the parsers their readers use.
+  for (const std::string& report : {md, xml, json}) {
+    EXPECT_EQ(CheckReport(report), "") << report;
+  }
+  nlohmann::json j = ReadJson(json);
+  const nlohmann::json& system = j["systems"][0];
+  EXPECT_EQ(system["declaredUpstreams"], nlohmann::json({"v1.30.12"}));
+  EXPECT_EQ(system["upstreamOverride"], nullptr);
+  std::map<std::string, std::string> verdicts, versions;
+  for (const nlohmann::json& t : system["traces"]) {
+    verdicts[t["display"]] = t["verdict"];
+    versions[t["display"]] = t["upstream"];
+  }
+  EXPECT_EQ(verdicts,
+            (std::map<std::string, std::string>{{"v125.jsonl", "SKIP"},
+                                                {"v126.jsonl", "SKIP"},
+                                                {"v130.jsonl", "PASS"}}));
+  EXPECT_EQ(versions,
+            (std::map<std::string, std::string>{{"v125.jsonl", "v1.25.12"},
+                                                {"v126.jsonl", "v1.26.7"},
+                                                {"v130.jsonl", "v1.30.12"}}));
+  EXPECT_EQ(system["table"].size(), 3u);
+  EXPECT_EQ(system["table"][2], nlohmann::json({{"upstream", "v1.30.12"},
+                                                {"layer", "cache"},
+                                                {"passed", 1},
+                                                {"failed", 0},
+                                                {"skipped", 0}}));
+  nlohmann::json x = XmlTestcases(xml);
+  const nlohmann::json& suite = x["testsuites"][0];
+  EXPECT_EQ(suite["properties"]["declaredUpstream"], "v1.30.12") << x.dump();
+  EXPECT_FALSE(suite["properties"].contains("upstreamOverride"));
+  for (const nlohmann::json& c : suite["testcases"]) {
+    EXPECT_EQ(c["properties"]["upstream"],
+              versions[c["name"].get<std::string>()])
+        << x.dump();
+    if (c["name"] == "v126.jsonl") {
+      EXPECT_EQ(c["outcome"]["tag"], "skipped");
+      EXPECT_THAT(c["outcome"]["attrib"]["message"].get<std::string>(),
+                  HasSubstr("the child implements v1.30.12, the trace is "
+                            "v1.26.7"));
+    }
+  }
+  const std::string m = ReadFileBytes(md);
+  EXPECT_THAT(m, HasSubstr(" implements v1.30.12 (its header reply).\n"));
+  EXPECT_THAT(m, HasSubstr(" | v1.30.12 | cache | 1 | 0 | 0 |\n"));
+
+  // --upstream given: every trace is v1.30.12, all run on that child...
+  CliResult as = RunSchedtrace("conformance " + Serve("--upstream=v1.30.12") +
+                               " --upstream=v1.30.12 " + dir_.string());
+  EXPECT_EQ(as.status, 0) << as.output;
+  EXPECT_THAT(as.output, HasSubstr("3 passed, 0 failed\n"));
+  // ... and a child declaring another version skips them all.
+  CliResult other = RunSchedtrace("conformance " + Serve("--upstream=v1.26.7") +
+                                  " --upstream=v1.30.12 " + dir_.string());
+  EXPECT_EQ(other.status, 5) << other.output;
+  EXPECT_THAT(other.output, HasSubstr("SKIP 3 traces: exec:"));
+  EXPECT_THAT(other.output, HasSubstr(": the child implements v1.26.7, the "
+                                      "trace is v1.30.12\n"));
+}
+
+TEST_F(ExecTest, AChildDeclaringAnUnknownVersionIsAnError) {
+  const std::string child =
+      Write("child.sh",
+            "read -r header\necho '{\"ok\":true,\"upstream\":\"v1.29.0\"}'\n"
+            "while read -r l; do echo '{\"out\":{},\"state\":{}}'; done\n");
+  const std::string t = ThreeSteps("t.jsonl");
+  CliResult r =
+      RunSchedtrace("replay \"--sut=exec:/bin/sh " + child + "\" " + t);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("ERROR " + t));
+  EXPECT_THAT(r.output,
+              HasSubstr("header reply: field \"upstream\": expected one of "
+                        "v1.25.12, v1.26.7 or v1.30.12, not \"v1.29.0\""));
+  EXPECT_THAT(r.output, Not(HasSubstr("implements")));
 }
 
 // A child that answers with every byte 0 to 255 on stderr and then on

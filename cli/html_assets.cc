@@ -38,7 +38,7 @@ details.trace>summary{cursor:pointer;padding:6px 10px;overflow-wrap:anywhere}
 details.trace[open]>summary{border-bottom:1px solid var(--line);background:#fafbfc}
 .v{display:inline-block;font-weight:700;font-size:11px;padding:1px 6px;border-radius:3px;color:#fff;background:var(--fail)}
 details.error .v{background:var(--err)}
-.sys{color:var(--muted)}
+.sys,.ver{color:var(--muted)}
 .nm{font-weight:600}
 .at{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12.5px;background:#eef0f4;border-radius:3px;padding:0 4px}
 .why{color:var(--muted);font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}

@@ -135,14 +135,15 @@ void AppendTrace(std::string& out, const SystemRun& run, const TraceRun& tr,
   const std::string kind = KindOf(tr);
   const std::string where = WhereOf(tr);
   const std::string what = WhatOf(tr);
-  const std::string filter = AsciiLower(
-      absl::StrCat(SanitizeLine(run.sut), " ", verdict, " ", kind, " ",
-                   SanitizeLine(DisplayOf(tr)), " ", SanitizeLine(r.name), " ",
-                   LayerOf(tr), " ", where, " ", Cut(what, 300)));
+  const std::string filter = AsciiLower(absl::StrCat(
+      SanitizeLine(run.sut), " ", verdict, " ", kind, " ",
+      SanitizeLine(DisplayOf(tr)), " ", SanitizeLine(r.name), " ", LayerOf(tr),
+      " ", SanitizeLine(VersionOf(tr)), " ", where, " ", Cut(what, 300)));
   absl::StrAppend(&out, "<details class=\"trace", error ? " error" : "",
                   "\" id=\"", trace_id, "\" data-f=\"", Escape(filter), "\"",
                   open ? " open" : "", ">\n<summary><span class=\"v\">",
                   verdict, "</span> <span class=\"sys\">", Line(run.sut, 200),
+                  "</span> <span class=\"ver\">", Line(VersionOf(tr), 40),
                   "</span> <span class=\"nm\">", Line(DisplayOf(tr), 400),
                   "</span>");
   if (!where.empty()) {
@@ -158,8 +159,9 @@ void AppendTrace(std::string& out, const SystemRun& run, const TraceRun& tr,
     absl::StrAppend(&out, "<p class=\"desc\">", Text(description), "</p>\n");
   }
   absl::StrAppend(&out, "<p class=\"meta\">", Escape(kind), " \xC2\xB7 ",
-                  "layer ", Escape(LayerOf(tr)), " \xC2\xB7 <code>",
-                  Line(r.path), "</code>");
+                  "layer ", Escape(LayerOf(tr)), " \xC2\xB7 upstream ",
+                  Line(VersionOf(tr), 40), " \xC2\xB7 <code>", Line(r.path),
+                  "</code>");
   if (!r.name.empty()) absl::StrAppend(&out, " \xC2\xB7 trace ", Line(r.name));
   absl::StrAppend(&out, " \xC2\xB7 ", r.steps_run, " steps run \xC2\xB7 ",
                   absl::StrFormat("%.3f", CleanSeconds(tr.seconds)),

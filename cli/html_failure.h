@@ -1,5 +1,6 @@
 // One failure or error in the HTML report (cli/html_report.h): a <details>
-// whose summary line names the system, the trace, the verdict and where;
+// whose summary line names the verdict, the system, the upstream version the
+// trace ran as, the trace and where;
 // inside, the description, the divergent step (t, summary, the steps
 // before), every Difference (or the first one, path / expected / actual,
 // when the list is empty), the message, and the timeline

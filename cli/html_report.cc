@@ -69,11 +69,25 @@ void AppendHeader(std::string& out, const std::vector<SystemRun>& runs) {
 }
 
 void AppendSummaryTable(std::string& out, const std::vector<SystemRun>& runs) {
-  const std::map<std::string, std::map<std::string, Tally>> tallies =
-      Tallies(runs);
+  absl::StrAppend(&out, "<h2>Summary</h2>\n");
+  for (const SystemRun& run : runs) {
+    if (run.upstream_override) {
+      absl::StrAppend(&out, "<p class=\"note upstream\">Every trace ran on ",
+                      Line(run.sut, 200), " as ",
+                      Line(*run.upstream_override, 40),
+                      " (<code>--upstream</code>), with its own "
+                      "expectations.</p>\n");
+    }
+    if (!run.declared_upstreams.empty()) {
+      std::string line = DeclaredUpstreamLine(run);
+      line.pop_back();  // its newline
+      absl::StrAppend(&out, "<p class=\"note declared\">", Line(line),
+                      ".</p>\n");
+    }
+  }
   absl::StrAppend(&out,
-                  "<h2>Summary</h2>\n<table class=\"summary\" id=\"summary\">"
-                  "<thead><tr><th>system</th><th>layer</th><th "
+                  "<table class=\"summary\" id=\"summary\">"
+                  "<thead><tr><th>system</th><th>version</th><th>layer</th><th "
                   "class=\"num\">passed</th><th class=\"num\">failed</th><th "
                   "class=\"num\">errors</th><th class=\"num\">skipped</th>"
                   "</tr></thead>\n<tbody>\n");
@@ -81,13 +95,12 @@ void AppendSummaryTable(std::string& out, const std::vector<SystemRun>& runs) {
     return absl::StrCat("<td class=\"num ", n == 0 ? "zero" : nonzero, "\">", n,
                         "</td>");
   };
-  for (const auto& [sut, layers] : tallies) {
-    for (const auto& [layer, t] : layers) {
-      absl::StrAppend(&out, "<tr><td>", Line(sut, 200), "</td><td>",
-                      Escape(layer), "</td>", num(t.passed, "good"),
-                      num(t.failed, "bad"), num(t.errors, "bad"),
-                      num(t.skipped, ""), "</tr>\n");
-    }
+  for (const TallyRow& row : Tallies(runs)) {
+    const Tally& t = row.tally;
+    absl::StrAppend(&out, "<tr><td>", Line(row.sut, 200), "</td><td>",
+                    Line(row.version, 40), "</td><td>", Escape(row.layer),
+                    "</td>", num(t.passed, "good"), num(t.failed, "bad"),
+                    num(t.errors, "bad"), num(t.skipped, ""), "</tr>\n");
   }
   absl::StrAppend(&out, "</tbody></table>\n");
   for (const SystemRun& run : runs) {
@@ -211,20 +224,31 @@ void AppendFailures(std::string& out, const std::vector<SystemRun>& runs) {
 // Passing and skipped traces: names only, collapsed.
 void AppendOthers(std::string& out, const std::vector<SystemRun>& runs) {
   for (const SystemRun& run : runs) {
-    std::vector<const TraceRun*> passed;
+    // Passed traces by the version they ran as, in the table's order.
+    std::map<std::string, std::vector<const TraceRun*>> passed;
     std::map<std::string, std::vector<const TraceRun*>> skipped;
     for (const TraceRun& tr : run.traces) {
-      if (tr.result.verdict == Verdict::kPassed) passed.push_back(&tr);
+      if (tr.result.verdict == Verdict::kPassed) {
+        passed[VersionOf(tr)].push_back(&tr);
+      }
       if (tr.result.verdict == Verdict::kSkipped) {
         skipped[SkipReason(tr)].push_back(&tr);
       }
     }
-    if (!passed.empty()) {
+    std::vector<std::string> versions;  // as Tallies orders them
+    for (const TallyRow& row : Tallies({run})) {
+      if (versions.empty() || versions.back() != row.version) {
+        versions.push_back(row.version);
+      }
+    }
+    for (const std::string& version : versions) {
+      auto it = passed.find(version);
+      if (it == passed.end()) continue;
       absl::StrAppend(&out,
                       "<details class=\"list passed\"><summary>Passed on ",
-                      Line(run.sut, 200), " (", passed.size(),
-                      ")</summary>\n<ul class=\"names\">");
-      for (const TraceRun* tr : passed) {
+                      Line(run.sut, 200), ", ", Line(version, 40), " (",
+                      it->second.size(), ")</summary>\n<ul class=\"names\">");
+      for (const TraceRun* tr : it->second) {
         absl::StrAppend(&out, "<li>", Line(DisplayOf(*tr), 400), "</li>");
       }
       absl::StrAppend(&out, "</ul></details>\n");

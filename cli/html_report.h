@@ -3,7 +3,10 @@
 // no external asset (inline CSS, a small inline script for the filter box,
 // no URL of any kind, a Content-Security-Policy that forbids every request):
 //   - the counts, the run's time, whether it was interrupted;
-//   - the table per system and layer (passed, failed, errors, skipped), the
+//   - the version every trace ran as (--upstream) and the one a system
+//     declared (an exec: child's header reply), when there are;
+//   - the table per system, version and layer (passed, failed, errors,
+//     skipped), the
 //     state comparisons skipped, the known upstream violations seen;
 //   - the failures grouped by signature (summary.h), each linking to its
 //     first trace;
@@ -16,7 +19,8 @@
 //     per step, a column per pod followed, expected above actual where they
 //     differ, the failing row highlighted, anchored "tN-sSTEP" and linked;
 //     the steps shown are those `schedtrace explain` shows;
-//   - passing and skipped traces as lists of names.
+//   - passing traces as lists of names per system and version, skipped ones
+//     per system and reason.
 // Text from a run goes through SanitizeText / SanitizeLine
 // (harness/text_sanitize.h), is cut when very long, then HTML-escaped; the
 // bytes depend only on the runs (timings aside).

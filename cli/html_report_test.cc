@@ -65,6 +65,7 @@ TraceRun PopOrderFailure(const std::string& display,
   tr.result.path = "/golden/" + display;
   tr.result.name = "queue/pop-order";
   tr.result.layer = Layer::kQueue;
+  tr.upstream = "v1.26.7";
   tr.result.verdict = Verdict::kFailed;
   tr.result.steps_run = 3;
   tr.result.at_step = 3;
@@ -144,6 +145,7 @@ TraceRun Simple(const std::string& display, Verdict verdict) {
   tr.result.path = "/golden/" + display;
   tr.result.name = display.substr(0, display.find('.'));
   tr.result.verdict = verdict;
+  tr.upstream = "v1.26.7";
   tr.seconds = 0.001;
   return tr;
 }
@@ -171,6 +173,7 @@ std::vector<SystemRun> HostileRuns() {
   run.traces.push_back(skip);
   TraceRun bad = Simple("bad-\xff.jsonl", Verdict::kError);
   bad.bad_input = true;
+  bad.upstream = "";  // its header names no known version
   bad.result.message = "/golden/bad.jsonl:2: malformed JSON " + kHostile;
   run.traces.push_back(bad);
   TraceRun property = Simple("queue/property.jsonl", Verdict::kFailed);
@@ -365,11 +368,14 @@ TEST_F(HtmlReportTest, CountsSummaryAndEachFailureWithItsTimeline) {
                     HasSubstr("<b>2</b>errors"), HasSubstr("<b>1</b>skipped"),
                     HasSubstr("<b>8</b>traces")));
   EXPECT_THAT(page, HasSubstr("2 passed, 5 failed, 1 skipped"));
-  // The table per system and layer: passed, failed, errors, skipped.
-  EXPECT_THAT(page, HasSubstr("<tr><td>model</td><td>cache</td><td class=\"num "
-                              "good\">1</td><td class=\"num zero\">0</td>"));
-  EXPECT_THAT(page, HasSubstr("<tr><td>model</td><td>queue</td><td class=\"num "
-                              "zero\">0</td><td class=\"num bad\">1</td>"));
+  // The table per system, version and layer: passed, failed, errors,
+  // skipped.
+  EXPECT_THAT(page, HasSubstr("<tr><td>model</td><td>v1.26.7</td><td>cache</td>"
+                              "<td class=\"num good\">1</td><td class=\"num "
+                              "zero\">0</td>"));
+  EXPECT_THAT(page, HasSubstr("<tr><td>model</td><td>v1.26.7</td><td>queue</td>"
+                              "<td class=\"num zero\">0</td><td class=\"num "
+                              "bad\">1</td>"));
   EXPECT_THAT(page, HasSubstr("(bad input)"));
   EXPECT_THAT(text_of(s), HasSubstr("Interrupted: the run was stopped"));
   EXPECT_THAT(text_of(s), HasSubstr("State comparisons skipped on exec:./x"));
@@ -420,7 +426,7 @@ TEST_F(HtmlReportTest, CountsSummaryAndEachFailureWithItsTimeline) {
   EXPECT_THAT(text, HasSubstr("property 3 violated: "));
   // Passing and skipped traces: names in a collapsed list.
   EXPECT_THAT(page, HasSubstr("<details class=\"list passed\"><summary>Passed "
-                              "on model (1)</summary>"));
+                              "on model, v1.26.7 (1)</summary>"));
   EXPECT_THAT(text, HasSubstr("exec:./x: does not support op q_move_all"));
   EXPECT_THAT(text, HasSubstr("cache/fine.jsonl"));
 }
@@ -752,6 +758,54 @@ TEST_F(HtmlReportTest, ABrowserRendersHostileBytesAsText) {
   EXPECT_LT(p["closedHeight"].get<double>(),
             p["closedSummaryHeight"].get<double>() + 4)
       << p.dump();
+}
+
+// Versions: the table per system, version and layer, the version each
+// trace ran as, what a child declared and what --upstream forced; through
+// the HTML parser, then as a browser shows it.
+TEST_F(HtmlReportTest, ThePageShowsTheVersions) {
+  SystemRun child;
+  child.sut = "exec:./sched";
+  child.declared_upstreams = {"v1.30.12"};
+  child.traces.push_back(Simple("queue/new.jsonl", Verdict::kPassed));
+  child.traces.back().upstream = "v1.30.12";
+  child.traces.back().result.layer = Layer::kQueue;
+  child.traces.push_back(Simple("queue/old.jsonl", Verdict::kSkipped));
+  child.traces.back().result.message =
+      "exec:./sched: the child implements v1.30.12, the trace is v1.26.7";
+  SystemRun model;
+  model.sut = "model";
+  model.upstream_override = "v1.25.12";
+  model.traces.push_back(PopOrderFailure("queue/pop-order.jsonl"));
+  model.traces.back().upstream = "v1.25.12";
+  const std::string path = Write({child, model});
+  const json s = HtmlStructure(path);
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  const std::string text = text_of(s);
+  EXPECT_THAT(text, HasSubstr("exec:./sched implements v1.30.12 (its header "
+                              "reply)."));
+  EXPECT_THAT(text, HasSubstr("Every trace ran on model as v1.25.12 "
+                              "(--upstream), with its own expectations."));
+  const std::string page = ReadFileBytes(path);
+  EXPECT_THAT(page, HasSubstr("<th>system</th><th>version</th><th>layer</th>"));
+  EXPECT_THAT(page, HasSubstr("<tr><td>exec:./sched</td><td>v1.26.7</td><td>"
+                              "queue</td>"));
+  EXPECT_THAT(page, HasSubstr("<tr><td>exec:./sched</td><td>v1.30.12</td><td>"
+                              "queue</td>"));
+  EXPECT_THAT(page, HasSubstr("<span class=\"ver\">v1.25.12</span>"));
+  EXPECT_THAT(page, HasSubstr("layer queue \xC2\xB7 upstream v1.25.12"));
+  EXPECT_THAT(page, HasSubstr("Passed on exec:./sched, v1.30.12 (1)"));
+
+  HeadlessBrowser browser(dir_);
+  SCHEDTRACE_REQUIRE_BROWSER(browser);
+  BrowserRun dom = browser.DumpDom(path);
+  ASSERT_EQ(dom.status, 0) << dom.log;
+  EXPECT_THAT(dom.output,
+              HasSubstr("<tr><td>model</td><td>v1.25.12</td><td>queue</td>"));
+  EXPECT_THAT(dom.output, HasSubstr("implements v1.30.12 (its header reply)"));
+  EXPECT_THAT(dom.output, HasSubstr("<span class=\"ver\">v1.25.12</span>"));
+  // The filter box finds a failure by its version.
+  EXPECT_THAT(dom.output, HasSubstr(" v1.25.12 step 3 (q_pop)"));
 }
 
 // The network check sees a request when a page makes one (so that its

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/html_report.h"
+#include "cli/markdown.h"
 #include "cli/run_tally.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
@@ -170,51 +171,6 @@ std::string_view ErrorType(const TraceRun& tr) {
   return tr.result.at_step == 0 ? "configure" : "apply";
 }
 
-// --- Markdown ---
-
-// Text for a table cell or a heading: one line, with what Markdown would
-// read as structure, HTML or an entity escaped by a backslash.
-std::string MdText(std::string_view s) {
-  std::string out;
-  for (char c : SanitizeLine(s)) {
-    if (c == '\\' || c == '|' || c == '<' || c == '>' || c == '&' || c == '`' ||
-        c == '[' || c == ']') {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out;
-}
-
-size_t LongestRun(std::string_view s, char c) {
-  size_t best = 0, run = 0;
-  for (char x : s) {
-    run = x == c ? run + 1 : 0;
-    best = std::max(best, run);
-  }
-  return best;
-}
-
-// Inline code: delimited by more backticks than any run inside.
-std::string MdCode(std::string_view s) {
-  std::string text = SanitizeLine(s);
-  if (text.empty()) return "(none)";
-  std::string delim(LongestRun(text, '`') + 1, '`');
-  const bool pad = !text.empty() && (text.front() == '`' ||
-                                     text.back() == '`' || text.front() == ' ');
-  return pad ? absl::StrCat(delim, " ", text, " ", delim)
-             : absl::StrCat(delim, text, delim);
-}
-
-// A fenced code block holding `s` verbatim (sanitized): the fence is longer
-// than any backtick run inside, so no line of `s` can close it.
-std::string MdFence(std::string_view s) {
-  std::string text = SanitizeText(s);
-  if (text.empty() || text.back() != '\n') text += '\n';
-  std::string fence(std::max<size_t>(3, LongestRun(text, '`') + 1), '`');
-  return absl::StrCat(fence, "\n", text, fence, "\n");
-}
-
 std::string WhereOf(const TraceRun& tr) {
   if (tr.bad_input) return "";
   const TraceResult& r = tr.result;
@@ -256,14 +212,25 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs) {
     out << ".\n\n";
   }
   out << "**" << Counts(TallyOf(runs)) << "** in " << Seconds3(SecondsOf(runs))
-      << " s.\n\n"
-      << "| system | layer | passed | failed | skipped |\n"
-      << "|---|---|---:|---:|---:|\n";
-  for (const auto& [sut, layers] : Tallies(runs)) {
-    for (const auto& [layer, t] : layers) {
-      out << "| " << MdText(sut) << " | " << MdText(layer) << " | " << t.passed
-          << " | " << t.failed + t.errors << " | " << t.skipped << " |\n";
+      << " s.\n\n";
+  for (const SystemRun& run : runs) {
+    if (run.upstream_override) {
+      out << "Every trace ran on " << MdText(run.sut) << " as "
+          << MdText(*run.upstream_override)
+          << " (`--upstream`), with its own expectations.\n\n";
     }
+    if (std::string line = DeclaredUpstreamLine(run); !line.empty()) {
+      line.pop_back();  // its newline
+      out << MdText(line) << ".\n\n";
+    }
+  }
+  out << "| system | version | layer | passed | failed | skipped |\n"
+      << "|---|---|---|---:|---:|---:|\n";
+  for (const TallyRow& row : Tallies(runs)) {
+    const Tally& t = row.tally;
+    out << "| " << MdText(row.sut) << " | " << MdText(row.version) << " | "
+        << MdText(row.layer) << " | " << t.passed << " | "
+        << t.failed + t.errors << " | " << t.skipped << " |\n";
   }
   for (const SystemRun& run : runs) {
     if (int n = ComparisonsSkippedOf(run); n > 0) {
@@ -284,7 +251,8 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs) {
       if (!any) out << "\n## Failures\n";
       any = true;
       out << "\n### " << VerdictName(tr.result.verdict) << " "
-          << MdCode(DisplayOf(tr)) << " on " << MdText(run.sut) << "\n\n";
+          << MdCode(DisplayOf(tr)) << " on " << MdText(run.sut) << " ("
+          << MdText(VersionOf(tr)) << ")\n\n";
       std::string where = WhereOf(tr);
       out << (where.empty() ? "" : MdText(where) + ", ") << Seconds3(tr.seconds)
           << " s\n\n"
@@ -324,6 +292,14 @@ std::string JUnitReport(const std::vector<SystemRun>& runs) {
     if (run.interrupted) {
       out << "      <property name=\"interrupted\" value=\"true\"/>\n";
     }
+    if (run.upstream_override) {
+      out << "      <property name=\"upstreamOverride\" value=\""
+          << XmlAttr(*run.upstream_override) << "\"/>\n";
+    }
+    if (!run.declared_upstreams.empty()) {
+      out << "      <property name=\"declaredUpstream\" value=\""
+          << XmlAttr(absl::StrJoin(run.declared_upstreams, ", ")) << "\"/>\n";
+    }
     if (int n = ComparisonsSkippedOf(run); n > 0) {
       out << "      <property name=\"comparisonsSkipped\" value=\"" << n
           << "\"/>\n";
@@ -340,26 +316,28 @@ std::string JUnitReport(const std::vector<SystemRun>& runs) {
     for (const TraceRun& tr : run.traces) {
       out << "    <testcase classname=\"schedtrace." << segment << "."
           << LayerOf(tr, "bad-input") << "\" name=\"" << XmlAttr(DisplayOf(tr))
-          << "\" time=\"" << Seconds3(tr.seconds) << "\"";
+          << "\" time=\"" << Seconds3(tr.seconds) << "\">\n"
+          << "      <properties><property name=\"upstream\" value=\""
+          << XmlAttr(VersionOf(tr, "")) << "\"/></properties>\n";
       switch (tr.result.verdict) {
         case Verdict::kPassed:
-          out << "/>\n";
           break;
         case Verdict::kSkipped:
-          out << ">\n      <skipped message=\"" << XmlAttr(Summary(tr))
-              << "\"/>\n    </testcase>\n";
+          out << "      <skipped message=\"" << XmlAttr(Summary(tr))
+              << "\"/>\n";
           break;
         case Verdict::kFailed:
-          out << ">\n      <failure message=\"" << XmlAttr(Summary(tr))
+          out << "      <failure message=\"" << XmlAttr(Summary(tr))
               << "\" type=\"" << FailureType(tr) << "\">" << XmlText(Detail(tr))
-              << "</failure>\n    </testcase>\n";
+              << "</failure>\n";
           break;
         case Verdict::kError:
-          out << ">\n      <error message=\"" << XmlAttr(Summary(tr))
+          out << "      <error message=\"" << XmlAttr(Summary(tr))
               << "\" type=\"" << ErrorType(tr) << "\">" << XmlText(Detail(tr))
-              << "</error>\n    </testcase>\n";
+              << "</error>\n";
           break;
       }
+      out << "    </testcase>\n";
     }
     out << "  </testsuite>\n";
   }
@@ -386,22 +364,41 @@ std::string JsonReport(const std::vector<SystemRun>& runs) {
     for (const properties::Unchecked& u : run.properties_not_checked) {
       not_checked.push_back({{"property", u.property}, {"needs", u.needs}});
     }
-    json s = {{"sut", SanitizeLine(run.sut)},
-              {"interrupted", run.interrupted},
-              {"seconds", SecondsOf(run)},
-              {"passed", t.passed},
-              {"failed", t.failed + t.errors},
-              {"skipped", t.skipped},
-              {"comparisonsSkipped", ComparisonsSkippedOf(run)},
-              {"knownViolations", std::move(known)},
-              {"propertiesNotChecked", std::move(not_checked)},
-              {"traces", json::array()}};
+    json table = json::array();
+    for (const TallyRow& row : Tallies({run})) {
+      table.push_back({{"upstream", SanitizeLine(row.version)},
+                       {"layer", SanitizeLine(row.layer)},
+                       {"passed", row.tally.passed},
+                       {"failed", row.tally.failed + row.tally.errors},
+                       {"skipped", row.tally.skipped}});
+    }
+    json declared = json::array();
+    for (const std::string& v : run.declared_upstreams) {
+      declared.push_back(SanitizeLine(v));
+    }
+    json s = {
+        {"sut", SanitizeLine(run.sut)},
+        {"upstreamOverride", run.upstream_override
+                                 ? json(SanitizeLine(*run.upstream_override))
+                                 : json(nullptr)},
+        {"declaredUpstreams", std::move(declared)},
+        {"interrupted", run.interrupted},
+        {"seconds", SecondsOf(run)},
+        {"passed", t.passed},
+        {"failed", t.failed + t.errors},
+        {"skipped", t.skipped},
+        {"comparisonsSkipped", ComparisonsSkippedOf(run)},
+        {"knownViolations", std::move(known)},
+        {"propertiesNotChecked", std::move(not_checked)},
+        {"table", std::move(table)},
+        {"traces", json::array()}};
     for (const TraceRun& tr : run.traces) {
       const TraceResult& r = tr.result;
       json t = {{"path", SanitizeLine(r.path)},
                 {"display", SanitizeLine(DisplayOf(tr))},
                 {"name", SanitizeLine(r.name)},
                 {"layer", tr.bad_input ? "" : std::string(LayerName(r.layer))},
+                {"upstream", SanitizeLine(tr.upstream)},
                 {"verdict", std::string(VerdictName(r.verdict))},
                 {"badInput", tr.bad_input},
                 {"seconds", CleanSeconds(tr.seconds)},
@@ -453,14 +450,26 @@ std::string ConformanceTable(const std::vector<SystemRun>& runs) {
   for (const SystemRun& run : runs) {
     width = std::max(width, Width(SanitizeLine(run.sut)));
   }
-  out << Pad("system", width) << " "
+  const std::vector<TallyRow> rows = Tallies(runs);
+  size_t version_width = 8;  // "v1.30.12"
+  for (const TallyRow& row : rows) {
+    version_width = std::max(version_width, Width(SanitizeLine(row.version)));
+  }
+  out << Pad("system", width) << " " << Pad("version", version_width) << " "
       << absl::StrFormat("%-12s %7s %7s %7s\n", "layer", "passed", "failed",
                          "skipped");
-  for (const auto& [sut, layers] : Tallies(runs)) {
-    for (const auto& [layer, t] : layers) {
-      out << Pad(SanitizeLine(sut), width) << " "
-          << absl::StrFormat("%-12s %7d %7d %7d\n", layer, t.passed,
-                             t.failed + t.errors, t.skipped);
+  for (const TallyRow& row : rows) {
+    const Tally& t = row.tally;
+    out << Pad(SanitizeLine(row.sut), width) << " "
+        << Pad(SanitizeLine(row.version), version_width) << " "
+        << absl::StrFormat("%-12s %7d %7d %7d\n", row.layer, t.passed,
+                           t.failed + t.errors, t.skipped);
+  }
+  for (const SystemRun& run : runs) {
+    if (run.upstream_override) {
+      out << "every trace ran on " << SanitizeLine(run.sut) << " as "
+          << SanitizeLine(*run.upstream_override)
+          << " (--upstream), with its own expectations\n";
     }
   }
   for (const SystemRun& run : runs) {

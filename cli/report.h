@@ -8,18 +8,27 @@
 // SanitizeText / SanitizeLine (harness/text_sanitize.h) and then the
 // format's own escaping, and nothing here throws.
 //
-// Markdown: the counts and the run's time, the table (cells escape `|`, a
-// newline and what Markdown would read as HTML), the state comparisons
+// Markdown: the counts and the run's time, the upstream version every trace
+// ran as (--upstream) and the one a system declared (an exec: child's header
+// reply), when there are, the table per system, version and layer (cells
+// escape `|`, a newline and what Markdown would read as HTML), the state
+// comparisons
 // skipped and the properties not checked per system, then each failure and
-// error under a heading naming it, with where it was decided and its time, and
+// error under a heading naming it and its version, with where it was decided
+// and its time, and
 // its full text in a code fence longer than any backtick run inside it. JUnit
 // XML:
 //   <testsuites name="schedtrace" tests failures errors skipped time>
 //     <testsuite name="schedtrace.SYSTEM" ... time>   one per system
-//       <properties>: system (as given), interrupted, comparisonsSkipped,
-//                     propertiesNotChecked ("4 (needs waiting), ..."),
-//                     knownViolation.ID (steps)
+//       <properties>: system (as given), interrupted, upstreamOverride
+//                     (--upstream), declaredUpstream (the versions an
+//                     exec: child declared, ", " between),
+//                     comparisonsSkipped, propertiesNotChecked ("4 (needs
+//                     waiting), ..."), knownViolation.ID (steps)
 //       <testcase classname="schedtrace.SYSTEM.LAYER" name="DISPLAY" time>
+//         <properties><property name="upstream" value="v1.26.7"/>
+//         </properties> (the version it ran as; "" when its header does
+//         not decode), then
 //         <failure message="one line" type="divergence|property">full
 //         text</failure>, <error message type="apply|configure|bad-input">
 //         full text</error>, or <skipped message/>
@@ -29,12 +38,18 @@
 //   decimals.
 // JSON (schema "schedtrace-report/1"):
 //   {"schema", "interrupted", "seconds", "summary": {passed, failed,
-//    skipped}, "systems": [{"sut", "interrupted", "seconds", "passed",
+//    skipped}, "systems": [{"sut", "upstreamOverride" (--upstream, or
+//    null), "declaredUpstreams" (what an exec: child declared, sorted; []
+//    when nothing), "interrupted", "seconds", "passed",
 //    "failed", "skipped", "comparisonsSkipped", "knownViolations",
 //    "propertiesNotChecked": [{"property": 4, "needs": ["waiting"]}] (the
 //    properties some trace did not check: inputs the system does not show,
 //    properties/inputs.h; [] when all were checked),
-//    "traces": [{"path", "display", "name", "layer", "verdict", "badInput",
+//    "table": [{"upstream", "layer", "passed", "failed", "skipped"}] (the
+//    conformance table's rows of this system, in its order),
+//    "traces": [{"path", "display", "name", "layer", "upstream" (the
+//    version it ran as; "" when its header does not decode), "verdict",
+//    "badInput",
 //    "seconds", "stepsRun", "message"?, "at"?: {step, line, op} (every
 //    verdict but PASS; null for bad input), "comparisonsSkipped"?,
 //    "divergence"?: {step, line, op, t, summary, description, before,
@@ -53,9 +68,10 @@
 //   first). Markdown and JUnit show the same as Divergence::Format.
 // HTML (cli/html_report.h): one self-contained page (inline CSS and
 // script, no URL, a Content-Security-Policy forbidding every request):
-// counts, the table per system and layer, known violations, failures by
-// signature, then each failure and error as a collapsible <details> with its
-// divergence (every difference), message and timeline table
+// counts, the table per system, version and layer, known violations,
+// failures by signature, then each failure and error as a collapsible
+// <details> with its version, divergence (every difference), message and
+// timeline table
 // (TraceRun::timeline), the failing step highlighted and anchored; passing
 // and skipped traces as lists of names.
 #ifndef SCHEDTRACE_CLI_REPORT_H_
@@ -69,8 +85,10 @@
 
 namespace schedtrace::cli {
 
-// Per system and layer: passed, failed, skipped; then the state comparisons
-// skipped and the known upstream violations seen. (Each failure is printed
+// Per system, upstream version (oldest first) and layer: passed, failed,
+// skipped; then the version every trace ran as on a system run with
+// --upstream, the state comparisons skipped and the known upstream
+// violations seen. (Each failure is printed
 // once by the run itself, not again here.)
 std::string ConformanceTable(const std::vector<SystemRun>& runs);
 

@@ -36,6 +36,7 @@ TraceRun Traced(const std::string& display, Verdict verdict, double seconds,
   tr.result.path = "/golden/" + display;
   tr.result.name = display.substr(0, display.find('.'));
   tr.result.layer = Layer::kQueue;
+  tr.upstream = "v1.26.7";
   tr.result.verdict = verdict;
   tr.result.steps_run = at_step;
   tr.result.at_step = at_step;
@@ -115,6 +116,7 @@ std::vector<SystemRun> HostileRuns() {
 
   TraceRun bad = Traced("bad-\xff\xfe.jsonl", Verdict::kError, 0.0006);
   bad.bad_input = true;
+  bad.upstream = "";  // its header names no known version
   bad.result.message = "/golden/bad-\xff\xfe.jsonl:2: malformed JSON ";
   bad.result.message += std::string(1, '\0') + "\x07";
   run.traces.push_back(bad);
@@ -207,6 +209,14 @@ TEST_F(ReportTest, JUnitGivesCiSystemsTotalsTimesAndTheWholeText) {
   EXPECT_EQ(cases[6]["classname"], cls + ".bad-input");
   EXPECT_EQ(cases[6]["name"], "bad-\xef\xbf\xbd\xef\xbf\xbd.jsonl");
   EXPECT_FALSE(cases[0].contains("outcome"));
+  // Each testcase says the version it ran as ("" for the bad input), in
+  // properties of its own: the suite's are not mixed with them.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(cases[i]["properties"], (json{{"upstream", "v1.26.7"}})) << i;
+  }
+  EXPECT_EQ(cases[6]["properties"], (json{{"upstream", ""}}));
+  EXPECT_FALSE(suite["properties"].contains("upstream"));
+  EXPECT_FALSE(suite["properties"].contains("declaredUpstream"));
   struct Outcome {
     int i;
     const char* tag;
@@ -295,6 +305,26 @@ TEST_F(ReportTest, JsonHasASchemaTimingsValuesAndPlaces) {
   EXPECT_TRUE(t[6]["at"].is_null());
   EXPECT_EQ(t[6]["badInput"], true);
   EXPECT_EQ(t[6]["layer"], "");
+  // The version each trace ran as; the table per version and layer.
+  EXPECT_EQ(t[0]["upstream"], "v1.26.7");
+  EXPECT_EQ(t[6]["upstream"], "");
+  EXPECT_EQ(s["upstreamOverride"], nullptr);
+  EXPECT_EQ(s["declaredUpstreams"], json::array());
+  EXPECT_EQ(s["table"], (json{{{"upstream", "v1.26.7"},
+                               {"layer", "cache"},
+                               {"passed", 0},
+                               {"failed", 1},
+                               {"skipped", 0}},
+                              {{"upstream", "v1.26.7"},
+                               {"layer", "queue"},
+                               {"passed", 1},
+                               {"failed", 3},
+                               {"skipped", 1}},
+                              {{"upstream", "?"},
+                               {"layer", "(bad input)"},
+                               {"passed", 0},
+                               {"failed", 1},
+                               {"skipped", 0}}}));
   // Messages whole, sanitized (newlines kept).
   const std::vector<std::string> details = Details(runs[0]);
   for (int i = 2; i < 7; ++i) {
@@ -404,8 +434,9 @@ TEST_F(ReportTest, MarkdownFencesHoldTheWholeText) {
   EXPECT_EQ(b.blocks, want);
   // The table's cells escape what would end a cell or be read as HTML.
   EXPECT_THAT(md, HasSubstr("| exec:./my sched --x\\|y \\`z\\` \\<b\\>\\&"
-                            "\\\\x1b\\[31m | queue | 1 | 3 | 1 |"));
-  EXPECT_THAT(md, HasSubstr("| model | queue | 1 | 0 | 0 |"));
+                            "\\\\x1b\\[31m | v1.26.7 | queue | 1 | 3 | 1 |"));
+  EXPECT_THAT(md, HasSubstr("| model | v1.26.7 | queue | 1 | 0 | 0 |"));
+  EXPECT_THAT(md, HasSubstr("| ? | (bad input) | 0 | 1 | 0 |"));
   EXPECT_THAT(md, HasSubstr("**Interrupted**"));
   EXPECT_THAT(md, HasSubstr("**2 passed, 5 failed, 1 skipped** in 10.750 s"));
   EXPECT_THAT(md, HasSubstr("step 2 (q_pop), line 3, 1.500 s"));
@@ -419,10 +450,96 @@ TEST_F(ReportTest, ConformanceTableListsNoFailuresAndPrintsNothingRaw) {
   EXPECT_THAT(table, Not(HasSubstr("failures (")));
   EXPECT_THAT(table, Not(HasSubstr("diverges.jsonl")));
   EXPECT_THAT(table, Not(HasSubstr("property broken")));
-  EXPECT_THAT(table, HasSubstr(SanitizeLine(kSut) + " queue              1"
-                                                    "       3       1\n"));
+  EXPECT_THAT(table, HasSubstr(SanitizeLine(kSut) +
+                               " v1.26.7  queue              1       3       "
+                               "1\n"));
+  EXPECT_THAT(table, HasSubstr(" ?        (bad input)        0       1       "
+                               "0\n"));
   EXPECT_THAT(table, HasSubstr("known upstream violations seen on"));
   EXPECT_THAT(table, HasSubstr("in-flight-update-requeues"));
+}
+
+// Traces of several versions, one system run with --upstream and one
+// whose child declared its version: every format says so, and tabulates
+// system x version x layer (versions oldest first).
+TEST_F(ReportTest, EveryFormatCarriesTheVersions) {
+  SystemRun child;
+  child.sut = "exec:./sched";
+  child.declared_upstreams = {"v1.30.12"};
+  for (const char* v : {"v1.30.12", "v1.25.12", "v1.26.7", "v1.30.12"}) {
+    TraceRun tr = Traced(
+        std::string("queue/") + v + ".jsonl",
+        std::string(v) == "v1.30.12" ? Verdict::kPassed : Verdict::kSkipped,
+        0.01);
+    tr.upstream = v;
+    tr.declared_upstream = "v1.30.12";
+    if (tr.result.verdict == Verdict::kSkipped) {
+      tr.result.message = std::string(
+                              "exec:./sched: the child implements "
+                              "v1.30.12, the trace is ") +
+                          v;
+    }
+    child.traces.push_back(tr);
+  }
+  SystemRun model;
+  model.sut = "model";
+  model.upstream_override = "v1.25.12";
+  TraceRun tr = Traced("queue/a.jsonl", Verdict::kPassed, 0.01);
+  tr.upstream = "v1.25.12";
+  model.traces.push_back(tr);
+  const std::vector<SystemRun> runs = {child, model};
+
+  const std::string table = ConformanceTable(runs);
+  EXPECT_THAT(table,
+              HasSubstr("exec:./sched v1.25.12 queue              0       0"
+                        "       1\n"
+                        "exec:./sched v1.26.7  queue              0       0"
+                        "       1\n"
+                        "exec:./sched v1.30.12 queue              2       0"
+                        "       0\n"
+                        "model        v1.25.12 queue              1       0"
+                        "       0\n"));
+  EXPECT_THAT(table, HasSubstr("every trace ran on model as v1.25.12 "
+                               "(--upstream), with its own expectations\n"));
+
+  const std::string md = ReadFileBytes(Write("r.md", runs));
+  EXPECT_EQ(CheckMarkdown(Path("r.md")), "");
+  EXPECT_THAT(md, HasSubstr("| system | version | layer | passed | failed | "
+                            "skipped |\n"));
+  EXPECT_THAT(md, HasSubstr("| exec:./sched | v1.25.12 | queue | 0 | 0 | 1 |\n"
+                            "| exec:./sched | v1.26.7 | queue | 0 | 0 | 1 |\n"
+                            "| exec:./sched | v1.30.12 | queue | 2 | 0 | 0 |\n"
+                            "| model | v1.25.12 | queue | 1 | 0 | 0 |\n"));
+  EXPECT_THAT(md, HasSubstr("exec:./sched implements v1.30.12 (its header "
+                            "reply).\n"));
+  EXPECT_THAT(md, HasSubstr("Every trace ran on model as v1.25.12 "
+                            "(`--upstream`), with its own expectations."));
+
+  json x = XmlTestcases(Write("r.xml", runs));
+  ASSERT_FALSE(x.contains("error")) << x.dump();
+  EXPECT_EQ(x["testsuites"][0]["properties"]["declaredUpstream"], "v1.30.12");
+  EXPECT_FALSE(x["testsuites"][0]["properties"].contains("upstreamOverride"));
+  EXPECT_EQ(x["testsuites"][1]["properties"]["upstreamOverride"], "v1.25.12");
+  EXPECT_EQ(x["testsuites"][0]["testcases"][1]["properties"]["upstream"],
+            "v1.25.12");
+  EXPECT_EQ(x["testsuites"][0]["testcases"][1]["outcome"]["attrib"]["message"],
+            "exec:./sched: the child implements v1.30.12, the trace is "
+            "v1.25.12");
+
+  const std::string path = Write("r.json", runs);
+  ASSERT_EQ(CheckJson(path), "");
+  json j = json::parse(ReadFileBytes(path));
+  EXPECT_EQ(j["systems"][0]["declaredUpstreams"], json({"v1.30.12"}));
+  EXPECT_EQ(j["systems"][0]["upstreamOverride"], nullptr);
+  EXPECT_EQ(j["systems"][1]["upstreamOverride"], "v1.25.12");
+  EXPECT_EQ(j["systems"][1]["declaredUpstreams"], json::array());
+  std::vector<std::string> versions;
+  for (const json& row : j["systems"][0]["table"]) {
+    versions.push_back(row["upstream"]);
+  }
+  EXPECT_EQ(versions,
+            (std::vector<std::string>{"v1.25.12", "v1.26.7", "v1.30.12"}));
+  EXPECT_EQ(j["systems"][0]["traces"][1]["upstream"], "v1.25.12");
 }
 
 TEST_F(ReportTest, AFailureToWriteIsAStatusNotAnAbort) {

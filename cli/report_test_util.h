@@ -65,18 +65,21 @@ inline std::string CheckXml(const std::string& path) {
 
 // What a CI system reads from a JUnit report, through xml.etree: the root's
 // attributes, and per testsuite its attributes, properties and testcases
-// (attributes, and the failure, error or skipped element: tag, attributes,
-// text).
+// (attributes, their own properties, and the failure, error or skipped
+// element: tag, attributes, text).
 inline nlohmann::json XmlTestcases(const std::string& path) {
   static constexpr char kProgram[] = R"(
 import json, sys, xml.etree.ElementTree as E
 root = E.parse(sys.argv[1]).getroot()
 suites = []
 for s in root.findall("testsuite"):
-    props = {p.get("name"): p.get("value") for p in s.iter("property")}
+    props = {p.get("name"): p.get("value")
+             for p in s.findall("properties/property")}
     cases = []
     for c in s.findall("testcase"):
         case = dict(c.attrib)
+        case["properties"] = {p.get("name"): p.get("value")
+                              for p in c.findall("properties/property")}
         for k in ("failure", "error", "skipped"):
             e = c.find(k)
             if e is not None:

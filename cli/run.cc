@@ -11,9 +11,11 @@
 #include "cli/progress.h"
 #include "cli/summary.h"
 #include "cli/suts.h"
+#include "cli/upstream_flag.h"
 #include "harness/codec.h"
 #include "harness/interrupt.h"
 #include "harness/text_sanitize.h"
+#include "harness/upstream_versions.h"
 #include "properties/checker.h"
 
 namespace schedtrace::cli {
@@ -42,6 +44,7 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
   tr.display = file.display;
   absl::StatusOr<Trace> trace = ReadTraceFile(file.path);
   if (!trace.ok()) {
+    tr.upstream = file.upstream;
     tr.bad_input = true;
     tr.result.verdict = Verdict::kError;
     tr.result.name = file.name;
@@ -49,6 +52,8 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
     tr.seconds = SecondsSince(start);
     return one;
   }
+  OverrideUpstream(options.upstream, trace->header);
+  tr.upstream = std::string(EffectiveUpstream(trace->header.upstream));
   absl::StatusOr<std::unique_ptr<System>> system = MakeSystem(sut);
   if (!system.ok()) {
     tr.result.verdict = Verdict::kError;
@@ -66,6 +71,7 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
                                   ReportsOf(**system), &one.not_checked);
     }
     tr.result = Replay(**system, *trace, replay_options);
+    tr.declared_upstream = DeclaredUpstream(**system).value_or("");
     // The failure's timeline, replayed on a fresh system (the HTML report).
     if (options.explain_failures && Failed(tr) && !Interrupted()) {
       absl::StatusOr<std::unique_ptr<System>> fresh = MakeSystem(sut);
@@ -140,6 +146,16 @@ std::string NotCheckedText(const std::vector<properties::Unchecked>& list) {
   return absl::StrJoin(items, ", ");
 }
 
+std::string DeclaredUpstreamLine(const SystemRun& run) {
+  if (run.declared_upstreams.empty()) return "";
+  return absl::StrCat(
+      SanitizeLine(run.sut), " implements ",
+      SanitizeLine(absl::StrJoin(run.declared_upstreams, " and ")),
+      run.declared_upstreams.size() > 1
+          ? " (its header replies differ between traces)\n"
+          : " (its header reply)\n");
+}
+
 bool Failed(const TraceRun& trace) {
   return trace.result.verdict == Verdict::kFailed ||
          trace.result.verdict == Verdict::kError;
@@ -150,8 +166,10 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
   const auto start = std::chrono::steady_clock::now();
   SystemRun run;
   run.sut = sut;
+  run.upstream_override = options.upstream;
   Progress progress(options.progress, sut, files.size());
   std::map<int, std::set<std::string>> not_checked;  // over all traces
+  std::set<std::string> declared;
   RunOrdered<OneRun>(
       files.size(), options.jobs,
       [&](size_t i) { return ReplayOne(sut, files[i], options); },
@@ -168,6 +186,9 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
         for (properties::Unchecked& u : one.not_checked) {
           not_checked[u.property].insert(u.needs.begin(), u.needs.end());
         }
+        if (!one.trace.declared_upstream.empty()) {
+          declared.insert(one.trace.declared_upstream);
+        }
         run.traces.push_back(std::move(one.trace));
         return !(failed && options.fail_fast) && !Interrupted();
       },
@@ -179,6 +200,8 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
     run.properties_not_checked.push_back(
         {id, std::vector<std::string>(needs.begin(), needs.end())});
   }
+  run.declared_upstreams.assign(declared.begin(), declared.end());
+  out << DeclaredUpstreamLine(run);
   out << SkipSummary(run);
   if (int n = run.ComparisonsSkipped(); n > 0) {
     out << sut << ": " << n

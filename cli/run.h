@@ -22,6 +22,14 @@ struct TraceRun {
   // own name when PATH named the file): what reports use as its name.
   std::string display;
   double seconds = 0;  // wall time of this trace's replay
+  // The upstream version the trace ran as: its header's effective one, or
+  // RunOptions::upstream (--upstream). For a trace that did not decode, its
+  // TraceFile's ("" when its header names no known version).
+  std::string upstream;
+  // The version an exec: child declared in its header reply for this trace
+  // (harness/child_process.h Capabilities::upstream); "" when it declared
+  // none, and for model and impl.
+  std::string declared_upstream;
   // Each pod's journey through a failed trace (a divergence or an error),
   // replayed again on a fresh system: set only with
   // RunOptions::explain_failures (the HTML report shows it).
@@ -45,7 +53,16 @@ struct SystemRun {
   // property id, with the inputs missing over all traces (sorted). Empty
   // with --no-properties, and when every property was checked.
   std::vector<properties::Unchecked> properties_not_checked;
+  // The versions the system declared (TraceRun::declared_upstream), each
+  // once, sorted; empty when it declared none.
+  std::vector<std::string> declared_upstreams;
+  // --upstream: every trace ran as this version (RunOptions::upstream).
+  std::optional<std::string> upstream_override;
 };
+
+// `exec:./x implements v1.30.12 (its header reply)`: what a run says once
+// when its system declared its version; "" when it declared none.
+std::string DeclaredUpstreamLine(const SystemRun& run);
 
 // `4 (needs waiting), 6 (needs cache.nodes)`: what the run prints after
 // "properties not checked on SYSTEM: ", and the reports show.
@@ -60,11 +77,14 @@ struct RunOptions {
   // Replay each failed trace once more to record its timeline
   // (TraceRun::timeline), for the HTML report.
   bool explain_failures = false;
+  // --upstream: every trace runs as this version instead of its header's.
+  std::optional<std::string> upstream;
 };
 
 // Replays every file against a fresh system named `sut`, printing one line
 // per trace to `out` in file order whatever `jobs` is (`PASS` unless quiet,
-// `FAIL` + divergence, `ERROR`), then the skipped traces as one line per
+// `FAIL` + divergence, `ERROR`), then the version the system declared
+// (DeclaredUpstreamLine), when it did, the skipped traces as one line per
 // reason, a line counting the state comparisons skipped, when some were, and
 // one naming the properties not checked (`properties not checked on SYSTEM:
 // 4 (needs waiting)`), when some were not.

@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "cli/upstream_flag.h"
 
 namespace schedtrace::cli {
 
@@ -38,14 +39,19 @@ absl::StatusOr<TraceChoice> ChooseTraces(
     }
   }
   choice.chosen = Select(*all, selection);
+  absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
+  if (!upstream.ok()) return upstream.status();
+  if (*upstream) {
+    for (TraceFile& t : choice.chosen) t.upstream = **upstream;
+  }
   return choice;
 }
 
 int ListTraces(const TraceChoice& choice, std::ostream& out) {
   for (const TraceFile& t : choice.chosen) {
     out << t.path << "  " << (t.layer ? std::string(LayerName(*t.layer)) : "?")
-        << "  " << (t.name.empty() ? "(header does not decode)" : t.name)
-        << "\n";
+        << "  " << (t.upstream.empty() ? "?" : t.upstream) << "  "
+        << (t.name.empty() ? "(header does not decode)" : t.name) << "\n";
   }
   out << choice.chosen.size() << " of " << choice.found << " traces selected\n";
   return choice.chosen.empty() ? 5 : 0;

@@ -61,13 +61,15 @@ struct TraceChoice {
   std::string note;               // e.g. "--last-failed: no failures..."
 };
 
-// The traces under `paths`, narrowed by the flags. An error (for
-// UsageError) for a PATH that does not exist, no trace under the PATHs, a
-// bad --layer, or a malformed last-failed file.
+// The traces under `paths`, narrowed by the flags, each with the upstream
+// version it runs as (--upstream, when given, else its header's). An error
+// (for UsageError) for a PATH that does not exist, no trace under the PATHs,
+// a bad --layer or --upstream, or a malformed last-failed file.
 absl::StatusOr<TraceChoice> ChooseTraces(const CommandLine& cl,
                                          const std::vector<std::string>& paths);
 
-// --list: one line per chosen trace (path, layer, name) and a count.
+// --list: one line per chosen trace (path, layer, upstream version, name)
+// and a count.
 // Returns the exit status: 0, or 5 when none is chosen.
 int ListTraces(const TraceChoice& choice, std::ostream& out);
 

@@ -1,7 +1,9 @@
 #include "cli/run_tally.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "harness/upstream_versions.h"
 #include "properties/known_violations.h"
 
 namespace schedtrace::cli {
@@ -47,13 +49,33 @@ std::string LayerOf(const TraceRun& tr, std::string_view bad_input) {
                       : std::string(LayerName(tr.result.layer));
 }
 
-std::map<std::string, std::map<std::string, Tally>> Tallies(
-    const std::vector<SystemRun>& runs) {
-  std::map<std::string, std::map<std::string, Tally>> t;
+std::string VersionOf(const TraceRun& tr, std::string_view unknown) {
+  return tr.upstream.empty() ? std::string(unknown) : tr.upstream;
+}
+
+std::vector<TallyRow> Tallies(const std::vector<SystemRun>& runs) {
+  // Versions sort by their place in KnownUpstreams(), unknown ones after.
+  using VersionKey = std::pair<size_t, std::string>;
+  const std::vector<std::string>& known = KnownUpstreams();
+  auto key = [&known](const std::string& v) {
+    auto it = std::find(known.begin(), known.end(), v);
+    return VersionKey(static_cast<size_t>(it - known.begin()), v);
+  };
+  std::map<std::string, std::map<VersionKey, std::map<std::string, Tally>>> t;
   for (const SystemRun& run : runs) {
-    for (const TraceRun& tr : run.traces) t[run.sut][LayerOf(tr)].Add(tr);
+    for (const TraceRun& tr : run.traces) {
+      t[run.sut][key(VersionOf(tr))][LayerOf(tr)].Add(tr);
+    }
   }
-  return t;
+  std::vector<TallyRow> rows;
+  for (const auto& [sut, versions] : t) {
+    for (const auto& [version, layers] : versions) {
+      for (const auto& [layer, tally] : layers) {
+        rows.push_back({sut, version.second, layer, tally});
+      }
+    }
+  }
+  return rows;
 }
 
 bool IsFailure(const TraceRun& tr) {

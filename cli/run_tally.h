@@ -1,6 +1,6 @@
-// What every report counts of a run, in one place: verdicts per system and
-// per layer, the run's seconds, which traces failed, the name a report
-// gives a trace, and the upstream reference of a known violation. The
+// What every report counts of a run, in one place: verdicts per system,
+// upstream version and layer, the run's seconds, which traces failed, the name
+// a report gives a trace, and the upstream reference of a known violation. The
 // Markdown, JUnit, JSON and HTML reports (report.h, html_report.h) and the
 // conformance table all read these, so they never disagree on a count.
 #ifndef SCHEDTRACE_CLI_RUN_TALLY_H_
@@ -30,9 +30,20 @@ Tally TallyOf(const std::vector<SystemRun>& runs);
 std::string LayerOf(const TraceRun& tr,
                     std::string_view bad_input = "(bad input)");
 
-// system -> layer -> tally, in name order.
-std::map<std::string, std::map<std::string, Tally>> Tallies(
-    const std::vector<SystemRun>& runs);
+// The upstream version a trace is tallied under (TraceRun::upstream: its
+// header's, or --upstream's); `unknown` when not even its header decodes.
+std::string VersionOf(const TraceRun& tr, std::string_view unknown = "?");
+
+// One row of the conformance table: a system, a version, a layer.
+struct TallyRow {
+  std::string sut, version, layer;
+  Tally tally;
+};
+
+// A row per system x version x layer that ran a trace: systems in name
+// order, versions oldest first (KnownUpstreams(); others after, by name),
+// layers in name order.
+std::vector<TallyRow> Tallies(const std::vector<SystemRun>& runs);
 
 // A failure or an error.
 bool IsFailure(const TraceRun& tr);

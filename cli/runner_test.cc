@@ -116,7 +116,7 @@ TEST_F(RunnerTest, ListPrintsWhatWouldRunAndRunsNothing) {
   Queue("gamma");
   CliResult r = RunIn(dir_, "conformance --list --layer=cache traces");
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("traces/alpha.jsonl  cache  alpha"));
+  EXPECT_THAT(r.output, HasSubstr("traces/alpha.jsonl  cache  v1.26.7  alpha"));
   EXPECT_THAT(r.output, HasSubstr("1 of 2 traces selected"));
   EXPECT_THAT(r.output, Not(HasSubstr("FAIL")));
   EXPECT_FALSE(fs::exists(dir_ / ".schedtrace")) << "--list ran something";

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "harness/upstream_versions.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {
@@ -30,6 +31,11 @@ void ReadHeaderFields(TraceFile& trace) {
     }
     if (auto it = h.find("layer"); it != h.end() && it->is_string()) {
       trace.layer = LayerFromName(it->get<std::string>());
+    }
+    if (auto it = h.find("upstream"); it == h.end() || it->is_null()) {
+      trace.upstream = std::string(EffectiveUpstream(""));
+    } else if (it->is_string() && IsKnownUpstream(it->get<std::string>())) {
+      trace.upstream = std::string(EffectiveUpstream(it->get<std::string>()));
     }
     return;
   }

@@ -1,6 +1,7 @@
 // Which traces a run replays (`conformance`, `replay`, `diff`): the PATH
 // arguments expanded to *.jsonl files, each with the name reports show,
-// narrowed by `--filter`, `--layer` and `--last-failed`.
+// narrowed by `--filter`, `--layer` and `--last-failed`; each knows its
+// header's name, layer and upstream version.
 //
 //   absl::StatusOr<std::vector<TraceFile>> all = FindTraces(cl.paths);
 //   Selection sel{.globs = cl.All("filter"), .layer = Layer::kQueue};
@@ -37,6 +38,10 @@ struct TraceFile {
   std::string display;  // relative to that PATH (its file name for a file)
   std::string name;     // the header's name; "" when it does not decode
   std::optional<Layer> layer;  // the header's layer, when it decodes
+  // The header's effective upstream version (no `upstream`: v1.26.7); ""
+  // when the header does not decode or names no known version (the run then
+  // reports the trace as bad input). ChooseTraces sets --upstream's here.
+  std::string upstream;
 };
 
 // Every *.jsonl file under `paths` (a file is taken as it is, whatever its

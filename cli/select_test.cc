@@ -48,6 +48,25 @@ class SelectTest : public ScratchDirTest {
   }
 };
 
+TEST_F(SelectTest, KnowsEachHeadersUpstream) {
+  Write("v/a.jsonl",
+        R"({"schedtrace":1,"name":"a","layer":"queue","upstream":"v1.30.12"})"
+        "\n");
+  Write("v/b.jsonl",
+        R"({"schedtrace":1,"name":"b","layer":"queue","upstream":""})"
+        "\n");
+  // Unknown: none (the run reports the trace as bad input, naming it).
+  Write("v/c.jsonl",
+        R"({"schedtrace":1,"name":"c","layer":"queue","upstream":"v9"})"
+        "\n");
+  absl::StatusOr<std::vector<TraceFile>> v = FindTraces({Path("v")});
+  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_EQ(v->size(), 3u);
+  EXPECT_EQ((*v)[0].upstream, "v1.30.12");
+  EXPECT_EQ((*v)[1].upstream, "v1.26.7");
+  EXPECT_EQ((*v)[2].upstream, "");
+}
+
 TEST_F(SelectTest, FindsTracesWithNamesRelativeToThePathGiven) {
   std::vector<TraceFile> all = All();
   EXPECT_THAT(Names(all),
@@ -55,8 +74,10 @@ TEST_F(SelectTest, FindsTracesWithNamesRelativeToThePathGiven) {
                           "queue/backoff.jsonl", "queue/pop.jsonl"));
   EXPECT_EQ(all[0].name, "cache/assume-forget");
   EXPECT_EQ(all[0].layer, Layer::kCache);
-  EXPECT_EQ(all[1].name, "");  // its header does not decode
+  EXPECT_EQ(all[0].upstream, "v1.26.7");  // no `upstream`: the default
+  EXPECT_EQ(all[1].name, "");             // its header does not decode
   EXPECT_FALSE(all[1].layer.has_value());
+  EXPECT_EQ(all[1].upstream, "");
   EXPECT_EQ(all[2].path,
             (dir_ / "corpus" / "queue" / "backoff.jsonl").string());
 

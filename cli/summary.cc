@@ -24,13 +24,37 @@ std::string WithoutStepPrefix(const TraceRun& t) {
   return m;
 }
 
+bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+
+// The length of the version number (`v1.30.12`) at `i` in `s`, 0 when
+// none starts there: a `v` that does not end a word, then numbers joined by
+// dots (at least two).
+size_t VersionAt(const std::string& s, size_t i) {
+  if (s[i] != 'v' || i + 1 >= s.size() || !IsDigit(s[i + 1])) return 0;
+  if (i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))) return 0;
+  size_t end = i + 1;
+  bool dotted = false;
+  while (end < s.size() &&
+         (IsDigit(s[end]) ||
+          (s[end] == '.' && end + 1 < s.size() && IsDigit(s[end + 1])))) {
+    dotted = dotted || s[end] == '.';
+    ++end;
+  }
+  return dotted ? end - i : 0;
+}
+
 // The first line, with every run of digits written N (line numbers, steps,
-// timeouts, pids differ between traces that fail alike).
+// timeouts, pids differ between traces that fail alike), but for upstream
+// versions (`v1.30.12`: a child implementing one version skips the traces
+// of each other version for a reason of its own).
 std::string Kind(const std::string& message) {
   std::string first = message.substr(0, message.find('\n'));
   std::string out;
   for (size_t i = 0; i < first.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(first[i]))) {
+    if (size_t n = VersionAt(first, i); n > 0) {
+      out.append(first, i, n);
+      i += n - 1;
+    } else if (IsDigit(first[i])) {
       while (i + 1 < first.size() &&
              std::isdigit(static_cast<unsigned char>(first[i + 1]))) {
         ++i;

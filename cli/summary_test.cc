@@ -55,6 +55,27 @@ TEST(SummaryTest, SkipsGroupByReasonWithoutTheirStepPrefix) {
   EXPECT_EQ(SkipSummary(run), "");
 }
 
+TEST(SummaryTest, SkipsOfAnotherVersionKeepTheVersions) {
+  // Numbers are N in a reason, but an upstream version is the reason.
+  SystemRun run;
+  run.sut = "exec:x";
+  const std::string other =
+      "exec:x: the child implements v1.30.12, the trace is v1.26.7";
+  run.traces = {
+      Skipped("g/a.jsonl", other),
+      Skipped("g/b.jsonl",
+              "exec:x: the child implements v1.30.12, the trace is v1.25.12"),
+      Skipped("g/c.jsonl", other),
+      Skipped("g/d.jsonl", "exec:x: timed out after 10 ms at step 2, v3"),
+  };
+  EXPECT_EQ(SkipSummary(run),
+            "SKIP 2 traces: " + other +
+                "\n"
+                "SKIP 1 trace: exec:x: the child implements v1.30.12, the "
+                "trace is v1.25.12\n"
+                "SKIP 1 trace: exec:x: timed out after N ms at step N, vN\n");
+}
+
 TEST(SummaryTest, FailuresGroupBySystemOpAndKeyWithACountAndAnExample) {
   SystemRun impl;
   impl.sut = "impl";

@@ -51,4 +51,10 @@ ReportsState ReportsOf(System& system) {
   };
 }
 
+std::optional<std::string> DeclaredUpstream(System& system) {
+  auto* child = dynamic_cast<ChildProcess*>(&system);
+  if (child == nullptr) return std::nullopt;
+  return child->capabilities().upstream;
+}
+
 }  // namespace schedtrace::cli

@@ -10,6 +10,7 @@
 #define SCHEDTRACE_CLI_SUTS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -40,6 +41,11 @@ absl::Status ApplySutFlags(const CommandLine& cl);
 // The state `system` reports, once configured: what an exec: child declared
 // in its header reply; null (everything) for the others.
 ReportsState ReportsOf(System& system);
+
+// The upstream version `system` declared at its last Configure: what an
+// exec: child said in its header reply (docs/FORMAT.md "Capabilities");
+// nullopt when it said nothing, and for the others (they run each trace's).
+std::optional<std::string> DeclaredUpstream(System& system);
 
 }  // namespace schedtrace::cli
 

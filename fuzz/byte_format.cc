@@ -35,6 +35,7 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
   o.nodes = pool.nodes;
   o.steps = kMaxSteps;
   o.seed = 0;
+  o.upstream = kFuzzVersions[(config >> kVersionShift) & 3];
   // Clocks that land on the queue's boundaries: ordinary steps from 1 ms (so
   // a step can end exactly as a 1 s or 2 s backoff does), backoff jumps
   // over 1-10 s, and flush jumps within a millisecond of the 5-minute
@@ -59,9 +60,17 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
   return o;
 }
 
-uint8_t ConfigByte(int pool, int hostile, bool perturbed) {
+uint8_t ConfigByte(int pool, int hostile, bool perturbed, int version) {
   return static_cast<uint8_t>((pool & 3) | (hostile & 3) << 2 |
-                              (perturbed ? kPerturbHeaderBit : 0));
+                              (perturbed ? kPerturbHeaderBit : 0) |
+                              (version & 3) << kVersionShift);
+}
+
+int VersionIndex(std::string_view version) {
+  for (int i = 0; i < static_cast<int>(kFuzzVersions.size()); ++i) {
+    if (version == kFuzzVersions[i]) return i;
+  }
+  return 0;
 }
 
 std::string InputPrefix(uint8_t config, const PerturbLevels& levels) {

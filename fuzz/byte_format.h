@@ -12,6 +12,9 @@
 //                           (kHostileRates)
 //                 bit 4     unused
 //                 bit 5     a perturbation header follows
+//                 bits 6-7  the upstream version whose profile runs
+//                           (kFuzzVersions: 0 is v1.26.7, so inputs from
+//                           before versions keep their meaning)
 //   bytes 1-4   (only with bit 5) one level nibble per informer
 //               perturbation, low then high: [race|resync]
 //               [recreate|tombstone] [node_recreate|recreate_update]
@@ -30,6 +33,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "harness/gen_options.h"
 #include "harness/op_table.h"
@@ -55,6 +59,13 @@ inline constexpr std::array<Pool, 4> kPools = {
 inline constexpr std::array<double, 4> kHostileRates = {0.15, 0.3, 0.6, 0.05};
 
 inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
+
+// The version config bits 6-7 choose (the trace header's `upstream`).
+inline constexpr std::array<const char*, 4> kFuzzVersions = {
+    "v1.26.7", "v1.30.12", "v1.25.12", "v1.26.7"};
+inline constexpr int kVersionShift = 6;
+// The config bits of `version` (0 for one kFuzzVersions lacks).
+int VersionIndex(std::string_view version);
 inline constexpr int kPerturbHeaderBytes = 4;
 
 // The perturbation header: a level per kind (PerturbKind order), 0 (off) to
@@ -81,7 +92,7 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
 // The config byte of pool `pool` (index in kPools), hostile rate `hostile`
 // (index in kHostileRates), with the perturbation header bit when
 // `perturbed`.
-uint8_t ConfigByte(int pool, int hostile, bool perturbed);
+uint8_t ConfigByte(int pool, int hostile, bool perturbed, int version = 0);
 
 // The config byte and perturbation header of an input (levels all 0 means
 // no header).

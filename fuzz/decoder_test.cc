@@ -9,6 +9,7 @@
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
 #include "harness/codec.h"
+#include "harness/upstream_versions.h"
 #include "model/system.h"
 
 namespace schedtrace::fuzz {
@@ -189,6 +190,22 @@ TEST(DecoderTest, TheConfigByteChoosesPoolsHostileShareAndPerturbations) {
   Decoder q(Layer::kQueue, Mode::kValid, perturbed);
   EXPECT_EQ(q.options().perturb.node_burst, 0);
   EXPECT_EQ(q.options().perturb.race, 4 / 16.0);
+}
+
+// Config bits 6-7 choose the version the header names; 0 is v1.26.7, the
+// version of inputs from before there were versions.
+TEST(DecoderTest, TheConfigByteChoosesTheVersion) {
+  for (int v = 0; v < 4; ++v) {
+    const std::string input(1, static_cast<char>(ConfigByte(0, 0, false, v)));
+    Decoder d(Layer::kQueue, Mode::kValid, input);
+    EXPECT_EQ(d.options().upstream, kFuzzVersions[v]);
+    EXPECT_EQ(d.header().upstream, kFuzzVersions[v]);
+    EXPECT_EQ(VersionIndex(kFuzzVersions[v]), v == 3 ? 0 : v);
+  }
+  EXPECT_EQ(kFuzzVersions[0], std::string("v1.26.7"));
+  for (const std::string& version : KnownUpstreams()) {
+    EXPECT_EQ(kFuzzVersions[VersionIndex(version)], version);
+  }
 }
 
 TEST(DecoderTest, OptionsForcePerturbationsOnAnyInput) {

@@ -14,6 +14,7 @@
 
 #include "harness/choice_stream.h"
 #include "harness/step_source.h"
+#include "harness/upstream_versions.h"
 #include "model/system.h"
 
 namespace schedtrace::fuzz {
@@ -374,15 +375,21 @@ std::string Encode(const Trace& trace, Mode mode, uint8_t config,
 }  // namespace
 
 std::string EncodeForFuzzing(const Trace& trace, const PerturbLevels& levels) {
-  return Encode(trace, Mode::kValid, ConfigByte(PoolFor(trace), 0, false),
-                levels);
+  return Encode(
+      trace, Mode::kValid,
+      ConfigByte(PoolFor(trace), 0, false,
+                 VersionIndex(EffectiveUpstream(trace.header.upstream))),
+      levels);
 }
 
 std::string EncodeForHostile(const Trace& trace) {
   return std::string(1,
                      static_cast<char>(HostileLayerByte(trace.header.layer))) +
-         Encode(trace, Mode::kHostile, ConfigByte(PoolFor(trace), 0, false),
-                {});
+         Encode(
+             trace, Mode::kHostile,
+             ConfigByte(PoolFor(trace), 0, false,
+                        VersionIndex(EffectiveUpstream(trace.header.upstream))),
+             {});
 }
 
 std::string Recorded(Layer layer, Mode mode, uint8_t config,

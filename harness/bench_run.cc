@@ -70,7 +70,9 @@ BenchOutcome RunBench(System& sut, TraceStream& stream,
     return o;
   };
   r.start_rss_bytes = CurrentRssBytes();
-  if (absl::Status s = sut.Configure(stream.header()); !s.ok()) {
+  TraceHeader header = stream.header();
+  if (!options.upstream.empty()) header.upstream = options.upstream;
+  if (absl::Status s = sut.Configure(header); !s.ok()) {
     o.status = absl::Status(
         s.code(), absl::StrCat(stream.path(), ": Configure: ", s.message()));
     return finish();

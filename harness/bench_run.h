@@ -39,6 +39,9 @@ namespace schedtrace {
 struct BenchOptions {
   int64_t max_steps = -1;  // apply at most this many steps; -1 = all
   int chunk = 4096;        // steps decoded before each timed run of Apply
+  // The upstream version the system is configured with instead of the
+  // header's (`bench --upstream`); "" keeps the header's.
+  std::string upstream;
 };
 
 struct BenchResult {

@@ -18,6 +18,7 @@
 #include "harness/codec.h"
 #include "harness/interrupt.h"
 #include "harness/json_codec.h"
+#include "harness/upstream_versions.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace {
@@ -122,6 +123,16 @@ absl::StatusOr<Capabilities> ParseCapabilities(std::string_view reply_json) {
   list = NameList(reply, "state");
   if (!list.ok()) return list.status();
   caps.state = *std::move(list);
+  if (auto it = reply.find("upstream"); it != reply.end() && !it->is_null()) {
+    if (!it->is_string() || it->get<std::string>().empty() ||
+        !IsKnownUpstream(it->get<std::string>())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "header reply: field \"upstream\": expected one of ",
+          KnownUpstreamsText(), ", not ",
+          Excerpt(it->dump(-1, ' ', false, json::error_handler_t::replace))));
+    }
+    caps.upstream = it->get<std::string>();
+  }
   return caps;
 }
 
@@ -420,6 +431,15 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
                 std::string(caps.status().message()));
   }
   capabilities_ = *std::move(caps);
+  // A child that says which version it implements is judged against that
+  // version's traces only, whether or not it accepted this header.
+  if (const std::string trace_version(EffectiveUpstream(header.upstream));
+      capabilities_.upstream && *capabilities_.upstream != trace_version) {
+    Stop();
+    return absl::UnimplementedError(absl::StrCat(
+        "exec:", command_, ": the child implements ", *capabilities_.upstream,
+        ", the trace is ", trace_version));
+  }
   const std::string layer(LayerName(header.layer));
   if (!j["ok"].get<bool>()) {
     std::string error = j.contains("error") && j["error"].is_string()

@@ -47,6 +47,11 @@ struct Capabilities {
   // State parts ("queue", "waiting") or keys of the parts compared key by
   // key ("queue.active", "cache.nodes").
   std::optional<std::set<std::string>> state;
+  // The upstream version the child implements ("v1.30.12"), one of
+  // KnownUpstreams() (harness/upstream_versions.h); absent: it does not say,
+  // and is judged against every trace. A trace whose effective upstream
+  // differs is skipped (Configure says Unimplemented).
+  std::optional<std::string> upstream;
 
   bool SupportsLayer(Layer layer) const;
   bool SupportsOp(Op op) const;
@@ -75,7 +80,9 @@ class ChildProcess : public System {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   // Starts a fresh child and sends the header. Unimplemented (a skip) when
-  // the child declares layers without the header's; the child's own refusal
+  // the child declares an upstream version other than the header's
+  // effective one ("exec:CMD: the child implements v1.30.12, the trace is
+  // v1.26.7"), or layers without the header's; the child's own refusal
   // (`{"ok": false, ...}`) is Unimplemented when it declares layers without
   // this one too, FailedPrecondition otherwise.
   absl::Status Configure(const TraceHeader& header) override;

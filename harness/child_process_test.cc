@@ -259,6 +259,50 @@ TEST_F(ChildProcessTest, HeaderRefusals) {
               HasSubstr("field \"ops\""));
 }
 
+TEST_F(ChildProcessTest, ADeclaredVersionSkipsTracesOfAnother) {
+  // The child says it implements v1.30.12 (docs/FORMAT.md, "Capabilities").
+  const std::string hello = R"({"ok":true,"upstream":"v1.30.12"})";
+  ChildProcess child(Child(hello, kEmptyReply));
+  TraceHeader v130 = CacheHeader();
+  v130.upstream = "v1.30.12";
+  ASSERT_TRUE(child.Configure(v130).ok());
+  EXPECT_EQ(child.capabilities().upstream, "v1.30.12");
+  EXPECT_TRUE(child.Apply(Cleanup(2)).ok());
+  // A v1.26.7 trace, named or by default (no `upstream`): a skip, saying
+  // both versions; the child is stopped.
+  for (const char* trace_version : {"v1.26.7", ""}) {
+    TraceHeader other = CacheHeader();
+    other.upstream = trace_version;
+    absl::Status s = child.Configure(other);
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+    EXPECT_THAT(s.message(),
+                HasSubstr(": the child implements v1.30.12, the trace is "
+                          "v1.26.7"));
+    EXPECT_EQ(child.capabilities().upstream, "v1.30.12");
+    EXPECT_EQ(child.Apply(Cleanup(2)).status().code(),
+              absl::StatusCode::kFailedPrecondition);
+  }
+  // A child refusing the header of another version is skipped the same way.
+  ChildProcess refuses(
+      Child(R"({"ok":false,"error":"1.25 only","upstream":"v1.25.12"})", ""));
+  EXPECT_EQ(refuses.Configure(v130).code(), absl::StatusCode::kUnimplemented);
+  // A child that declares nothing is judged against every version.
+  ChildProcess silent(Child(kOk, kEmptyReply));
+  ASSERT_TRUE(silent.Configure(v130).ok());
+  EXPECT_EQ(silent.capabilities().upstream, std::nullopt);
+}
+
+TEST_F(ChildProcessTest, AnUnknownDeclaredVersionIsAnError) {
+  for (const char* bad : {R"("v1.29.0")", R"("")", "130", R"(["v1.30.12"])"}) {
+    ChildProcess child(
+        Child(std::string(R"({"ok":true,"upstream":)") + bad + "}", ""));
+    absl::Status s = child.Configure(CacheHeader());
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << bad << ": " << s;
+    EXPECT_THAT(s.message(), HasSubstr("field \"upstream\"")) << bad;
+    EXPECT_THAT(s.message(), HasSubstr("v1.25.12, v1.26.7 or v1.30.12")) << bad;
+  }
+}
+
 TEST_F(ChildProcessTest, UndeclaredOpsAreNotSent) {
   const std::string log = File("log");
   ChildProcess child("read h; echo '" +
@@ -321,6 +365,21 @@ TEST(CapabilitiesTest, PartsAndKeys) {
   EXPECT_FALSE(c->ReportsState("queue"));
   EXPECT_FALSE(c->ReportsState("queue.active"));
   EXPECT_FALSE(c->ReportsAllState());
+}
+
+TEST(CapabilitiesTest, Upstream) {
+  absl::StatusOr<Capabilities> c =
+      ParseCapabilities(R"({"ok":true,"upstream":"v1.25.12"})");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->upstream, "v1.25.12");
+  c = ParseCapabilities(R"({"ok":true,"upstream":null})");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->upstream, std::nullopt);
+  c = ParseCapabilities(R"({"ok":true,"upstream":"1.30"})");
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("header reply: field \"upstream\": expected one of "
+                        "v1.25.12, v1.26.7 or v1.30.12, not \"1.30\""));
 }
 
 TEST_F(ChildProcessTest, ReplaySkipsComparisonsOfUnreportedState) {

@@ -143,9 +143,23 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
           out.push_back({resource, {"All"}, plugin});
       }
     }
-    // (buildQueueingHintMap also registers Node UpdateNodeTaint for a plugin
-    // registering Node Add without it; every plugin here that registers Node
-    // Add registers UpdateNodeTaint too.)
+  }
+  if (up.node_add_registers_taint_update) {
+    // upstream (v1.30): buildQueueingHintMap, for a plugin registering Node
+    // Add without UpdateNodeTaint.
+    std::set<std::string> add, taint;
+    for (const Row& r : out) {
+      if (r.resource != "Node") continue;
+      int bits = 0;
+      for (const std::string& a : r.actions) bits |= ActionTypeBits(a);
+      if (bits & ActionTypeBits("Add")) add.insert(r.plugin);
+      if (bits & ActionTypeBits("UpdateNodeTaint")) taint.insert(r.plugin);
+    }
+    for (const std::string& plugin : add) {
+      if (!taint.contains(plugin)) {
+        out.push_back({"Node", {"UpdateNodeTaint"}, plugin});
+      }
+    }
   }
   // Regroup: rows with the same resource and actions share an entry, in the
   // order of first appearance.

@@ -483,6 +483,8 @@ bool PriorityQueue::isEventOfInterest(const ClusterEvent& event) const {
   if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
     return true;
   }
+  // No profile, no QueueingHint map: nothing is of interest.
+  if (profiles_ && profiles_->empty()) return false;
   for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
     if (entryMatches(e, event)) return true;
   }
@@ -496,6 +498,12 @@ bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
   const int bits = ActionTypeBits(event.action);
   if (event.resource == "*" && bits == kAllActionBits)
     return true;  // IsWildCard
+  // v1.30: "No QueueingHintMap is registered for this profile": after
+  // backoff.
+  if (up_.requeue_pods_without_profile_hints && profiles_ &&
+      !profiles_->contains(pInfo.pod().scheduler_name)) {
+    return true;
+  }
   for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
     if (!entryMatches(e, event)) continue;
     for (const std::string& plugin : e.plugins) {

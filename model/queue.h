@@ -85,6 +85,12 @@ class PriorityQueue {
                 const Upstream& up = Upstream{});
 
   void SetNow(int64_t now_ms) { now_ = Time::FromMs(now_ms); }
+  // The scheduler names that have a QueueingHint map (v1.30: one per
+  // profile). Unset, every name has one (the queue layer's recordings
+  // registered the header's map for every name).
+  void SetProfiles(std::set<std::string> profiles) {
+    profiles_ = std::move(profiles);
+  }
 
   // upstream: the SchedulingQueue interface.
   absl::Status Add(const PodPtr& pod);
@@ -145,6 +151,7 @@ class PriorityQueue {
 
   Config config_;
   Upstream up_;
+  std::optional<std::set<std::string>> profiles_;
   PodLister lister_;
   Time now_;
   Duration pod_initial_backoff_ = 0;

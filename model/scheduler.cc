@@ -44,6 +44,8 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
         return it == informer_.end() ? nullptr : it->second;
       },
       up_);
+  queue_->SetProfiles(
+      std::set<std::string>(config_.profiles.begin(), config_.profiles.end()));
 }
 
 void Scheduler::SetNow(int64_t now_ms) {

@@ -45,6 +45,13 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"pop_clears_rejector_plugins", "kubernetes/kubernetes#120334",
        "Pop clears the pod's UnschedulablePlugins",
        &Upstream::pop_clears_rejector_plugins},
+      {"node_add_registers_taint_update", "kubernetes/kubernetes#122292",
+       "a plugin registering Node Add also gets Node UpdateNodeTaint",
+       &Upstream::node_add_registers_taint_update},
+      {"requeue_pods_without_profile_hints", "kubernetes/kubernetes#118551",
+       "a queued pod of a scheduler name no profile serves moves on any "
+       "event of interest",
+       &Upstream::requeue_pods_without_profile_hints},
       {"scheduling_gates_registers_no_events", "kubernetes/kubernetes#121677",
        "SchedulingGates registers no events",
        &Upstream::scheduling_gates_registers_no_events},
@@ -89,6 +96,8 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.node_unschedulable_watches_node_update = true;
     up.pop_clears_rejector_plugins = true;
     up.scheduling_gates_registers_no_events = true;
+    up.node_add_registers_taint_update = true;
+    up.requeue_pods_without_profile_hints = true;
     up.move_skips_scheduling_gated_pods = true;
     up.pod_scheduling_readiness_locked_on = true;
     up.cluster_event_match_wildcard_resource = true;

@@ -65,6 +65,14 @@ struct Upstream {
   bool node_unschedulable_watches_node_update = false;
   // kubernetes#120334: Pop clears UnschedulablePlugins (and PendingPlugins).
   bool pop_clears_rejector_plugins = false;
+  // kubernetes#122292: buildQueueingHintMap registers Node UpdateNodeTaint
+  // for a plugin that registers Node Add without it (scheduler layer).
+  bool node_add_registers_taint_update = false;
+  // kubernetes#118551: the QueueingHint maps are per profile, and
+  // isPodWorthRequeuing requeues a pod whose scheduler name has none (a pod
+  // re-created for another scheduler while queued) on any event of
+  // interest (scheduler layer; the queue layer registers every name).
+  bool requeue_pods_without_profile_hints = false;
   // kubernetes#121677: SchedulingGates registers no events.
   bool scheduling_gates_registers_no_events = false;
   // kubernetes#124618 (narrowed by #125527): movePodsToActiveOrBackoffQueue
