@@ -83,7 +83,8 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
   const std::vector<ClusterEventMapEntry>& map = config.cluster_event_map;
   if (!up.unroll_wildcard_events &&
       !up.node_unschedulable_watches_node_update &&
-      !up.scheduling_gates_registers_no_events) {
+      !up.scheduling_gates_registers_no_events &&
+      !up.node_add_registers_taint_update) {
     return map;  // v1.26.7's framework registers what the header says
   }
   std::vector<Registration> regs;
@@ -147,6 +148,27 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
         }
       }
     }
+  }
+
+  // kubernetes#122292: buildQueueingHintMap registers Node UpdateNodeTaint
+  // for a plugin that registers Node Add without it (preCheckForNode may
+  // keep its pods from moving on NodeAdd).
+  if (up.node_add_registers_taint_update) {
+    const int taint = ActionTypeBits("UpdateNodeTaint");
+    std::vector<std::string> add_only;
+    for (const Registration& r : regs) {
+      if (r.resource != "Node" || (r.actions & kAdd) == 0) continue;
+      const bool has_taint =
+          std::any_of(regs.begin(), regs.end(), [&](const Registration& o) {
+            return o.plugin == r.plugin && o.resource == "Node" &&
+                   (o.actions & taint) != 0;
+          });
+      if (!has_taint && std::find(add_only.begin(), add_only.end(), r.plugin) ==
+                            add_only.end()) {
+        add_only.push_back(r.plugin);
+      }
+    }
+    for (const std::string& p : add_only) regs.push_back({"Node", taint, p});
   }
 
   // Regrouped by event (upstream's map from ClusterEvent to plugins).

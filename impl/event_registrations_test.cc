@@ -150,6 +150,28 @@ TEST(EventRegistrationsTest, EachSwitchAloneChangesOnlyItsPart) {
             std::vector<std::string>{"NodeUnschedulable"});
 }
 
+// kubernetes#122292: a plugin registering Node Add without UpdateNodeTaint
+// gets Node UpdateNodeTaint too.
+TEST(EventRegistrationsTest, NodeAddRegistersTaintUpdate) {
+  const std::vector<ClusterEventMapEntry> map = {
+      {"Node", {"Add"}, {"AddOnly"}},
+      {"Node", {"Add", "UpdateNodeLabel"}, {"WithLabel"}},
+      {"Node", {"Add"}, {"WithTaint"}},
+      {"Node", {"UpdateNodeTaint"}, {"WithTaint"}},
+      {"Pod", {"Add"}, {"PodOnly"}}};
+  const Upstream up = [] {
+    Upstream u;
+    u.node_add_registers_taint_update = true;
+    return u;
+  }();
+  const std::vector<ClusterEventMapEntry> once =
+      EffectiveClusterEventMap(WithMap(map), up);
+  EXPECT_EQ(PluginsOf(once, "Node", {"UpdateNodeTaint"}),
+            (std::vector<std::string>{"WithTaint", "AddOnly", "WithLabel"}));
+  EXPECT_EQ(EffectiveClusterEventMap(WithMap(once), up), once);
+  EXPECT_EQ(EffectiveClusterEventMap(WithMap(map), Upstream()), map);
+}
+
 TEST(EventRegistrationsTest, IsIdempotent) {
   const Upstream v130 = *UpstreamProfile("v1.30.12");
   for (Config config : {WithMap(V126Map()), Recorded()}) {

@@ -158,6 +158,7 @@ void PriorityQueue::SetPod(uint32_t h, const PodPtr& pod) {
     r.terms_pod = pod;  // planted (when skipped): terms kept by name
   }
   r.pod = pod;
+  if (unsched_[r.key] == h) TrackHints(r.key);  // the name may change
 }
 
 void PriorityQueue::ActiveUpsert(uint32_t h) {

@@ -61,6 +61,12 @@ class PriorityQueue {
   PriorityQueue(const PriorityQueue&) = delete;
   PriorityQueue& operator=(const PriorityQueue&) = delete;
 
+  // The scheduler names that have a QueueingHint map: the scheduler layer's
+  // profiles (upstream v1.30 registers one map per profile). Without this
+  // call every name has one, as in the queue layer's recordings (the
+  // header's map registered for every name).
+  void SetHintProfiles(const std::vector<std::string>& profiles);
+
   // The fake clock, in milliseconds.
   void SetNow(int64_t t_ms) { now_ns_ = TimeFromMs(t_ms); }
 
@@ -192,6 +198,10 @@ class PriorityQueue {
   bool IsPodBackingOff(const Record& r) const;
   bool RunPreEnqueuePlugins(uint32_t h);
   bool IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const;
+  // Whether the record's pod has no QueueingHint map (v1.30), and keeping
+  // without_hints_ for unschedulablePods' record of `key`.
+  bool WithoutHints(const Record& r) const;
+  void TrackHints(uint32_t key);
   bool AddToActiveQ(uint32_t h);
   bool PodMatchesEvent(const Record& r, const ClusterEvent& event);
   void ComputeEventPlugins(const ClusterEvent& event);
@@ -232,6 +242,11 @@ class PriorityQueue {
   std::vector<std::string> plugin_names_;
   std::vector<absl::flat_hash_set<uint32_t>> plugin_index_;  // plugin -> keys
   absl::flat_hash_set<uint32_t> no_plugins_;  // keys with empty plugin sets
+  // SetHintProfiles: the names with a QueueingHint map, and the keys of
+  // unschedulablePods whose pod's name has none.
+  bool hints_per_profile_ = false;
+  absl::flat_hash_set<std::string> hint_profiles_;
+  absl::flat_hash_set<uint32_t> without_hints_;
 
   // clusterEventMap, interned: resource, action bits, plugin ids.
   struct EventEntry {

@@ -48,6 +48,7 @@ bool PriorityQueue::PodMatchesEvent(const Record& r,
   if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
     return true;
   }
+  if (WithoutHints(r)) return true;
   for (uint16_t p : r.plugins) {
     if (event_plugins_[p]) return true;
   }
@@ -75,6 +76,10 @@ void PriorityQueue::ComputeEventPlugins(const ClusterEvent& event) {
       if (!e.plugins.empty()) event_of_interest_ = true;
     }
   }
+  // With QueueingHint maps per profile and no profile, there is no map.
+  if (hints_per_profile_ && hint_profiles_.empty()) {
+    event_of_interest_ = event.resource == "*" && bits == kAllActionBits;
+  }
 }
 
 // kubernetes#122629 (v1.30): moveAllToActiveOrBackoffQueue and
@@ -85,7 +90,8 @@ bool PriorityQueue::DropsEvent() const {
 }
 
 // The pods of unschedulablePods that `event` can move: all of them for a
-// wildcard event, else those holding a marked plugin or no plugin at all.
+// wildcard event, else those holding a marked plugin, no plugin at all, or
+// no QueueingHint map.
 void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   candidates_.clear();
   if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
@@ -104,6 +110,7 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   }
   if (MutantActive(Mutant::kMoveSkipsPodsWithoutPlugins)) return;
   for (uint32_t key : no_plugins_) take(key);
+  for (uint32_t key : without_hints_) take(key);
 }
 
 // upstream: PriorityQueue.movePodsToActiveOrBackoffQueue over candidates_,

@@ -58,7 +58,9 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
       config_(ForVersion(config, up)),
       permit_rejector_{PermitPluginName(config)},
       cache_(config.assumed_pod_ttl_ms, up),
-      queue_(config_, up) {}
+      queue_(config_, up) {
+  queue_.SetHintProfiles(config_.profiles);  // one map per profile
+}
 
 bool Scheduler::Responsible(const Pod& pod) const {
   for (const std::string& p : config_.profiles) {

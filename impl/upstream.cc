@@ -21,6 +21,8 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view version) {
     up.unroll_wildcard_events = true;
     up.node_unschedulable_watches_node_update = true;
     up.pop_clears_rejector_plugins = true;
+    up.node_add_registers_taint_update = true;
+    up.requeue_pods_without_profile_hints = true;
     up.scheduling_gates_registers_no_events = true;
     up.move_skips_scheduling_gated_pods = true;
     up.pod_scheduling_readiness_locked_on = true;

@@ -59,6 +59,13 @@ struct Upstream {
   bool node_unschedulable_watches_node_update = false;
   // kubernetes#120334: Pop clears UnschedulablePlugins.
   bool pop_clears_rejector_plugins = false;
+  // kubernetes#122292: buildQueueingHintMap registers Node UpdateNodeTaint
+  // for a plugin registering Node Add without it.
+  bool node_add_registers_taint_update = false;
+  // kubernetes#118551: QueueingHint maps are per profile; a queued pod of a
+  // scheduler name no profile serves is requeued by any event of interest
+  // (isPodWorthRequeuing). The queue layer registers every name.
+  bool requeue_pods_without_profile_hints = false;
   // kubernetes#121677: SchedulingGates registers no events.
   bool scheduling_gates_registers_no_events = false;
   // kubernetes#124618, #125527: a move skips a gated pod SchedulingGates
