@@ -214,10 +214,10 @@ void Cache::MaybeRelease(uint32_t pod_id, const std::string& uid) {
 }
 
 // Drops a pod from cacheImpl.assumedPods (its heap entries go stale).
-void Cache::Unassume(PodSlot& s) {
+void Cache::Unassume(PodSlot& s, bool keep_binding_finished) {
   if (s.assumed) --assumed_count_;
   s.assumed = false;
-  s.binding_finished = false;
+  if (!keep_binding_finished) s.binding_finished = false;
   ++s.stamp;
 }
 
@@ -326,6 +326,16 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
         return CacheResult::kOk;
       }
     }
+  }
+  if (s.pod != nullptr && !up_.add_pod_of_assumed_pod_rebuilds_state &&
+      s.pod->node_name == pod->node_name) {
+    // Before kubernetes#110279 (v1.25): on the node it was assumed on, the
+    // pod leaves assumedPods and loses its deadline; its podState keeps
+    // bindingFinished and takes the new object, and its NodeInfo keeps the
+    // assumed one. On another node it goes through updatePod as below.
+    Unassume(s, /*keep_binding_finished=*/true);
+    SetState(s, pod);
+    return CacheResult::kOk;
   }
   if (s.pod != nullptr && !MutantActive(Mutant::kAddAssumedDoubleCount)) {
     // upstream: updatePod(currState.pod, pod); an error is only logged.

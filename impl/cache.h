@@ -13,10 +13,12 @@
 // resources on known nodes) allocates nothing. Observable behaviour is
 // upstream's, proven by the golden traces.
 //
+// Version differences are the profile's switches (impl/upstream.h).
+//
 // Defined in impl/cache.cc (pods, their accounting, cleanup, snapshots and
 // what impl::Scheduler reads) and impl/cache_nodes.cc (nodes, node tree).
 //
-//   impl::Cache cache(ttl_ms);
+//   impl::Cache cache(ttl_ms, up);
 //   CacheResult r = cache.AssumePod(pod);   // kOk, kError or kFatal
 //   CacheState s = cache.Snapshot();        // the spec's cache snapshot
 #ifndef SCHEDTRACE_IMPL_CACHE_H_
@@ -33,6 +35,7 @@
 #include "harness/state.h"
 #include "impl/deadline_heap.h"
 #include "impl/go_int.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
@@ -53,8 +56,9 @@ struct Requests {
 class Cache {
  public:
   // The ttl is Go's time.Duration(ttl_ms) * time.Millisecond: it wraps,
-  // and 0 after wrapping means no expiry.
-  explicit Cache(int64_t ttl_ms) : ttl_ns_(WrapMul(ttl_ms, 1000000)) {}
+  // and 0 after wrapping means no expiry. The default profile is v1.26.7's.
+  explicit Cache(int64_t ttl_ms, const Upstream& up = Upstream())
+      : up_(up), ttl_ns_(WrapMul(ttl_ms, 1000000)) {}
 
   CacheResult AssumePod(const PodPtr& pod);
   CacheResult FinishBinding(const PodPtr& pod, int64_t now_ms);
@@ -140,7 +144,7 @@ class Cache {
   void AddToNode(uint32_t pod_id, const PodPtr& pod);
   CacheResult RemoveFromNode(uint32_t pod_id, const Pod& pod);
   CacheResult RemoveCached(uint32_t pod_id, const Pod& pod);
-  void Unassume(PodSlot& s);
+  void Unassume(PodSlot& s, bool keep_binding_finished = false);
   void SetState(PodSlot& s, const PodPtr& pod);
   void MaybeRelease(uint32_t pod_id, const std::string& uid);
 
@@ -148,6 +152,7 @@ class Cache {
   void TreeAdd(const Node& node, uint32_t node_id);
   bool TreeRemove(const Node& node, uint32_t node_id);
 
+  const Upstream up_;
   int64_t ttl_ns_;
   absl::flat_hash_map<std::string, uint32_t> pod_ids_;  // uid -> id
   std::vector<PodSlot> pods_;

@@ -8,6 +8,7 @@
 #include "harness/refill.h"
 #include "impl/cache.h"
 #include "impl/system.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -19,7 +20,10 @@ class CacheSystem : public SnapshotIntoSystem {
     if (header.layer != Layer::kCache) {
       return absl::InvalidArgumentError("impl: not a cache-layer trace");
     }
-    cache_.emplace(header.config.assumed_pod_ttl_ms);
+    cache_.reset();
+    absl::StatusOr<Upstream> up = UpstreamFor(header);
+    if (!up.ok()) return up.status();
+    cache_.emplace(header.config.assumed_pod_ttl_ms, *up);
     exited_ = false;
     return absl::OkStatus();
   }

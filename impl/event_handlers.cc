@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/numbers.h"
 #include "impl/go_equal.h"
 #include "impl/mutants.h"
@@ -13,38 +14,56 @@
 namespace schedtrace::impl {
 namespace {
 
-// upstream: nodeSchedulingPropertiesChange (eventhandlers.go).
-std::optional<ClusterEvent> NodePropertiesChange(const Node& new_node,
-                                                 const Node& old_node) {
-  if (new_node.unschedulable != old_node.unschedulable &&
-      !new_node.unschedulable) {
-    return ClusterEvent{"Node", "UpdateNodeTaint",
-                        "NodeSpecUnschedulableChange"};
-  }
-  if (AllocatableChanged(old_node, new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeAllocatable",
-                        "NodeAllocatableChange"};
-  }
-  if (LabelsChanged(old_node, new_node)) {
-    if (MutantActive(Mutant::kLabelChangeAsTaintEvent)) {
-      // Planted: copy-pasted from the taint case below.
-      return ClusterEvent{"Node", "UpdateNodeTaint", "NodeLabelChange"};
-    }
-    return ClusterEvent{"Node", "UpdateNodeLabel", "NodeLabelChange"};
-  }
-  if (TaintsChanged(old_node, new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeTaint", "NodeTaintChange"};
-  }
-  auto statuses = [](const Node& n) {
-    std::map<std::string, std::string> m;
-    for (const NodeCondition& c : n.conditions) m[c.type] = c.status;
-    return m;
+// upstream: nodeSchedulingPropertiesChange (eventhandlers.go): the events of
+// the properties the update changed, in upstream's order, into `events`.
+// kubernetes#121755 line (v1.30): every changed property, compared with
+// equality.Semantic (nil equals empty, quantities by value); before, only
+// the first, compared with reflect.DeepEqual.
+void NodePropertiesChange(const Node& new_node, const Node& old_node,
+                          bool every_change,
+                          absl::InlinedVector<const ClusterEvent*, 5>& events) {
+  static const ClusterEvent kUnschedulable{"Node", "UpdateNodeTaint",
+                                           "NodeSpecUnschedulableChange"};
+  static const ClusterEvent kAllocatable{"Node", "UpdateNodeAllocatable",
+                                         "NodeAllocatableChange"};
+  static const ClusterEvent kLabel{"Node", "UpdateNodeLabel",
+                                   "NodeLabelChange"};
+  static const ClusterEvent kLabelAsTaint{"Node", "UpdateNodeTaint",
+                                          "NodeLabelChange"};
+  static const ClusterEvent kTaint{"Node", "UpdateNodeTaint",
+                                   "NodeTaintChange"};
+  static const ClusterEvent kCondition{"Node", "UpdateNodeCondition",
+                                       "NodeConditionChange"};
+  events.clear();
+  auto add = [&](const ClusterEvent& e) {
+    events.push_back(&e);
+    return !every_change;  // v1.26: the first one only
   };
-  if (old_node.conditions != new_node.conditions &&
-      statuses(old_node) != statuses(new_node)) {
-    return ClusterEvent{"Node", "UpdateNodeCondition", "NodeConditionChange"};
+  if (new_node.unschedulable != old_node.unschedulable &&
+      !new_node.unschedulable && add(kUnschedulable)) {
+    return;
   }
-  return std::nullopt;
+  if ((every_change ? AllocatableChangedSemantic(old_node, new_node)
+                    : AllocatableChanged(old_node, new_node)) &&
+      add(kAllocatable)) {
+    return;
+  }
+  if (every_change ? LabelsChangedSemantic(old_node, new_node)
+                   : LabelsChanged(old_node, new_node)) {
+    // Planted (kLabelChangeAsTaintEvent): copy-pasted from the taint case.
+    if (add(MutantActive(Mutant::kLabelChangeAsTaintEvent) ? kLabelAsTaint
+                                                           : kLabel)) {
+      return;
+    }
+  }
+  if ((every_change ? TaintsChangedSemantic(old_node, new_node)
+                    : TaintsChanged(old_node, new_node)) &&
+      add(kTaint)) {
+    return;
+  }
+  if (ConditionsChanged(old_node, new_node)) add(kCondition);
+  // NodeAnnotationChange (v1.30) never fires: annotations are no format
+  // field of a node.
 }
 
 // upstream: the handlers addAllEventHandlers registers for other kinds
@@ -156,7 +175,7 @@ void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id,
   PodFacts pod_facts;
   queue_.MoveAllToActiveOrBackoffQueue(event, [&](const Pod& pod) {
     ComputePodFacts(pod, cache_, pod_facts);
-    return PreCheckForNode(pod_facts, node, pods, requested);
+    return PreCheckForNode(pod_facts, node, pods, requested, up_);
   });
 }
 
@@ -173,8 +192,9 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
   if (cache_.UpdateNode(old_node, new_node) == CacheResult::kFatal) {
     return false;
   }
-  if (std::optional<ClusterEvent> event =
-          NodePropertiesChange(*new_node, *old_node)) {
+  NodePropertiesChange(*new_node, *old_node, up_.node_update_emits_every_change,
+                       node_events_);
+  for (const ClusterEvent* event : node_events_) {
     MoveForNode(*event, cache_.FindNodeId(new_node->name), old_node);
   }
   return true;
@@ -269,7 +289,8 @@ bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
       }
     }
   }
-  if (RejectWaitingPod(pod->scheduler_name, *uid)) {
+  // upstream: frameworkImpl.RejectWaitingPod: Reject("", "removed").
+  if (RejectWaitingPod(pod->scheduler_name, *uid, removed_rejector_)) {
     queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
                                          std::function<bool(const Pod&)>());
   }

@@ -144,7 +144,7 @@ int64_t ScalarIn(const V& v, uint32_t id) {
 
 // upstream: noderesources.fitsRequest: whether any reason not to fit.
 bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
-                  const Requests& requested) {
+                  const Requests& requested, const Upstream& up) {
   if (MutantActive(Mutant::kMaxPodsOffByOne)) {
     if (pod_count > nf.alloc_pods) return true;  // planted: one pod too many
   } else {
@@ -152,18 +152,32 @@ bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
   }
   if (pf.request_empty) return false;
   const Requests& r = pf.request;
+  // kubernetes#116408 (v1.30): cpu, memory and ephemeral-storage are
+  // compared only when requested (> 0); before, a pod requesting 0 of an
+  // overcommitted resource did not fit.
+  const bool all = !up.fit_skips_zero_requests;
   if (MutantActive(Mutant::kFitExactRequestRejected)) {
     // Planted: a request exactly equal to the free cpu does not fit.
-    if (r.cpu >= WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+    if ((all || r.cpu > 0) && r.cpu >= WrapSub(nf.alloc_cpu, requested.cpu)) {
+      return true;
+    }
   } else {
-    if (r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) return true;
+    if ((all || r.cpu > 0) && r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) {
+      return true;
+    }
   }
-  if (r.memory > WrapSub(nf.alloc_memory, requested.memory)) return true;
-  if (r.ephemeral > WrapSub(nf.alloc_ephemeral, requested.ephemeral)) {
+  if ((all || r.memory > 0) &&
+      r.memory > WrapSub(nf.alloc_memory, requested.memory)) {
+    return true;
+  }
+  if ((all || r.ephemeral > 0) &&
+      r.ephemeral > WrapSub(nf.alloc_ephemeral, requested.ephemeral)) {
     return true;
   }
   for (const auto& [id, amount] : r.scalars) {
-    if (amount == 0) continue;  // upstream skips a zero request
+    // kubernetes#111544 (v1.26): a scalar resource requested at 0 is
+    // skipped.
+    if (up.fit_skips_zero_scalar_requests && amount == 0) continue;
     if (amount > WrapSub(ScalarOf(nf.alloc_scalars, id),
                          ScalarIn(requested.scalars, id))) {
       return true;
@@ -325,7 +339,8 @@ void AddPodRequests(const Pod& pod, Cache& cache, Requests& into) {
 }
 
 int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
-               const Requests& requested, int8_t* affinity) {
+               const Requests& requested, const Upstream& up,
+               int8_t* affinity) {
   const Pod& pod = *pf.pod;
   // upstream: NodeUnschedulable.Filter
   if (nf.unschedulable && !pf.tolerates_unschedulable) {
@@ -352,13 +367,15 @@ int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
     }
   }
   // upstream: NodeResourcesFit.Filter
-  if (Insufficient(pf, nf, pod_count, requested)) return kNodeResourcesFit;
+  if (Insufficient(pf, nf, pod_count, requested, up)) {
+    return kNodeResourcesFit;
+  }
   return kPass;
 }
 
 bool PreCheckForNode(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
-                     const Requests& requested) {
-  if (Insufficient(pf, nf, pod_count, requested)) return false;
+                     const Requests& requested, const Upstream& up) {
+  if (Insufficient(pf, nf, pod_count, requested, up)) return false;
   const Node& node = *nf.node;
   if (!AffinityMatches(pf, node)) return false;
   const Pod& pod = *pf.pod;
@@ -369,7 +386,7 @@ bool PreCheckForNode(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
   return true;
 }
 
-PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
+PreFilterResult NodeAffinityPreFilter(const Pod& pod, const Upstream& up) {
   PreFilterResult result;
   if (!pod.required_node_affinity || pod.required_node_affinity->empty()) {
     return result;
@@ -393,11 +410,17 @@ PreFilterResult NodeAffinityPreFilter(const Pod& pod) {
       }
     }
     if (!restricted) return result;  // this term allows every node
-    if (term_names.empty()) {
+    // Before v1.30 a term whose names conflict fails the pod at once; v1.30
+    // fails it only when every term's names conflict (below).
+    if (term_names.empty() && !up.node_affinity_pre_filter_unions_terms) {
       result.unresolvable = true;
       return result;
     }
     names.insert(term_names.begin(), term_names.end());
+  }
+  if (names.empty()) {
+    result.unresolvable = true;
+    return result;
   }
   result.all_nodes = false;
   result.names.assign(names.begin(), names.end());

@@ -7,7 +7,7 @@
 //
 //   PodFacts pod;
 //   ComputePodFacts(*pod_ptr, cache, pod);
-//   int failed = RunFilters(pod, node_facts, pod_count, requested);
+//   int failed = RunFilters(pod, node_facts, pod_count, requested, up);
 //   if (failed != kPass) fit_error_mask |= 1u << failed;
 #ifndef SCHEDTRACE_IMPL_FILTERS_H_
 #define SCHEDTRACE_IMPL_FILTERS_H_
@@ -20,6 +20,7 @@
 #include "absl/container/inlined_vector.h"
 #include "harness/objects.h"
 #include "impl/cache.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
@@ -70,16 +71,18 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out);
 void AddPodRequests(const Pod& pod, Cache& cache, Requests& into);
 
 // upstream: RunFilterPlugins on a NodeInfo of `node` with `pod_count` pods
-// and `requested`: the first failing plugin, or kPass.
-// `affinity` memoizes NodeAffinity's verdict for this pod and node (-1
-// unknown, then 0 or 1; may be null).
+// and `requested`: the first failing plugin, or kPass. `up` is the
+// version's profile. `affinity` memoizes NodeAffinity's verdict for this
+// pod and node (-1 unknown, then 0 or 1; may be null).
 int RunFilters(const PodFacts& pod, const NodeFacts& node, int64_t pod_count,
-               const Requests& requested, int8_t* affinity = nullptr);
+               const Requests& requested, const Upstream& up,
+               int8_t* affinity = nullptr);
 
 // upstream: preCheckForNode (AdmissionCheck): fits, node affinity, node
 // name, NoSchedule taints.
 bool PreCheckForNode(const PodFacts& pod, const NodeFacts& node,
-                     int64_t pod_count, const Requests& requested);
+                     int64_t pod_count, const Requests& requested,
+                     const Upstream& up);
 
 // upstream: NodeAffinity.PreFilter.
 struct PreFilterResult {
@@ -87,7 +90,7 @@ struct PreFilterResult {
   bool all_nodes = true;           // no node-name restriction
   std::vector<std::string> names;  // sorted, unique (when !all_nodes)
 };
-PreFilterResult NodeAffinityPreFilter(const Pod& pod);
+PreFilterResult NodeAffinityPreFilter(const Pod& pod, const Upstream& up);
 
 // The TraceScore plugin: the integer label schedtrace.io/score, else 0.
 int64_t TraceScoreOf(const Node& node);

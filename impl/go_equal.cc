@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace schedtrace::impl {
 namespace {
@@ -85,7 +87,82 @@ uint32_t PodNils(const Pod& p) {
   return nils;
 }
 
+// A quantity's value as sign * mag * 10^exp with no factor of ten left in
+// mag (0 for zero), so that equal values have equal parts. A magnitude of
+// more than 64 bits (only the big-decimal form has one; it is already free
+// of factors of ten) is kept as its 32-bit limbs.
+struct Normal {
+  bool negative = false;
+  uint64_t mag = 0;  // when !big
+  const std::vector<uint32_t>* big = nullptr;
+  int64_t exp = 0;
+};
+
+Normal Normalize(const Quantity& q) {
+  Normal n;
+  if (!q.is_dec()) {
+    const int64_t v = q.int_value();
+    if (v == 0) return n;
+    n.negative = v < 0;
+    n.mag =
+        n.negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    n.exp = q.int_scale();
+  } else {
+    const std::vector<uint32_t>& limbs = q.dec_mag();
+    if (limbs.empty()) return n;
+    n.negative = q.dec_negative();
+    n.exp = q.dec_pow10() - q.dec_scale();
+    if (limbs.size() > 2) {
+      n.big = &limbs;  // already free of factors of ten
+      return n;
+    }
+    n.mag = limbs[0] | (limbs.size() > 1 ? uint64_t{limbs[1]} << 32 : 0);
+  }
+  while (n.mag % 10 == 0) {
+    n.mag /= 10;
+    ++n.exp;
+  }
+  return n;
+}
+
 }  // namespace
+
+bool SemanticEqual(const Quantity& a, const Quantity& b) {
+  const Normal x = Normalize(a);
+  const Normal y = Normalize(b);
+  if (x.big != nullptr || y.big != nullptr) {
+    return x.big != nullptr && y.big != nullptr && *x.big == *y.big &&
+           x.exp == y.exp && x.negative == y.negative;
+  }
+  if (x.mag == 0 || y.mag == 0) return x.mag == y.mag;
+  return x.mag == y.mag && x.exp == y.exp && x.negative == y.negative;
+}
+
+bool AllocatableChangedSemantic(const Node& a, const Node& b) {
+  return !std::equal(
+      a.allocatable.begin(), a.allocatable.end(), b.allocatable.begin(),
+      b.allocatable.end(), [](const auto& x, const auto& y) {
+        return x.first == y.first && SemanticEqual(x.second, y.second);
+      });
+}
+
+bool LabelsChangedSemantic(const Node& a, const Node& b) {
+  return a.labels != b.labels;
+}
+
+bool TaintsChangedSemantic(const Node& a, const Node& b) {
+  return a.taints != b.taints;
+}
+
+bool ConditionsChanged(const Node& a, const Node& b) {
+  if (a.conditions == b.conditions) return false;
+  auto statuses = [](const Node& n) {
+    std::map<std::string, std::string> m;
+    for (const NodeCondition& c : n.conditions) m[c.type] = c.status;
+    return m;
+  };
+  return statuses(a) != statuses(b);
+}
 
 bool GoEqual(const Quantity& a, const Quantity& b) {
   // The same text parses to the same fields.
@@ -102,16 +179,20 @@ bool GoEqual(const Quantity& a, const Quantity& b) {
   return a.int_scale() == b.int_scale() && a.int_value() == b.int_value();
 }
 
-bool PodUpdated(const Pod& o, const Pod& n) {
-  // resourceVersion and status (nominatedNodeName) are not compared.
-  if (PodNils(o) != PodNils(n)) return true;
+bool PodUpdated(const Pod& o, const Pod& n, bool scheduling_gates) {
+  // resourceVersion and status (nominatedNodeName) are not compared, nor
+  // the gates (nil or not) of a PodSpec without them.
+  const uint32_t compared =
+      scheduling_gates ? ~0u
+                       : ~(1u << static_cast<int>(Nilable::kSchedulingGates));
+  if ((PodNils(o) & compared) != (PodNils(n) & compared)) return true;
   if (o.name != n.name || o.namespace_ != n.namespace_ || o.uid != n.uid ||
       o.labels != n.labels || o.annotations != n.annotations ||
       o.deletion_timestamp != n.deletion_timestamp ||
       o.scheduler_name != n.scheduler_name || o.priority != n.priority ||
       o.node_name != n.node_name || o.node_selector != n.node_selector ||
       o.tolerations != n.tolerations ||
-      o.scheduling_gates != n.scheduling_gates) {
+      (scheduling_gates && o.scheduling_gates != n.scheduling_gates)) {
     return true;
   }
   if (!Containers(o.containers, n.containers) ||

@@ -1,8 +1,9 @@
-// impl's one replay of the golden corpus (golden/: upstream-recorded,
-// handwritten and regression traces), a test per layer: every trace passes
-// on one impl System configured again for each, with every property checked
-// after every step, the incremental check agreeing with the full one and
-// SnapshotInto agreeing with Snapshot (properties/golden_pass_test_util.h).
+// impl's one replay of the golden corpus (golden/: traces recorded from each
+// upstream version, handwritten and regression traces), a test per layer:
+// every trace passes on one impl System configured again for each (on the
+// profile its header names), with every property checked after every step,
+// the incremental check agreeing with the full one and SnapshotInto
+// agreeing with Snapshot (properties/golden_pass_test_util.h).
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,9 +18,12 @@ namespace {
 
 struct LayerCorpus {
   Layer layer;
-  int upstream;     // traces recorded from upstream v1.26.7
+  int upstream;     // traces recorded from each upstream version
   int handwritten;  // at least
 };
+
+// The versions the corpus holds recordings of (golden/upstream-<version>/).
+constexpr const char* kRecordedVersions[] = {"v1.25.12", "v1.26.7", "v1.30.12"};
 
 void PrintTo(const LayerCorpus& c, std::ostream* os) {
   *os << LayerName(c.layer);
@@ -31,12 +35,20 @@ TEST_P(GoldenPass, EveryTracePassesEveryCheck) {
   const LayerCorpus& want = GetParam();
   const std::vector<GoldenFile> files =
       ReadGoldenLayer(GoldenDir(), want.layer);
-  int upstream = 0, handwritten = 0;
+  int handwritten = 0;
   for (const GoldenFile& f : files) {
-    upstream += f.path.find("/upstream-v1.26.7/") != std::string::npos;
     handwritten += f.path.find("/handwritten/") != std::string::npos;
   }
-  EXPECT_EQ(upstream, want.upstream);
+  for (const char* version : kRecordedVersions) {
+    const std::string dir = std::string("/upstream-") + version + "/";
+    int upstream = 0;
+    for (const GoldenFile& f : files) {
+      if (f.path.find(dir) == std::string::npos) continue;
+      ++upstream;
+      EXPECT_EQ(f.trace.header.upstream, version) << f.path;
+    }
+    EXPECT_EQ(upstream, want.upstream) << version;
+  }
   EXPECT_GE(handwritten, want.handwritten);
 
   const properties::GoldenPassResult r =

@@ -17,8 +17,9 @@
 namespace schedtrace::impl {
 
 // upstream: NewPriorityQueue (scheduling_queue.go).
-PriorityQueue::PriorityQueue(const Config& config)
-    : active_(ActiveLess{this}, KeyOf{this}),
+PriorityQueue::PriorityQueue(const Config& config, const Upstream& up)
+    : up_(up),
+      active_(ActiveLess{this}, KeyOf{this}),
       backoff_(BackoffLess{this}, KeyOf{this}),
       snapshot_active_(ActiveLess{this}, KeyOf{this}) {
   // The queue layer's durations are milliseconds; Go's Duration
@@ -27,14 +28,23 @@ PriorityQueue::PriorityQueue(const Config& config)
   max_backoff_ns_ = WrapMul(config.pod_max_backoff_ms, 1000000);
   max_in_unschedulable_ns_ =
       WrapMul(config.pod_max_in_unschedulable_ms, 1000000);
-  scheduling_readiness_ = config.Feature("PodSchedulingReadiness");
-  for (const auto& [profile, plugins] : config.pre_enqueue_plugins) {
-    pre_enqueue_[profile] = plugins;
-    for (const std::string& p : plugins) InternPlugin(p);
+  // KEP-3521 GA (v1.30): SchedulingGates.PreEnqueue checks no feature gate
+  // any more (PodSchedulingReadiness is locked on).
+  scheduling_readiness_ = up_.pod_scheduling_readiness_locked_on ||
+                          config.Feature("PodSchedulingReadiness");
+  scheduling_gates_plugin_ = InternPlugin("SchedulingGates");
+  // KEP-3521, kubernetes#113275 (v1.26): v1.25's queue has no
+  // preEnqueuePluginMap; every pod goes straight to activeQ.
+  if (up_.pre_enqueue_and_scheduling_gates) {
+    for (const auto& [profile, plugins] : config.pre_enqueue_plugins) {
+      pre_enqueue_[profile] = plugins;
+      for (const std::string& p : plugins) InternPlugin(p);
+    }
   }
   for (const ClusterEventMapEntry& e : config.cluster_event_map) {
     EventEntry entry;
     entry.resource = e.resource;
+    entry.any_resource = e.resource == "*";
     for (const std::string& a : e.actions) entry.actions |= ActionTypeBits(a);
     for (const std::string& p : e.plugins) {
       entry.plugins.push_back(InternPlugin(p));
@@ -148,6 +158,7 @@ void PriorityQueue::SetPod(uint32_t h, const PodPtr& pod) {
     r.terms_pod = pod;  // planted (when skipped): terms kept by name
   }
   r.pod = pod;
+  if (unsched_[r.key] == h) TrackHints(r.key);  // the name may change
 }
 
 void PriorityQueue::ActiveUpsert(uint32_t h) {
@@ -219,7 +230,7 @@ bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
     if (!scheduling_readiness_ || slab_[h].pod->scheduling_gates.empty()) {
       continue;
     }
-    const uint16_t id = InternPlugin(name);
+    const uint16_t id = scheduling_gates_plugin_;
     PluginSet plugins = slab_[h].plugins;
     auto pos = std::lower_bound(plugins.begin(), plugins.end(), id);
     if (pos == plugins.end() || *pos != id) {
@@ -229,6 +240,13 @@ bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
     return false;
   }
   return true;
+}
+
+// upstream: isPodUpdated. KEP-3521, kubernetes#113275 (v1.26) added
+// spec.schedulingGates: v1.25 decodes pods without them, so a change of
+// gates alone is no update there.
+bool PriorityQueue::IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const {
+  return PodUpdated(old_pod, new_pod, up_.pre_enqueue_and_scheduling_gates);
 }
 
 // upstream: PriorityQueue.addToActiveQ.
@@ -293,7 +311,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     Ref(h);
     SetPod(h, new_pod);
     if (MutantActive(Mutant::kStatusUpdateSkipsNominator) &&
-        old_pod != nullptr && !PodUpdated(*old_pod, *new_pod)) {
+        old_pod != nullptr && !IsPodUpdated(*old_pod, *new_pod)) {
       // Planted: a status-only update is a no-op, nominator included.
       Unref(h);
       return QueueResult::kOk;
@@ -302,7 +320,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
       Unref(h);
       return QueueResult::kFatal;  // NominatedNodeName(nil) panics
     }
-    if (PodUpdated(*old_pod, *new_pod)) {
+    if (IsPodUpdated(*old_pod, *new_pod)) {
       if (IsPodBackingOff(slab_[h])) {
         BackoffUpsert(h);
         if (!MutantActive(Mutant::kTwoQueuesOnUpdate)) UnschedDelete(*key);

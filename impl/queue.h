@@ -1,5 +1,6 @@
-// impl::PriorityQueue: the optimized scheduling queue (upstream v1.26.7
-// internal/queue/scheduling_queue.go PriorityQueue, nominator included).
+// impl::PriorityQueue: the optimized scheduling queue (upstream
+// internal/queue/scheduling_queue.go PriorityQueue, nominator included), as
+// the version profile it is built with says (impl/upstream.h).
 //
 // Same observable behaviour as upstream, built for throughput:
 //  - pod keys are interned into dense uint32 ids;
@@ -13,7 +14,7 @@
 //    plugin id to the pods whose UnschedulablePlugins hold it, so a move
 //    request visits only the pods it can move.
 //
-//   PriorityQueue q(config);
+//   PriorityQueue q(config, up);
 //   q.SetNow(t_ms);
 //   q.Add(pod);
 //   if (std::optional<PriorityQueue::Handle> h = q.PopHandle()) {
@@ -43,6 +44,7 @@
 #include "harness/trace.h"
 #include "impl/indexed_heap.h"
 #include "impl/time_ns.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
@@ -51,10 +53,19 @@ enum class QueueResult { kOk, kError, kFatal };
 
 class PriorityQueue {
  public:
-  explicit PriorityQueue(const Config& config);
+  // `config.cluster_event_map` is the map moves match events against (the
+  // scheduler layer passes its version's registrations, the queue layer the
+  // header's). The default profile is v1.26.7's.
+  explicit PriorityQueue(const Config& config, const Upstream& up = Upstream());
   // The heaps' comparators point back at this queue: not copyable/movable.
   PriorityQueue(const PriorityQueue&) = delete;
   PriorityQueue& operator=(const PriorityQueue&) = delete;
+
+  // The scheduler names that have a QueueingHint map: the scheduler layer's
+  // profiles (upstream v1.30 registers one map per profile). Without this
+  // call every name has one, as in the queue layer's recordings (the
+  // header's map registered for every name).
+  void SetHintProfiles(const std::vector<std::string>& profiles);
 
   // The fake clock, in milliseconds.
   void SetNow(int64_t t_ms) { now_ns_ = TimeFromMs(t_ms); }
@@ -186,9 +197,17 @@ class PriorityQueue {
   TimeNs BackoffTimeNs(const Record& r) const;
   bool IsPodBackingOff(const Record& r) const;
   bool RunPreEnqueuePlugins(uint32_t h);
+  bool IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const;
+  // Whether the record's pod has no QueueingHint map (v1.30), and keeping
+  // without_hints_ for unschedulablePods' record of `key`.
+  bool WithoutHints(const Record& r) const;
+  void TrackHints(uint32_t key);
   bool AddToActiveQ(uint32_t h);
   bool PodMatchesEvent(const Record& r, const ClusterEvent& event);
   void ComputeEventPlugins(const ClusterEvent& event);
+  // Whether a move for the event ComputeEventPlugins saw last returns at
+  // once (upstream v1.30: isEventOfInterest).
+  bool DropsEvent() const;
   void MovePodsToActiveOrBackoffQueue(const ClusterEvent& event);
   void CollectCandidates(const ClusterEvent& event);
   bool AffinityMatches(const Record& r, const Pod& assigned) const;
@@ -200,6 +219,7 @@ class PriorityQueue {
   void AddNominatedPodUnlocked(uint32_t h, std::optional<std::string> node);
   bool UpdateNominatedPodUnlocked(const PodPtr& old_pod, uint32_t h);
 
+  const Upstream up_;
   TimeNs now_ns_ = 0;
   int64_t initial_backoff_ns_ = 0;
   int64_t max_backoff_ns_ = 0;
@@ -222,20 +242,28 @@ class PriorityQueue {
   std::vector<std::string> plugin_names_;
   std::vector<absl::flat_hash_set<uint32_t>> plugin_index_;  // plugin -> keys
   absl::flat_hash_set<uint32_t> no_plugins_;  // keys with empty plugin sets
+  // SetHintProfiles: the names with a QueueingHint map, and the keys of
+  // unschedulablePods whose pod's name has none.
+  bool hints_per_profile_ = false;
+  absl::flat_hash_set<std::string> hint_profiles_;
+  absl::flat_hash_set<uint32_t> without_hints_;
 
   // clusterEventMap, interned: resource, action bits, plugin ids.
   struct EventEntry {
     std::string resource;
+    bool any_resource = false;  // resource "*"
     uint32_t actions = 0;
     std::vector<uint16_t> plugins;
   };
   std::vector<EventEntry> event_map_;
   std::vector<char> event_plugins_;   // plugin -> matched by this event
+  bool event_of_interest_ = false;    // some plugin registered this event
   std::vector<uint32_t> candidates_;  // records, reused by move requests
 
   // PreEnqueue: scheduler name -> whether SchedulingGates runs.
   absl::flat_hash_map<std::string, std::vector<std::string>> pre_enqueue_;
   bool scheduling_readiness_ = false;
+  uint16_t scheduling_gates_plugin_ = 0;  // the id of "SchedulingGates"
 
   Heap active_;
   BHeap backoff_;

@@ -18,6 +18,11 @@ std::optional<PriorityQueue::Handle> PriorityQueue::PopHandle() {
   }
   if (!MutantActive(Mutant::kAttemptsNotCounted)) ++slab_[h].attempts;
   ++scheduling_cycle_;
+  // kubernetes#120334 (v1.30): the plugins of the previous attempt are
+  // cleared, so a failure without a FitError has none.
+  if (up_.pop_clears_rejector_plugins && !slab_[h].plugins.empty()) {
+    SetPlugins(h, PluginSet());
+  }
   return h;
 }
 
@@ -60,7 +65,15 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(Handle h,
   if (!MutantActive(Mutant::kBackoffTimestampNotReset)) {
     slab_[h].timestamp_ns = now_ns_;  // planted (when skipped)
   }
-  if (move_request_cycle_ >= cycle && !MutantActive(Mutant::kMoveRequestLost)) {
+  // kubernetes#119105 (the hint-off path from v1.29): a pod no plugin
+  // rejected (an error, no nodes) goes to backoffQ, for no event would move
+  // it. UnschedulablePlugins stands for the rejector plugins: no plugin here
+  // is ever Pending.
+  const bool no_rejector =
+      up_.backoff_pods_without_rejector_plugins && slab_[h].plugins.empty();
+  if ((move_request_cycle_ >= cycle &&
+       !MutantActive(Mutant::kMoveRequestLost)) ||
+      no_rejector) {
     BackoffUpsert(h);
   } else {
     UnschedAddOrUpdate(h);

@@ -48,6 +48,7 @@ bool PriorityQueue::PodMatchesEvent(const Record& r,
   if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
     return true;
   }
+  if (WithoutHints(r)) return true;
   for (uint16_t p : r.plugins) {
     if (event_plugins_[p]) return true;
   }
@@ -55,20 +56,42 @@ bool PriorityQueue::PodMatchesEvent(const Record& r,
 }
 
 // Marks every plugin that some clusterEventMap entry matching `event` names
-// (upstream podMatchesEvent's evtMatch, hoisted out of the per-pod loop).
+// (upstream podMatchesEvent's evtMatch, hoisted out of the per-pod loop),
+// and notes whether any plugin registered the event (isEventOfInterest).
 void PriorityQueue::ComputeEventPlugins(const ClusterEvent& event) {
   std::fill(event_plugins_.begin(), event_plugins_.end(), 0);
   const uint32_t bits = static_cast<uint32_t>(ActionTypeBits(event.action));
+  event_of_interest_ = event.resource == "*" && bits == kAllActionBits;
   for (const EventEntry& e : event_map_) {
-    const bool wild = e.resource == "*" && e.actions == kAllActionBits;
-    if (wild || (e.resource == event.resource && (e.actions & bits) != 0)) {
+    const bool wild = e.any_resource && e.actions == kAllActionBits;
+    // kubernetes#123117 (v1.30, ClusterEvent.Match): a registered resource
+    // "*" matches an event of any resource; before, only an event of
+    // resource "*".
+    const bool resource =
+        e.resource == event.resource ||
+        (e.any_resource && up_.cluster_event_match_wildcard_resource);
+    if (wild || (resource && (e.actions & bits) != 0)) {
       for (uint16_t p : e.plugins) event_plugins_[p] = 1;
+      // An entry without plugins puts no event in upstream's hint map.
+      if (!e.plugins.empty()) event_of_interest_ = true;
     }
+  }
+  // With QueueingHint maps per profile and no profile, there is no map.
+  if (hints_per_profile_ && hint_profiles_.empty()) {
+    event_of_interest_ = event.resource == "*" && bits == kAllActionBits;
   }
 }
 
+// kubernetes#122629 (v1.30): moveAllToActiveOrBackoffQueue and
+// movePodsToActiveOrBackoffQueue return at once for an event no plugin
+// registered, so moveRequestCycle is left as it is.
+bool PriorityQueue::DropsEvent() const {
+  return up_.queueing_hints_skip_uninteresting_events && !event_of_interest_;
+}
+
 // The pods of unschedulablePods that `event` can move: all of them for a
-// wildcard event, else those holding a marked plugin or no plugin at all.
+// wildcard event, else those holding a marked plugin, no plugin at all, or
+// no QueueingHint map.
 void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   candidates_.clear();
   if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
@@ -87,6 +110,7 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   }
   if (MutantActive(Mutant::kMoveSkipsPodsWithoutPlugins)) return;
   for (uint32_t key : no_plugins_) take(key);
+  for (uint32_t key : without_hints_) take(key);
 }
 
 // upstream: PriorityQueue.movePodsToActiveOrBackoffQueue over candidates_,
@@ -95,12 +119,20 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
 // that order, so impl sorts too: the plugin index's hash sets iterate in an
 // order that changes from process to process.
 void PriorityQueue::MovePodsToActiveOrBackoffQueue(const ClusterEvent& event) {
+  if (DropsEvent()) return;
   std::sort(candidates_.begin(), candidates_.end(),
             [this](uint32_t a, uint32_t b) {
               return keys_[slab_[a].key] < keys_[slab_[b].key];
             });
   for (uint32_t h : candidates_) {
     Record& r = slab_[h];
+    // kubernetes#124618, #125527 (v1.30): a pod SchedulingGates gated
+    // stays; only its own update can release it.
+    if (up_.move_skips_scheduling_gated_pods && r.gated &&
+        std::binary_search(r.plugins.begin(), r.plugins.end(),
+                           scheduling_gates_plugin_)) {
+      continue;
+    }
     if (!r.plugins.empty() && !PodMatchesEvent(r, event)) continue;
     const uint32_t key = r.key;
     if (IsPodBackingOff(r) && !MutantActive(Mutant::kMoveIgnoresBackoff)) {
@@ -124,6 +156,7 @@ void PriorityQueue::MoveAllToActiveOrBackoffQueue(
     const ClusterEvent& event,
     const std::function<bool(const Pod&)>& precheck) {
   ComputeEventPlugins(event);
+  if (DropsEvent()) return;  // before the precheck, as upstream
   CollectCandidates(event);
   if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
     candidates_.erase(
@@ -159,26 +192,28 @@ bool PriorityQueue::AffinityMatches(const Record& r,
 
 // upstream: PriorityQueue.AssignedPodAdded.
 void PriorityQueue::AssignedPodAdded(const PodPtr& pod) {
+  static const ClusterEvent kEvent{"Pod", "Add", "AssignedPodAdd"};
+  ComputeEventPlugins(kEvent);
+  if (DropsEvent()) return;  // no need to look for affinity matches
   candidates_.clear();
   for (uint32_t key : unsched_keys_) {
     const uint32_t h = unsched_[key];
     if (h != kNone && AffinityMatches(slab_[h], *pod)) candidates_.push_back(h);
   }
-  const ClusterEvent event{"Pod", "Add", "AssignedPodAdd"};
-  ComputeEventPlugins(event);
-  MovePodsToActiveOrBackoffQueue(event);
+  MovePodsToActiveOrBackoffQueue(kEvent);
 }
 
 // upstream: PriorityQueue.AssignedPodUpdated.
 void PriorityQueue::AssignedPodUpdated(const PodPtr& pod) {
+  static const ClusterEvent kEvent{"Pod", "Update", "AssignedPodUpdate"};
+  ComputeEventPlugins(kEvent);
+  if (DropsEvent()) return;  // no need to look for affinity matches
   candidates_.clear();
   for (uint32_t key : unsched_keys_) {
     const uint32_t h = unsched_[key];
     if (h != kNone && AffinityMatches(slab_[h], *pod)) candidates_.push_back(h);
   }
-  const ClusterEvent event{"Pod", "Update", "AssignedPodUpdate"};
-  ComputeEventPlugins(event);
-  MovePodsToActiveOrBackoffQueue(event);
+  MovePodsToActiveOrBackoffQueue(kEvent);
 }
 
 // upstream: PriorityQueue.flushUnschedulablePodsLeftover.
@@ -198,9 +233,9 @@ void PriorityQueue::FlushUnschedulablePodsLeftover() {
     }
   }
   if (candidates_.empty()) return;
-  const ClusterEvent event{"*", "All", "UnschedulableTimeout"};
-  ComputeEventPlugins(event);
-  MovePodsToActiveOrBackoffQueue(event);
+  static const ClusterEvent kEvent{"*", "All", "UnschedulableTimeout"};
+  ComputeEventPlugins(kEvent);
+  MovePodsToActiveOrBackoffQueue(kEvent);
 }
 
 }  // namespace schedtrace::impl

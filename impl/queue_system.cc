@@ -15,6 +15,7 @@
 #include "harness/refill.h"
 #include "impl/queue.h"
 #include "impl/system.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -25,8 +26,11 @@ class QueueSystem : public SnapshotIntoSystem {
     if (header.layer != Layer::kQueue) {
       return absl::InvalidArgumentError("impl: not a queue-layer trace");
     }
-    last_popped_.clear();  // handles of the queue emplace destroys
-    queue_.emplace(header.config);
+    last_popped_.clear();  // handles of the queue replaced below
+    queue_.reset();
+    absl::StatusOr<Upstream> up = UpstreamFor(header);
+    if (!up.ok()) return up.status();
+    queue_.emplace(header.config, *up);  // the header's map, as it is
     exited_ = false;
     return absl::OkStatus();
   }

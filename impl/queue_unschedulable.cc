@@ -1,7 +1,8 @@
 // impl::PriorityQueue's unschedulablePods (impl/queue.h): a dense key ->
 // record table, the list of its keys, and the index from plugin id to the
-// pods whose UnschedulablePlugins hold it, so that a move request visits
-// only the pods it can move (queue_moves.cc).
+// pods whose UnschedulablePlugins hold it (and the pods without a
+// QueueingHint map), so that a move request visits only the pods it can
+// move (queue_moves.cc).
 #include <utility>
 
 #include "impl/queue.h"
@@ -23,6 +24,7 @@ void PriorityQueue::UnschedAddOrUpdate(uint32_t h) {
   }
   unsched_[key] = h;
   IndexInsert(key, slab_[h].plugins);
+  TrackHints(key);
 }
 
 // upstream: UnschedulablePods.delete.
@@ -31,6 +33,7 @@ void PriorityQueue::UnschedDelete(uint32_t key) {
   if (h == kNone) return;
   IndexErase(key, slab_[h].plugins);
   unsched_[key] = kNone;
+  if (hints_per_profile_) without_hints_.erase(key);
   // Swap-remove from the dense key list.
   const uint32_t pos = unsched_pos_[key];
   const uint32_t last = unsched_keys_.back();
@@ -55,6 +58,29 @@ void PriorityQueue::IndexErase(uint32_t key, const PluginSet& plugins) {
     return;
   }
   for (uint16_t p : plugins) plugin_index_[p].erase(key);
+}
+
+void PriorityQueue::SetHintProfiles(const std::vector<std::string>& profiles) {
+  hints_per_profile_ = true;
+  hint_profiles_.clear();
+  hint_profiles_.insert(profiles.begin(), profiles.end());
+}
+
+// kubernetes#118551 (v1.30): isPodWorthRequeuing finds no QueueingHint map
+// for a scheduler name no profile serves ("shouldn't reach here unless
+// bug"), and requeues its pod after backoff on any event of interest.
+bool PriorityQueue::WithoutHints(const Record& r) const {
+  return up_.requeue_pods_without_profile_hints && hints_per_profile_ &&
+         !hint_profiles_.contains(r.pod->scheduler_name);
+}
+
+void PriorityQueue::TrackHints(uint32_t key) {
+  if (!hints_per_profile_) return;
+  if (unsched_[key] != kNone && WithoutHints(slab_[unsched_[key]])) {
+    without_hints_.insert(key);
+  } else {
+    without_hints_.erase(key);
+  }
 }
 
 // Replaces a record's UnschedulablePlugins, re-indexing it when it is the

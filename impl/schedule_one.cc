@@ -91,12 +91,12 @@ int Scheduler::FilterNode(uint32_t id) {
       if (!found) with_nominated_.scalars.push_back({sid, amount});
     }
     int r = RunFilters(pod_facts_, s.facts, WrapAdd(s.pods, e.pods),
-                       with_nominated_, memo);
+                       with_nominated_, up_, memo);
     if (r == kPass)
-      r = RunFilters(pod_facts_, s.facts, s.pods, s.requested, memo);
+      r = RunFilters(pod_facts_, s.facts, s.pods, s.requested, up_, memo);
     return r;
   }
-  return RunFilters(pod_facts_, s.facts, s.pods, s.requested, memo);
+  return RunFilters(pod_facts_, s.facts, s.pods, s.requested, up_, memo);
 }
 
 // upstream: scheduleOne
@@ -160,6 +160,12 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   assumed_pod->node_name = node_name;
   const Handle assumed = queue_.CloneHandle(h, assumed_pod, false);
   queue_.Release(h);
+  // v1.26 (with kubernetes#113275): QueuedPodInfo.DeepCopy copies
+  // UnschedulablePlugins; v1.25's copy has none. (Gated is false for every
+  // popped pod.)
+  if (!up_.deep_copy_keeps_unschedulable_plugins) {
+    queue_.SetHandlePlugins(assumed, {});
+  }
   if (cache_.AssumePod(assumed_pod) != CacheResult::kOk) {
     result.outcome = "error";
     return HandleSchedulingFailure(assumed, kSchedulerError, std::nullopt,
@@ -182,7 +188,7 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
     result.outcome = reserve_failed ? "error" : "unschedulable";
     return HandleSchedulingFailure(
         assumed, reserve_failed ? kSchedulerError : kUnschedulable,
-        std::nullopt, true);
+        std::nullopt, true, reserve_failed ? nullptr : &permit_rejector_);
   }
   result.outcome = "scheduled";
   return StartBindingCycle(
@@ -221,7 +227,7 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
   }
   CollectNominated();
   feasible_.clear();
-  PreFilterResult pre = NodeAffinityPreFilter(pod);
+  PreFilterResult pre = NodeAffinityPreFilter(pod, up_);
   if (pre.unresolvable) {
     mask |= 1u << kNodeAffinity;
     return true;
@@ -247,7 +253,12 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
   std::vector<uint32_t> ids;
   for (const std::string& name : pre.names) {
     uint32_t id = SnapshotGet(name);
-    if (id == Cache::kNoNode) return false;  // upstream: NodeInfos().Get
+    if (id == Cache::kNoNode) {
+      // v1.30 skips a name the snapshot lacks; before, NodeInfos().Get's
+      // error failed the cycle.
+      if (up_.pre_filter_ignores_unknown_node_names) continue;
+      return false;
+    }
     ids.push_back(id);
   }
   for (uint32_t id : ids) FilterInto(id, mask);
@@ -345,8 +356,9 @@ bool Scheduler::Bind(const std::string& key, bool prebind_ok, bool bind_ok) {
 }
 
 // upstream: handleBindingCycleError. Consumes the cycle's handle.
-bool Scheduler::HandleBindingCycleError(const BindingCycle& cycle,
-                                        bool unschedulable) {
+bool Scheduler::HandleBindingCycleError(
+    const BindingCycle& cycle, bool unschedulable,
+    const std::vector<std::string>* rejected_by) {
   const PodPtr assumed = queue_.HandlePod(cycle.assumed);
   const CacheResult forget =
       MutantActive(Mutant::kBindFailureNotForgotten) && !unschedulable
@@ -366,7 +378,8 @@ bool Scheduler::HandleBindingCycleError(const BindingCycle& cycle,
   if (MutantActive(Mutant::kBindingFailureReasonUnschedulable)) {
     reason = kUnschedulable;  // planted: every binding failure
   }
-  if (!HandleSchedulingFailure(cycle.assumed, reason, std::nullopt, true)) {
+  if (!HandleSchedulingFailure(cycle.assumed, reason, std::nullopt, true,
+                               rejected_by)) {
     return false;
   }
   if (deferred_move) {
@@ -379,11 +392,16 @@ bool Scheduler::HandleBindingCycleError(const BindingCycle& cycle,
 }
 
 // upstream: handleSchedulingFailure. Consumes `h`.
-bool Scheduler::HandleSchedulingFailure(Handle h, const char* reason,
-                                        std::optional<uint32_t> fit_error_mask,
-                                        bool clear_nominated_node) {
+bool Scheduler::HandleSchedulingFailure(
+    Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
+    bool clear_nominated_node, const std::vector<std::string>* rejected_by) {
   if (fit_error_mask) {
     queue_.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask));
+  } else if (rejected_by != nullptr && up_.permit_rejection_is_fit_error) {
+    // kubernetes#119046, #119785 (v1.30): a Permit rejection, in the cycle
+    // or while waiting, is a FitError whose UnschedulablePlugins is the
+    // rejecting plugin; before, the pod kept the plugins it had.
+    queue_.SetHandlePlugins(h, *rejected_by);
   }
   const PodPtr pod = queue_.HandlePod(h);
   std::string key = pod->Key();

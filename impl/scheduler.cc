@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "harness/refill.h"
+#include "impl/event_registrations.h"
 #include "impl/mutants.h"
 
 namespace schedtrace::impl {
@@ -17,19 +18,32 @@ namespace {
 
 // upstream: each profile's framework registers the PreEnqueue plugins of its
 // configuration (the header's plugins.preEnqueue; SchedulingGates when the
-// feature is on and the header does not say).
-Config WithPreEnqueuePlugins(Config config) {
+// feature is on and the header does not say) and the events of its version's
+// plugins (impl/event_registrations.h).
+Config ForVersion(Config config, const Upstream& up) {
+  config.cluster_event_map = EffectiveClusterEventMap(config, up);
   if (!config.pre_enqueue_plugins.empty()) return config;
   std::vector<std::string> plugins;
   if (auto it = config.plugins.find("preEnqueue"); it != config.plugins.end()) {
     plugins = it->second;
-  } else if (config.Feature("PodSchedulingReadiness")) {
-    plugins = {"SchedulingGates"};
+  } else if (up.pod_scheduling_readiness_locked_on ||
+             config.Feature("PodSchedulingReadiness")) {
+    plugins = {"SchedulingGates"};  // KEP-3521 GA (v1.30): a default plugin
   }
   for (const std::string& profile : config.profiles) {
     config.pre_enqueue_plugins[profile] = plugins;
   }
   return config;
+}
+
+// The Permit plugin's name (the scripted one, "TracePermit", unless the
+// header names another).
+std::string PermitPluginName(const Config& config) {
+  if (auto it = config.plugins.find("permit");
+      it != config.plugins.end() && !it->second.empty()) {
+    return it->second.front();
+  }
+  return "TracePermit";
 }
 
 }  // namespace
@@ -39,10 +53,14 @@ const ClusterEvent& Scheduler::AssignedPodDeleteEvent() {
   return e;
 }
 
-Scheduler::Scheduler(const Config& config)
-    : config_(WithPreEnqueuePlugins(config)),
-      cache_(config.assumed_pod_ttl_ms),
-      queue_(config_) {}
+Scheduler::Scheduler(const Config& config, const Upstream& up)
+    : up_(up),
+      config_(ForVersion(config, up)),
+      permit_rejector_{PermitPluginName(config)},
+      cache_(config.assumed_pod_ttl_ms, up),
+      queue_(config_, up) {
+  queue_.SetHintProfiles(config_.profiles);  // one map per profile
+}
 
 bool Scheduler::Responsible(const Pod& pod) const {
   for (const std::string& p : config_.profiles) {
@@ -70,13 +88,15 @@ bool Scheduler::FlushUnschedulable() {
   return true;
 }
 
-// upstream: frameworkImpl.RejectWaitingPod: the waiting binding cycle wakes
-// with an Unschedulable status and fails once the handler has returned.
+// upstream: waitingPod.Reject(plugin, ...): the waiting binding cycle wakes
+// with an Unschedulable status of `plugin` and fails once the handler has
+// returned.
 bool Scheduler::RejectWaitingPod(const std::string& profile,
-                                 const std::string& uid) {
+                                 const std::string& uid,
+                                 const std::vector<std::string>& plugin) {
   for (size_t i = 0; i < waiting_.size(); ++i) {
     if (waiting_[i].profile != profile || waiting_[i].uid != uid) continue;
-    continuations_.push_back({true, std::move(waiting_[i])});
+    continuations_.push_back({true, std::move(waiting_[i]), &plugin});
     waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(i));
     return true;
   }
@@ -87,7 +107,8 @@ bool Scheduler::RunContinuations() {
   for (size_t i = 0; i < continuations_.size(); ++i) {
     Continuation c = std::move(continuations_[i]);
     if (c.reject) {
-      if (!HandleBindingCycleError(c.cycle, /*unschedulable=*/true)) {
+      if (!HandleBindingCycleError(c.cycle, /*unschedulable=*/true,
+                                   c.rejected_by)) {
         continuations_.clear();
         return false;
       }
@@ -143,7 +164,7 @@ bool Scheduler::PermitReject(const std::string& key) {
   if (found == waiting_.size()) return true;
   const std::string profile = waiting_[found].profile;
   const std::string uid = waiting_[found].uid;
-  RejectWaitingPod(profile, uid);
+  RejectWaitingPod(profile, uid, permit_rejector_);  // the Permit plugin's
   return RunContinuations();
 }
 

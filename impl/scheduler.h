@@ -3,7 +3,9 @@
 // schedule_one.go per `schedule_one` step, and binding cycles that run until
 // they park (waiting on Permit, or before PreBind until a `bind` step), over
 // impl::PriorityQueue and impl::Cache. Observable behaviour (each step's out
-// and the state after it) is upstream v1.26.7's, bugs included.
+// and the state after it) is upstream's, bugs included, in the version its
+// profile names (impl/upstream.h; the event registrations of that version,
+// impl/event_registrations.h).
 //
 // Speed: the scheduler keeps upstream's node snapshot (cache.Snapshot) as a
 // dense table indexed by the cache's node ids, refreshed incrementally from
@@ -18,7 +20,7 @@
 // impl/scheduler_snapshot.cc (cache.go's UpdateSnapshot) and
 // impl/scheduler.cc (construction, the Permit and flush steps, snapshots).
 //
-//   Scheduler s(header.config);
+//   Scheduler s(header.config, up);
 //   s.SetNow(step.t);
 //   bool alive = s.OnPodAdd(pod);  // false: upstream exited (fatal)
 //   alive = s.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kWait);
@@ -34,18 +36,21 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "harness/objects.h"
 #include "harness/state.h"
 #include "harness/trace.h"
 #include "impl/cache.h"
 #include "impl/filters.h"
 #include "impl/queue.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
 class Scheduler {
  public:
-  explicit Scheduler(const Config& config);
+  // The default profile is v1.26.7's.
+  explicit Scheduler(const Config& config, const Upstream& up = Upstream());
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -95,6 +100,8 @@ class Scheduler {
   struct Continuation {
     bool reject = false;  // true: the failure path; false: park
     BindingCycle cycle;
+    // For a rejection: the plugin that rejected, as a plugin set.
+    const std::vector<std::string>* rejected_by = nullptr;
   };
   // One entry of upstream's node snapshot, by cache node id.
   struct SnapNode {
@@ -143,11 +150,17 @@ class Scheduler {
   void FilterInto(uint32_t id, uint32_t& mask);
   bool PrioritizeNodesAndSelectHost(uint32_t& host) const;
   bool StartBindingCycle(BindingCycle cycle, PermitOutcome permit);
-  bool HandleSchedulingFailure(Handle h, const char* reason,
-                               std::optional<uint32_t> fit_error_mask,
-                               bool clear_nominated_node);
-  bool HandleBindingCycleError(const BindingCycle& cycle, bool unschedulable);
-  bool RejectWaitingPod(const std::string& profile, const std::string& uid);
+  // `rejected_by`: the plugin of a Permit rejection (as a set), else null.
+  bool HandleSchedulingFailure(
+      Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
+      bool clear_nominated_node,
+      const std::vector<std::string>* rejected_by = nullptr);
+  bool HandleBindingCycleError(
+      const BindingCycle& cycle, bool unschedulable,
+      const std::vector<std::string>* rejected_by = nullptr);
+  // `plugin`: the rejecting plugin (Reject(pluginName, ...)), as a set.
+  bool RejectWaitingPod(const std::string& profile, const std::string& uid,
+                        const std::vector<std::string>& plugin);
   size_t FindWaiting(const std::string& key) const;
   bool RunContinuations();
 
@@ -163,7 +176,12 @@ class Scheduler {
   // snap_list_ sorted by score (descending), ties in list order.
   void RebuildScoreOrder();
 
-  Config config_;
+  const Upstream up_;
+  Config config_;  // with the version's PreEnqueue plugins and event map
+  // The rejecting plugin of a Permit rejection, as a plugin set: the Permit
+  // plugin's name, or "" when RejectWaitingPod rejected a deleted pod.
+  const std::vector<std::string> permit_rejector_;
+  const std::vector<std::string> removed_rejector_ = {""};
   int64_t now_ms_ = 0;
   Cache cache_;
   PriorityQueue queue_;  // its lister is the informer's pod store
@@ -189,6 +207,7 @@ class Scheduler {
   bool score_order_dirty_ = true;
   int out_of_range_scores_ = 0;  // nodes of snap_list_ scored outside [0,100]
 
+  absl::InlinedVector<const ClusterEvent*, 5> node_events_;  // scratch
   std::vector<BindingCycle> waiting_;  // upstream: waitingPods, any order
   std::vector<BindingCycle> parked_;   // in the order they parked
   std::vector<Continuation> continuations_;

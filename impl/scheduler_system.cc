@@ -6,6 +6,7 @@
 
 #include "impl/scheduler.h"
 #include "impl/system.h"
+#include "impl/upstream.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -16,7 +17,10 @@ class SchedulerSystem : public SnapshotIntoSystem {
     if (header.layer != Layer::kScheduler) {
       return absl::InvalidArgumentError("impl: not a scheduler-layer trace");
     }
-    scheduler_ = std::make_unique<Scheduler>(header.config);
+    scheduler_.reset();
+    absl::StatusOr<Upstream> up = UpstreamFor(header);
+    if (!up.ok()) return up.status();
+    scheduler_ = std::make_unique<Scheduler>(header.config, *up);
     exited_ = false;
     return absl::OkStatus();
   }

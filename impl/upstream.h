@@ -1,0 +1,101 @@
+// impl's version profiles: every behaviour that differs between the
+// upstream versions a trace may name (harness/upstream_versions.h) is one
+// named switch here, true for the newer behaviour. The fields have the names
+// of model/upstream.h, so that a reader can match the two sides, but impl
+// keeps its own copy: the two systems share no scheduling decision. impl's
+// code reads a switch where upstream's code differs, and nowhere else.
+//
+//   absl::StatusOr<Upstream> up = UpstreamFor(header);
+//   if (!up.ok()) return up.status();        // refused: InvalidArgument
+//   PriorityQueue q(header.config, *up);
+#ifndef SCHEDTRACE_IMPL_UPSTREAM_H_
+#define SCHEDTRACE_IMPL_UPSTREAM_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "harness/trace.h"
+
+namespace schedtrace::impl {
+
+// The defaults are v1.26.7's, the version a header without `upstream` names.
+struct Upstream {
+  std::string version = "v1.26.7";
+
+  // --- added in v1.26 (false in v1.25.12) ---
+
+  // KEP-3521, kubernetes#113275: PreEnqueue plugins and SchedulingGates.
+  // v1.25 runs no PreEnqueue plugin, and its PodSpec has no schedulingGates:
+  // isPodUpdated cannot see them.
+  bool pre_enqueue_and_scheduling_gates = true;
+  // kubernetes#110279: cacheImpl.AddPod of an assumed pod calls updatePod
+  // (a new podState); v1.25 only unassumes it on the same node.
+  bool add_pod_of_assumed_pod_rebuilds_state = true;
+  // v1.26 (with #113275): QueuedPodInfo.DeepCopy copies
+  // UnschedulablePlugins and Gated.
+  bool deep_copy_keeps_unschedulable_plugins = true;
+  // kubernetes#111544: fitsRequest skips a scalar resource requested at 0.
+  bool fit_skips_zero_scalar_requests = true;
+
+  // --- added by v1.30 (false in v1.25.12 and v1.26.7) ---
+
+  // kubernetes#122629: isEventOfInterest: a move for an event nothing
+  // registered returns at once, leaving moveRequestCycle.
+  bool queueing_hints_skip_uninteresting_events = false;
+  // kubernetes#119105 (hint-off path from v1.29): a pod with no rejector
+  // plugin goes to backoffQ in AddUnschedulableIfNotPresent.
+  bool backoff_pods_without_rejector_plugins = false;
+  // kubernetes#119046, #119785: a Permit rejection is a FitError naming the
+  // rejecting plugin, which becomes the pod's UnschedulablePlugins.
+  bool permit_rejection_is_fit_error = false;
+  // kubernetes#116408: fitsRequest skips cpu, memory and ephemeral-storage
+  // requested at 0.
+  bool fit_skips_zero_requests = false;
+  // kubernetes#118551: plugins without EnqueueExtensions register every
+  // resource (UnrollWildCardResource): CSIDriver and CSIStorageCapacity.
+  bool unroll_wildcard_events = false;
+  // kubernetes#122334: NodeUnschedulable registers Node Add|Update.
+  bool node_unschedulable_watches_node_update = false;
+  // kubernetes#120334: Pop clears UnschedulablePlugins.
+  bool pop_clears_rejector_plugins = false;
+  // kubernetes#122292: buildQueueingHintMap registers Node UpdateNodeTaint
+  // for a plugin registering Node Add without it.
+  bool node_add_registers_taint_update = false;
+  // kubernetes#118551: QueueingHint maps are per profile; a queued pod of a
+  // scheduler name no profile serves is requeued by any event of interest
+  // (isPodWorthRequeuing). The queue layer registers every name.
+  bool requeue_pods_without_profile_hints = false;
+  // kubernetes#121677: SchedulingGates registers no events.
+  bool scheduling_gates_registers_no_events = false;
+  // kubernetes#124618, #125527: a move skips a gated pod SchedulingGates
+  // rejected.
+  bool move_skips_scheduling_gated_pods = false;
+  // KEP-3521 GA: PodSchedulingReadiness is locked on.
+  bool pod_scheduling_readiness_locked_on = false;
+  // kubernetes#123117: ClusterEvent.Match: a registered resource "*"
+  // matches every resource.
+  bool cluster_event_match_wildcard_resource = false;
+  // kubernetes#121755 line: a node update fires every changed property,
+  // compared with equality.Semantic.
+  bool node_update_emits_every_change = false;
+  // NodeAffinity.PreFilter fails only when the union of its terms' node
+  // names is empty.
+  bool node_affinity_pre_filter_unions_terms = false;
+  // findNodesThatFitPod skips PreFilter node names the snapshot lacks.
+  bool pre_filter_ignores_unknown_node_names = false;
+};
+
+// The profile of a known version ("v1.25.12", "v1.26.7", "v1.30.12"),
+// without the config checks; InvalidArgument for another.
+absl::StatusOr<Upstream> UpstreamProfile(std::string_view version);
+
+// The profile of `header.upstream` ("" is v1.26.7). InvalidArgument for an
+// unknown version and for a config the version cannot run: v1.30.12 with
+// features.PodSchedulingReadiness false (locked on), any version with
+// features.SchedulerQueueingHints true (not implemented).
+absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header);
+
+}  // namespace schedtrace::impl
+
+#endif  // SCHEDTRACE_IMPL_UPSTREAM_H_
