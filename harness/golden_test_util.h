@@ -115,7 +115,7 @@ inline void ExpectCodecRoundTrip(const GoldenFile& f, CodecCounts& counts) {
   counts.deleting += written.find("\"deletionTimestamp\"") != std::string::npos;
 }
 
-// A fixed sample of the corpus, 25 traces and about 570 of its 22,000 steps,
+// A fixed sample of the corpus, 26 traces and about 575 of its steps,
 // for tests that need real traces as varied inputs: together they show what
 // the whole corpus shows, layer by layer — every op, every op's error and
 // fatal outs, every scheduling outcome, every non-default step argument
@@ -144,6 +144,8 @@ inline const std::vector<std::string>& GoldenSample() {
       "upstream-v1.26.7/cache/update-pod-stale-old-placeholder-panics.jsonl",
       "handwritten/cache/empty-uid-errors.jsonl",
       "handwritten/cache/caller-object-accounting.jsonl",
+      // v1.25.12's add-keeps-assumed-object.
+      "handwritten/v1.25.12/cache/add-keeps-assumed-object.jsonl",
       "handwritten/cache/forgotten-pod-deadline-not-inherited.jsonl",
       "regression/upstream/cache/"
       "pr86919-placeholder-removed-with-last-pod.jsonl",

@@ -114,7 +114,10 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
       continue;
     }
     if (up.node_unschedulable_watches_node_update &&
-        r.plugin == "NodeUnschedulable" && r.resource == "Node") {
+        r.plugin == "NodeUnschedulable" && r.resource == "Node" &&
+        std::any_of(r.actions.begin(), r.actions.end(), [](const auto& a) {
+          return (ActionTypeBits(a) & ActionTypeBits("Add")) != 0;
+        })) {
       r.actions = {"Add", "Update"};
     }
     out.push_back(std::move(r));

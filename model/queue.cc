@@ -485,8 +485,10 @@ bool PriorityQueue::isEventOfInterest(const ClusterEvent& event) const {
   }
   // No profile, no QueueingHint map: nothing is of interest.
   if (profiles_ && profiles_->empty()) return false;
+  // (The hint map has a key only where some plugin registered it: an entry
+  // without plugins interests no one.)
   for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
-    if (entryMatches(e, event)) return true;
+    if (!e.plugins.empty() && entryMatches(e, event)) return true;
   }
   return false;
 }

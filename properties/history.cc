@@ -172,6 +172,29 @@ void History::EraseInFlight(const std::string& key) {
   if (!node.empty()) spare_in_flight_node_ = std::move(node);
 }
 
+void History::NoteAddOverAssumed(const State& before, const Step& step,
+                                 const StepOut& out) {
+  PodPtr added;
+  if (step.op == Op::kCAddPod) added = step.pod;
+  if (step.op == Op::kPodAdd) added = step.pod;
+  if (step.op == Op::kPodUpdate) added = step.new_pod;
+  if (added == nullptr || added->node_name.empty() || out.error ||
+      !before.cache) {
+    return;
+  }
+  const std::vector<std::string>& assumed = before.cache->assumed;
+  if (std::find(assumed.begin(), assumed.end(), added->Key()) ==
+      assumed.end()) {
+    return;
+  }
+  PodPtr cached = CacheObject(added->Key());
+  if (cached != nullptr && cached->node_name == added->node_name &&
+      !SameRequestFields(*cached, *added) &&
+      PodRequests(*cached) != PodRequests(*added)) {
+    added_over_assumed_.insert(added->node_name);
+  }
+}
+
 void History::CheckCallerObject(const PodPtr& given) {
   if (given == nullptr) return;
   PodPtr cached = CacheObject(given->Key());
@@ -202,6 +225,7 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });
   ObserveQueueOp(before, step, out);
+  NoteAddOverAssumed(before, step, out);
   ObserveCacheOp(step, out);
   ObserveSchedulerOp(before, step, out);
 }

@@ -130,6 +130,14 @@ class History {
   bool NodeAccountingDrifted(const std::string& node) const {
     return drifted_nodes_.contains(node);
   }
+  // Nodes where an add (c_add_pod, or the informer's add of a bound pod)
+  // confirmed an assumed pod on the node it was assumed on with an object
+  // whose requests differ from the assumed one's: v1.25's AddPod keeps the
+  // assumed object in the NodeInfo (kubernetes/kubernetes#110279 changed
+  // that), so its requested is the assumed object's.
+  bool AddedOverAssumed(const std::string& node) const {
+    return added_over_assumed_.contains(node);
+  }
   // Hostile input, each recorded on the step that did it:
   // Queue layer (q_add) and scheduler layer (pod_add): keys added with
   // scheduling gates while in activeQ or backoffQ (docs/UPSTREAM.md item 49).
@@ -200,6 +208,8 @@ class History {
   void AddInFlight(const std::string& key);
   void EraseInFlight(const std::string& key);
   // Marks `key` drifted when `given` does not count like the cached object.
+  void NoteAddOverAssumed(const State& before, const Step& step,
+                          const StepOut& out);
   void CheckCallerObject(const PodPtr& given);
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
@@ -220,6 +230,7 @@ class History {
   std::set<std::string> nil_old_updates_;
   std::set<std::string> drifted_;
   std::set<std::string> drifted_nodes_;
+  std::set<std::string> added_over_assumed_;
   std::set<std::string> activated_gated_;
   std::set<std::string> uid_changed_;
   std::set<std::string> recreated_other_scheduler_;

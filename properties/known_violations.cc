@@ -86,6 +86,13 @@ bool CallerObjectAccounting(const Observation& o, const Violation& v) {
                              }));
 }
 
+// v1.25's AddPod of an assumed pod on its assumed node keeps the assumed
+// object in the NodeInfo: an added object with other requests leaves
+// requested at the assumed one's.
+bool AssumedObjectKeptByAdd(const Observation& o, const Violation& v) {
+  return v.property == 6 && o.history.AddedOverAssumed(v.node);
+}
+
 // PreEnqueue runs only when a pod enters activeQ: activate() of a pod in
 // backoffQ whose object gained scheduling gates puts the QueuedPodInfo in
 // unschedulablePods and returns before deleting it from backoffQ.
@@ -232,6 +239,8 @@ const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
                                                      "v1.30.12"};
 // Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
 const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
+// Before kubernetes/kubernetes#110279.
+const std::vector<std::string_view> kV125 = {"v1.25.12"};
 
 // Over 80 lines: one table with an entry of a few lines per known
 // violation, kept whole so the registry reads in one place.
@@ -282,6 +291,13 @@ const std::vector<KnownViolation>& KnownViolations() {
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
        "one: a stale argument makes requested drift",
        &CallerObjectAccounting, kEveryVersion},
+      {"add-keeps-assumed-object", 6, "kubernetes/kubernetes#110279",
+       "golden/handwritten/v1.25.12/cache/add-keeps-assumed-object.jsonl",
+       "AddPod of an assumed pod on the node it was assumed on only forgets "
+       "the assumption: the NodeInfo keeps the assumed object, so an added "
+       "object with other requests leaves requested at the assumed one's "
+       "(fixed in v1.26)",
+       &AssumedObjectKeptByAdd, kV125},
       {"activate-gated-pod-in-backoffq", 1,
        "PreEnqueue only on entry to activeQ (PriorityQueue.activate)",
        "golden/handwritten/queue/activate-gated-pod-in-backoffq.jsonl",
