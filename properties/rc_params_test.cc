@@ -38,7 +38,7 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-constexpr GenOptions kDefaults = {.pods = 4, .nodes = 3, .queue_pool = 4};
+const GenOptions kDefaults = {.pods = 4, .nodes = 3, .queue_pool = 4};
 
 TEST(RcGenOptionsTest, DefaultsWithPerturbationsAtFivePercent) {
   ScopedEnv gen("SCHEDTRACE_GEN", std::nullopt);
