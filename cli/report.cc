@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/html_report.h"
 #include "cli/markdown.h"
+#include "cli/report_file.h"
 #include "cli/run_tally.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
@@ -498,35 +499,20 @@ bool KnownReportExtension(const std::string& path) {
 
 absl::Status WriteReport(const std::string& path,
                          const std::vector<SystemRun>& runs) {
-  std::string text;
-  try {
-    if (path.ends_with(".md")) {
-      text = MarkdownReport(runs);
-    } else if (path.ends_with(".xml")) {
-      text = JUnitReport(runs);
-    } else if (path.ends_with(".json")) {
-      text = JsonReport(runs);
-    } else if (path.ends_with(".html")) {
-      text = HtmlReport(runs);
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--report=", path, ": use .md, .xml, .json or .html"));
-    }
-  } catch (const std::exception& e) {
-    return absl::InternalError(
-        absl::StrCat("cannot build the report ", path, ": ", e.what()));
-  } catch (...) {
-    return absl::InternalError(absl::StrCat("cannot build the report ", path));
+  std::string (*build)(const std::vector<SystemRun>&) = nullptr;
+  if (path.ends_with(".md")) {
+    build = &MarkdownReport;
+  } else if (path.ends_with(".xml")) {
+    build = &JUnitReport;
+  } else if (path.ends_with(".json")) {
+    build = &JsonReport;
+  } else if (path.ends_with(".html")) {
+    build = &HtmlReport;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--report=", path, ": use .md, .xml, .json or .html"));
   }
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) {
-    return absl::InternalError(
-        absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
-  }
-  f.write(text.data(), static_cast<std::streamsize>(text.size()));
-  f.close();
-  if (!f) return absl::InternalError(absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
+  return WriteReportFile(path, [&] { return build(runs); });
 }
 
 }  // namespace schedtrace::cli

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/markdown.h"
+#include "cli/report_file.h"
 #include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
 
@@ -639,29 +640,16 @@ bool KnownVersionsReportExtension(const std::string& path) {
 
 absl::Status WriteVersionsReport(const std::string& path,
                                  const VersionsRun& run) {
-  std::string text;
-  try {
-    if (path.ends_with(".md")) {
-      text = VersionsMarkdown(run);
-    } else if (path.ends_with(".json")) {
-      text = VersionsJson(run);
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--report=", path, ": use .md or .json"));
-    }
-  } catch (const std::exception& e) {
-    return absl::InternalError(
-        absl::StrCat("cannot build the report ", path, ": ", e.what()));
+  std::string (*build)(const VersionsRun&) = nullptr;
+  if (path.ends_with(".md")) {
+    build = &VersionsMarkdown;
+  } else if (path.ends_with(".json")) {
+    build = &VersionsJson;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--report=", path, ": use .md or .json"));
   }
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) {
-    return absl::InternalError(
-        absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
-  }
-  f.write(text.data(), static_cast<std::streamsize>(text.size()));
-  f.close();
-  if (!f) return absl::InternalError(absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
+  return WriteReportFile(path, [&] { return build(run); });
 }
 
 }  // namespace schedtrace::cli
