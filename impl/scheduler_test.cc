@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "harness/quantity.h"
+#include "impl/scheduler_test_util.h"
 #include "impl/system.h"
 #include "model/system.h"
 
@@ -46,22 +47,6 @@ Config TestConfig() {
   Config c;
   c.cluster_event_map = {{"Node", {"Add", "Update"}, {"NodeResourcesFit"}}};
   return c;
-}
-
-// Adds the nodes, adds `pod` and runs one cycle; returns its out.
-StepOut ScheduleOn(Scheduler& s, const std::vector<NodePtr>& nodes,
-                   const PodPtr& pod) {
-  int64_t t = 1;
-  for (const NodePtr& n : nodes) {
-    s.SetNow(t++);
-    EXPECT_TRUE(s.OnNodeAdd(n));
-  }
-  s.SetNow(t++);
-  EXPECT_TRUE(s.OnPodAdd(pod));
-  s.TakeOut();
-  s.SetNow(t++);
-  EXPECT_TRUE(s.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kWait));
-  return s.TakeOut();
 }
 
 TEST(SchedulerTest, TiesGoToTheFirstNodeInZoneRoundRobinOrder) {

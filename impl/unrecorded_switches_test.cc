@@ -16,6 +16,7 @@
 #include "impl/filters.h"
 #include "impl/queue.h"
 #include "impl/scheduler.h"
+#include "impl/scheduler_test_util.h"
 #include "impl/upstream.h"
 
 namespace schedtrace::impl {
@@ -269,22 +270,6 @@ Config SchedulerConfig() {
       {"Node", {"Add", "Update"}, {"NodeResourcesFit", "NodeAffinity"}},
       {"Node", {"UpdateNodeTaint"}, {"TaintToleration"}}};
   return c;
-}
-
-// Adds the nodes and `pod`, and runs one cycle: its out.
-StepOut ScheduleOn(Scheduler& s, const std::vector<NodePtr>& nodes,
-                   const PodPtr& pod) {
-  int64_t t = 1;
-  for (const NodePtr& n : nodes) {
-    s.SetNow(t++);
-    EXPECT_TRUE(s.OnNodeAdd(n));
-  }
-  s.SetNow(t++);
-  EXPECT_TRUE(s.OnPodAdd(pod));
-  s.TakeOut();
-  s.SetNow(t++);
-  EXPECT_TRUE(s.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kWait));
-  return s.TakeOut();
 }
 
 TEST(UnrecordedSwitchesTest, PreFilterIgnoresUnknownNodeNames) {
