@@ -17,22 +17,6 @@
 namespace schedtrace::impl {
 namespace {
 
-Quantity Q(const char* s) { return *ParseQuantity(s); }
-
-PodPtr MakePod(const std::string& name, const char* cpu, int32_t priority = 0,
-               const std::string& nominated = "") {
-  auto p = std::make_shared<Pod>();
-  p->namespace_ = "ns";
-  p->name = name;
-  p->uid = "uid-" + name;
-  p->resource_version = "1";
-  p->scheduler_name = "default-scheduler";
-  p->priority = priority;
-  p->nominated_node_name = nominated;
-  p->containers.push_back({.name = "c", .requests = {{"cpu", Q(cpu)}}});
-  return p;
-}
-
 NodePtr MakeNode(const std::string& name, const std::string& zone,
                  const std::string& score, const char* cpu = "1") {
   auto n = std::make_shared<Node>();

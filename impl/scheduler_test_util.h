@@ -1,14 +1,38 @@
-// What impl's scheduler tests share: one scheduling cycle on given nodes.
+// What impl's scheduler tests share: a pod, and one scheduling cycle on
+// given nodes.
 #ifndef SCHEDTRACE_IMPL_SCHEDULER_TEST_UTIL_H_
 #define SCHEDTRACE_IMPL_SCHEDULER_TEST_UTIL_H_
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/quantity.h"
 #include "impl/scheduler.h"
 
 namespace schedtrace::impl {
+
+inline Quantity Q(const char* s) { return *ParseQuantity(s); }
+
+// Pod ns/`name` of default-scheduler, one container requesting `cpu` (none
+// without it).
+inline PodPtr MakePod(const std::string& name, const char* cpu = nullptr,
+                      int32_t priority = 0, const std::string& nominated = "") {
+  auto p = std::make_shared<Pod>();
+  p->namespace_ = "ns";
+  p->name = name;
+  p->uid = "uid-" + name;
+  p->resource_version = "1";
+  p->scheduler_name = "default-scheduler";
+  p->priority = priority;
+  p->nominated_node_name = nominated;
+  if (cpu != nullptr) {
+    p->containers.push_back({.name = "c", .requests = {{"cpu", Q(cpu)}}});
+  }
+  return p;
+}
 
 // Adds the nodes, adds `pod` and runs one cycle (Permit waits); returns its
 // out.

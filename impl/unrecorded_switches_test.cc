@@ -22,21 +22,6 @@
 namespace schedtrace::impl {
 namespace {
 
-Quantity Q(const char* s) { return *ParseQuantity(s); }
-
-PodPtr MakePod(const std::string& name, const char* cpu = nullptr) {
-  auto p = std::make_shared<Pod>();
-  p->namespace_ = "ns";
-  p->name = name;
-  p->uid = "uid-" + name;
-  p->resource_version = "1";
-  p->scheduler_name = "default-scheduler";
-  if (cpu != nullptr) {
-    p->containers.push_back({.name = "c", .requests = {{"cpu", Q(cpu)}}});
-  }
-  return p;
-}
-
 // `pod` with its resourceVersion bumped and `change` applied.
 PodPtr Updated(const PodPtr& pod, const std::function<void(Pod&)>& change) {
   auto p = std::make_shared<Pod>(*pod);
