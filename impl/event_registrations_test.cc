@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/step_source.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -13,22 +14,10 @@ const std::vector<std::string> kDefaults = {"PrioritySort", "TraceBind",
                                             "TracePermit",  "TracePreBind",
                                             "TraceReserve", "TraceScore"};
 
-// The map v1.26.7's framework registers for the format's plugins (what
-// every recorded scheduler-layer header carries).
+// The map v1.26.7's framework registers for the format's plugins, as every
+// recorded scheduler-layer header (and every generated one) carries it.
 std::vector<ClusterEventMapEntry> V126Map() {
-  std::vector<ClusterEventMapEntry> map = {
-      {"Node", {"Add", "UpdateNodeTaint"}, {"NodeUnschedulable"}},
-      {"Node",
-       {"Add", "Update"},
-       {"NodeAffinity", "NodeName", "NodeResourcesFit", "TaintToleration"}},
-      {"Pod", {"Delete"}, {"NodeResourcesFit"}},
-      {"Pod", {"Update"}, {"SchedulingGates"}},
-  };
-  for (const char* kind : {"CSINode", "Node", "PersistentVolume",
-                           "PersistentVolumeClaim", "Pod", "StorageClass"}) {
-    map.push_back({kind, {"All"}, kDefaults});
-  }
-  return map;
+  return SchedulerHeader("recorded").config.cluster_event_map;
 }
 
 // A header's config with `map` (and no plugin set).
@@ -39,22 +28,7 @@ Config WithMap(std::vector<ClusterEventMapEntry> map) {
 }
 
 // The recordings' config: V126Map() and the plugin set upstream ran with.
-Config Recorded() {
-  Config c = WithMap(V126Map());
-  c.plugins = {{"queueSort", {"PrioritySort"}},
-               {"preEnqueue", {"SchedulingGates"}},
-               {"preFilter", {"NodeAffinity", "NodeResourcesFit"}},
-               {"filter",
-                {"NodeUnschedulable", "NodeName", "TaintToleration",
-                 "NodeAffinity", "NodeResourcesFit"}},
-               {"score", {"TraceScore"}},
-               {"reserve", {"TraceReserve"}},
-               {"permit", {"TracePermit"}},
-               {"preBind", {"TracePreBind"}},
-               {"bind", {"TraceBind"}},
-               {"postBind", {"TraceBind"}}};
-  return c;
-}
+Config Recorded() { return SchedulerHeader("recorded").config; }
 
 // The plugins of `map` registered for exactly (resource, actions).
 std::vector<std::string> PluginsOf(const std::vector<ClusterEventMapEntry>& map,
