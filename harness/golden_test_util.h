@@ -168,6 +168,9 @@ inline const std::vector<std::string>& GoldenSample() {
       "pr141255-recreated-uid-while-nominated.jsonl",
       "regression/upstream/scheduler/"
       "pr141255-recreated-uid-while-waiting.jsonl",
+      // v1.30.12's fatal flush_backoff (a PreEnqueue rejection of a nil
+      // plugin set).
+      "handwritten/v1.30.12/scheduler/nil-plugin-set-pre-enqueue-panic.jsonl",
   };
   return *sample;
 }

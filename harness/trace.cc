@@ -40,15 +40,17 @@ bool OpInLayer(Op op, Layer layer) {
          SpecOf(op).InLayer(layer);
 }
 
-int ActionTypeBits(const std::string& action) {
+int ActionTypeBits(const std::string& action, bool node_annotation_action) {
+  const int annotation = node_annotation_action ? 1 << 6 : 0;
   if (action == "Add") return 1 << 0;
   if (action == "Delete") return 1 << 1;
   if (action == "UpdateNodeAllocatable") return 1 << 2;
   if (action == "UpdateNodeLabel") return 1 << 3;
   if (action == "UpdateNodeTaint") return 1 << 4;
   if (action == "UpdateNodeCondition") return 1 << 5;
-  if (action == "Update") return 0b111100;
-  if (action == "All") return kAllActionBits;
+  if (action == "UpdateNodeAnnotation") return annotation;
+  if (action == "Update") return 0b111100 | annotation;
+  if (action == "All") return AllActionBits(node_annotation_action);
   return 0;
 }
 

@@ -120,10 +120,17 @@ bool OpInLayer(Op op, Layer layer);
 
 // upstream framework.ActionType: the bits of an action name ("Add" 1,
 // "Delete" 2, "UpdateNodeAllocatable" 4, "UpdateNodeLabel" 8,
-// "UpdateNodeTaint" 16, "UpdateNodeCondition" 32, "Update" the four node
-// updates, "All" every bit); 0 for an unknown name.
-int ActionTypeBits(const std::string& action);
-inline constexpr int kAllActionBits = 63;
+// "UpdateNodeTaint" 16, "UpdateNodeCondition" 32, "Update" the node
+// updates, "All" every bit); 0 for an unknown name. A version with
+// `node_annotation_action` (v1.30: kubernetes#118389) also has
+// "UpdateNodeAnnotation" 64, which Update and All then include; before, that
+// name is unknown. The versions' constants, decoded for both sides: each
+// side matches events itself.
+int ActionTypeBits(const std::string& action, bool node_annotation_action);
+// upstream framework.All: every bit of the version.
+constexpr int AllActionBits(bool node_annotation_action) {
+  return node_annotation_action ? 127 : 63;
+}
 
 // A cluster event as MoveAllToActiveOrBackoffQueue receives it.
 struct ClusterEvent {

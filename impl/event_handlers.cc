@@ -71,14 +71,17 @@ void NodePropertiesChange(const Node& new_node, const Node& old_node,
 // sends, or nullopt when no handler runs.
 std::optional<ClusterEvent> OtherKindEvent(
     const std::vector<ClusterEventMapEntry>& map, const std::string& resource,
-    const std::string& action, bool wait_for_first_consumer) {
+    const std::string& action, bool wait_for_first_consumer,
+    bool node_annotation_action) {
   if (resource == "Node" || resource == "Pod") return std::nullopt;
-  const int bits = ActionTypeBits(action);
+  const int bits = ActionTypeBits(action, node_annotation_action);
   bool registered = false;
   for (const ClusterEventMapEntry& e : map) {
     if (e.resource != resource) continue;
     for (const std::string& a : e.actions) {
-      if ((ActionTypeBits(a) & bits) != 0) registered = true;
+      if ((ActionTypeBits(a, node_annotation_action) & bits) != 0) {
+        registered = true;
+      }
     }
   }
   if (!registered) return std::nullopt;
@@ -214,7 +217,7 @@ bool Scheduler::OnClusterEvent(const std::string& resource,
                                bool wait_for_first_consumer) {
   if (std::optional<ClusterEvent> event =
           OtherKindEvent(config_.cluster_event_map, resource, action,
-                         wait_for_first_consumer)) {
+                         wait_for_first_consumer, up_.node_annotation_action)) {
     queue_.MoveAllToActiveOrBackoffQueue(*event,
                                          std::function<bool(const Pod&)>());
   }

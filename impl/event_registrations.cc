@@ -31,21 +31,24 @@ constexpr std::string_view kUnrolledKinds[] = {"CSIDriver",
                                                "CSIStorageCapacity"};
 
 constexpr int kAdd = 1 << 0;
-constexpr int kUpdate = 0b111100;
 
-// Action names whose ActionTypeBits union is `bits`.
-std::vector<std::string> ActionNames(int bits) {
-  if (bits == kAllActionBits) return {"All"};
+// Action names whose ActionTypeBits union is `bits` (`annotation`: the
+// version's node_annotation_action).
+std::vector<std::string> ActionNames(int bits, bool annotation) {
+  if (bits == AllActionBits(annotation)) return {"All"};
   std::vector<std::string> names;
   if (bits & kAdd) names.push_back("Add");
-  if (bits & ActionTypeBits("Delete")) names.push_back("Delete");
-  if ((bits & kUpdate) == kUpdate) {
+  if (bits & ActionTypeBits("Delete", annotation)) names.push_back("Delete");
+  const int update = ActionTypeBits("Update", annotation);
+  if ((bits & update) == update) {
     names.push_back("Update");
     return names;
   }
-  for (const char* update : {"UpdateNodeAllocatable", "UpdateNodeLabel",
-                             "UpdateNodeTaint", "UpdateNodeCondition"}) {
-    if (bits & ActionTypeBits(update)) names.push_back(update);
+  for (const char* one :
+       {"UpdateNodeAllocatable", "UpdateNodeLabel", "UpdateNodeTaint",
+        "UpdateNodeCondition", "UpdateNodeAnnotation"}) {
+    const int b = ActionTypeBits(one, annotation);
+    if (b != 0 && (bits & b) != 0) names.push_back(one);
   }
   return names;
 }
@@ -60,17 +63,17 @@ bool Has(const std::vector<Registration>& regs, std::string_view resource,
 // The plugins registered with All on every kind of allClusterEvents: those
 // without EnqueueExtensions, in first-seen order.
 std::vector<std::string> DefaultExtensionPlugins(
-    const std::vector<Registration>& regs) {
+    const std::vector<Registration>& regs, bool annotation) {
   std::vector<std::string> plugins;
   for (const Registration& r : regs) {
     if (std::find(plugins.begin(), plugins.end(), r.plugin) != plugins.end()) {
       continue;
     }
-    const bool all =
-        std::all_of(std::begin(kAllClusterEvents), std::end(kAllClusterEvents),
-                    [&](std::string_view kind) {
-                      return Has(regs, kind, kAllActionBits, r.plugin);
-                    });
+    const bool all = std::all_of(
+        std::begin(kAllClusterEvents), std::end(kAllClusterEvents),
+        [&](std::string_view kind) {
+          return Has(regs, kind, AllActionBits(annotation), r.plugin);
+        });
     if (all) plugins.push_back(r.plugin);
   }
   return plugins;
@@ -90,11 +93,14 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
   std::vector<Registration> regs;
   for (const ClusterEventMapEntry& e : map) {
     int actions = 0;
-    for (const std::string& a : e.actions) actions |= ActionTypeBits(a);
+    for (const std::string& a : e.actions) {
+      actions |= ActionTypeBits(a, up.node_annotation_action);
+    }
     for (const std::string& p : e.plugins)
       regs.push_back({e.resource, actions, p});
   }
-  std::vector<std::string> defaults = DefaultExtensionPlugins(regs);
+  std::vector<std::string> defaults =
+      DefaultExtensionPlugins(regs, up.node_annotation_action);
 
   // kubernetes#121677: SchedulingGates.EventsToRegister returns nil.
   if (up.scheduling_gates_registers_no_events) {
@@ -108,7 +114,7 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
     for (Registration& r : regs) {
       if (r.plugin == "NodeUnschedulable" && r.resource == "Node" &&
           (r.actions & kAdd) != 0) {
-        r.actions = kAdd | kUpdate;
+        r.actions = kAdd | ActionTypeBits("Update", up.node_annotation_action);
       }
     }
   }
@@ -143,8 +149,9 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
     }
     for (const std::string& p : defaults) {
       for (std::string_view kind : kUnrolledKinds) {
-        if (!Has(regs, kind, kAllActionBits, p)) {
-          regs.push_back({std::string(kind), kAllActionBits, p});
+        const int all = AllActionBits(up.node_annotation_action);
+        if (!Has(regs, kind, all, p)) {
+          regs.push_back({std::string(kind), all, p});
         }
       }
     }
@@ -154,7 +161,8 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
   // for a plugin that registers Node Add without it (preCheckForNode may
   // keep its pods from moving on NodeAdd).
   if (up.node_add_registers_taint_update) {
-    const int taint = ActionTypeBits("UpdateNodeTaint");
+    const int taint =
+        ActionTypeBits("UpdateNodeTaint", up.node_annotation_action);
     std::vector<std::string> add_only;
     for (const Registration& r : regs) {
       if (r.resource != "Node" || (r.actions & kAdd) == 0) continue;
@@ -181,7 +189,8 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
       ++i;
     }
     if (i == out.size()) {
-      out.push_back({r.resource, ActionNames(r.actions), {}});
+      out.push_back(
+          {r.resource, ActionNames(r.actions, up.node_annotation_action), {}});
       out_actions.push_back(r.actions);
     }
     std::vector<std::string>& plugins = out[i].plugins;

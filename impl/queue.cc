@@ -45,7 +45,9 @@ PriorityQueue::PriorityQueue(const Config& config, const Upstream& up)
     EventEntry entry;
     entry.resource = e.resource;
     entry.any_resource = e.resource == "*";
-    for (const std::string& a : e.actions) entry.actions |= ActionTypeBits(a);
+    for (const std::string& a : e.actions) {
+      entry.actions |= ActionTypeBits(a, up_.node_annotation_action);
+    }
     for (const std::string& p : e.plugins) {
       entry.plugins.push_back(InternPlugin(p));
     }
@@ -92,6 +94,7 @@ uint32_t PriorityQueue::NewRecord(const PodPtr& pod) {
   r.attempts = 0;
   r.timestamp_ns = now_ns_;
   r.plugins.clear();
+  r.plugins_nil = false;
   r.gated = false;
   r.refs = 0;
   return h;
@@ -230,6 +233,8 @@ bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
     if (!scheduling_readiness_ || slab_[h].pod->scheduling_gates.empty()) {
       continue;
     }
+    // upstream: UnschedulablePlugins.Insert, a panic on a nil set.
+    if (slab_[h].plugins_nil) panicked_ = true;
     const uint16_t id = scheduling_gates_plugin_;
     PluginSet plugins = slab_[h].plugins;
     auto pos = std::lower_bound(plugins.begin(), plugins.end(), id);

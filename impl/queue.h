@@ -120,8 +120,11 @@ class PriorityQueue {
   // holding `pod`: with `new_pod_info` a fresh PodInfo (affinity terms from
   // `pod`), else a copy of h's PodInfo whose pod is replaced (terms kept).
   Handle CloneHandle(Handle h, const PodPtr& pod, bool new_pod_info);
-  // Replaces UnschedulablePlugins (names, any order).
-  void SetHandlePlugins(Handle h, const std::vector<std::string>& plugins);
+  // Replaces UnschedulablePlugins (names, any order). `nil_set`: with no
+  // plugins, Go's nil set rather than an empty one (a FitError without
+  // rejectors under diagnosis_plugin_sets_allocated_lazily).
+  void SetHandlePlugins(Handle h, const std::vector<std::string>& plugins,
+                        bool nil_set = false);
   // upstream: AddUnschedulableIfNotPresent(pInfo, cycle).
   QueueResult AddUnschedulableIfNotPresent(Handle h, int64_t cycle);
   // upstream: nominator.AddNominatedPod; nullopt is a nil NominatingInfo,
@@ -136,6 +139,9 @@ class PriorityQueue {
     return nominated_pods_;
   }
   int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  // Whether upstream's queue panicked in this step (a PreEnqueue rejection
+  // inserting into a nil plugin set): the step is fatal, whatever followed.
+  bool Panicked() const { return panicked_; }
 
  private:
   static constexpr uint32_t kNone = 0xffffffffu;
@@ -149,6 +155,7 @@ class PriorityQueue {
     int attempts = 0;
     TimeNs timestamp_ns = 0;
     PluginSet plugins;
+    bool plugins_nil = false;  // Go's nil UnschedulablePlugins: Insert panics
     bool gated = false;
     int refs = 0;
   };
@@ -225,6 +232,7 @@ class PriorityQueue {
   int64_t max_backoff_ns_ = 0;
   int64_t max_in_unschedulable_ns_ = 0;
   int64_t scheduling_cycle_ = 0;
+  bool panicked_ = false;  // Panicked()
   int64_t move_request_cycle_ = -1;
 
   std::vector<Record> slab_;

@@ -38,6 +38,9 @@ PriorityQueue::Handle PriorityQueue::CloneHandle(Handle h, const PodPtr& pod,
   } else {
     to.plugins = from.plugins;
   }
+  // A new PodInfo in the same QueuedPodInfo keeps its set as it is; a
+  // DeepCopy's Clone makes a set even of a nil one.
+  to.plugins_nil = new_pod_info && from.plugins_nil;
   to.gated = from.gated;
   to.terms_pod = new_pod_info ? pod : from.terms_pod;
   Ref(c);
@@ -45,11 +48,13 @@ PriorityQueue::Handle PriorityQueue::CloneHandle(Handle h, const PodPtr& pod,
 }
 
 void PriorityQueue::SetHandlePlugins(Handle h,
-                                     const std::vector<std::string>& plugins) {
+                                     const std::vector<std::string>& plugins,
+                                     bool nil_set) {
   PluginSet set;
   for (const std::string& p : plugins) set.push_back(InternPlugin(p));
   std::sort(set.begin(), set.end());
   set.erase(std::unique(set.begin(), set.end()), set.end());
+  slab_[h].plugins_nil = nil_set && set.empty();
   SetPlugins(h, std::move(set));
 }
 

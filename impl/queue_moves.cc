@@ -7,6 +7,7 @@
 
 #include "impl/go_int.h"
 #include "impl/mutants.h"
+#include "impl/names.h"
 #include "impl/queue.h"
 
 namespace schedtrace::impl {
@@ -39,13 +40,51 @@ bool SelectorMatches(const LabelSelector& sel, const Labels& labels) {
   return true;
 }
 
+// upstream: metav1.LabelSelectorAsSelector's errors (labels.NewRequirement:
+// a qualified key, valid label values, the operator's value count; a
+// matchLabels pair is an Equals requirement).
+bool LabelValue(const std::string& v) { return v.empty() || NamePart(v); }
+
+bool SelectorConverts(const LabelSelector& sel) {
+  for (const auto& [k, v] : sel.match_labels) {
+    if (!QualifiedName(k) || !LabelValue(v)) return false;
+  }
+  for (const LabelSelectorRequirement& r : sel.match_expressions) {
+    if (!QualifiedName(r.key)) return false;
+    const bool listed = r.op == "In" || r.op == "NotIn";
+    if (!listed && r.op != "Exists" && r.op != "DoesNotExist") return false;
+    if (listed == r.values.empty()) return false;
+    if (!std::all_of(r.values.begin(), r.values.end(), LabelValue)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// upstream: getAffinityTerms: one selector that does not convert leaves the
+// PodInfo without any RequiredAffinityTerms.
+bool AffinityTermsConvert(const Pod& owner) {
+  for (const PodAffinityTerm& term : owner.required_pod_affinity) {
+    if (term.label_selector && !SelectorConverts(*term.label_selector)) {
+      return false;
+    }
+    if (term.namespace_selector &&
+        !SelectorConverts(*term.namespace_selector)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // upstream: PriorityQueue.podMatchesEvent, over the flags
 // ComputeEventPlugins set for the event.
 bool PriorityQueue::PodMatchesEvent(const Record& r,
                                     const ClusterEvent& event) {
-  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+  if (event.resource == "*" &&
+      ActionTypeBits(event.action, up_.node_annotation_action) ==
+          AllActionBits(up_.node_annotation_action)) {
     return true;
   }
   if (WithoutHints(r)) return true;
@@ -60,10 +99,13 @@ bool PriorityQueue::PodMatchesEvent(const Record& r,
 // and notes whether any plugin registered the event (isEventOfInterest).
 void PriorityQueue::ComputeEventPlugins(const ClusterEvent& event) {
   std::fill(event_plugins_.begin(), event_plugins_.end(), 0);
-  const uint32_t bits = static_cast<uint32_t>(ActionTypeBits(event.action));
-  event_of_interest_ = event.resource == "*" && bits == kAllActionBits;
+  const uint32_t all =
+      static_cast<uint32_t>(AllActionBits(up_.node_annotation_action));
+  const uint32_t bits = static_cast<uint32_t>(
+      ActionTypeBits(event.action, up_.node_annotation_action));
+  event_of_interest_ = event.resource == "*" && bits == all;
   for (const EventEntry& e : event_map_) {
-    const bool wild = e.any_resource && e.actions == kAllActionBits;
+    const bool wild = e.any_resource && e.actions == all;
     // kubernetes#123117 (v1.30, ClusterEvent.Match): a registered resource
     // "*" matches an event of any resource; before, only an event of
     // resource "*".
@@ -78,7 +120,7 @@ void PriorityQueue::ComputeEventPlugins(const ClusterEvent& event) {
   }
   // With QueueingHint maps per profile and no profile, there is no map.
   if (hints_per_profile_ && hint_profiles_.empty()) {
-    event_of_interest_ = event.resource == "*" && bits == kAllActionBits;
+    event_of_interest_ = event.resource == "*" && bits == all;
   }
 }
 
@@ -94,7 +136,9 @@ bool PriorityQueue::DropsEvent() const {
 // no QueueingHint map.
 void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
   candidates_.clear();
-  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+  if (event.resource == "*" &&
+      ActionTypeBits(event.action, up_.node_annotation_action) ==
+          AllActionBits(up_.node_annotation_action)) {
     for (uint32_t key : unsched_keys_) candidates_.push_back(unsched_[key]);
     return;
   }
@@ -174,6 +218,9 @@ bool PriorityQueue::AffinityMatches(const Record& r,
                                     const Pod& assigned) const {
   static const Labels kNoLabels;
   const Pod& owner = *r.terms_pod;
+  if (owner.required_pod_affinity.empty() || !AffinityTermsConvert(owner)) {
+    return false;
+  }
   for (const PodAffinityTerm& term : owner.required_pod_affinity) {
     bool ns_match;
     if (term.namespaces.empty() && !term.namespace_selector) {

@@ -108,9 +108,11 @@ class QueueSystem : public SnapshotIntoSystem {
         return absl::InvalidArgumentError(
             "impl queue system: not a queue-layer op");
     }
+    if (r == QueueResult::kFatal || q.Panicked()) {
+      exited_ = true;
+      return StepOut{.fatal = true};
+    }
     out.error = r == QueueResult::kError;
-    out.fatal = r == QueueResult::kFatal;
-    exited_ = out.fatal;
     return out;
   }
 

@@ -239,7 +239,10 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
       int r = FilterNode(id);
       if (r == kPass) {
         feasible_.push_back(id);
-      } else {
+      } else if (!up_.diagnosis_plugin_sets_allocated_lazily) {
+        // The Diagnosis goes by value; its plugin set is shared while it
+        // exists from the start, and v1.29+ (kubernetes#119517) allocates
+        // it on the copy, which is dropped.
         mask |= 1u << r;
       }
     }
@@ -396,7 +399,10 @@ bool Scheduler::HandleSchedulingFailure(
     Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
     bool clear_nominated_node, const std::vector<std::string>* rejected_by) {
   if (fit_error_mask) {
-    queue_.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask));
+    // kubernetes#119517 (v1.29): the Diagnosis' set is nil until a plugin
+    // rejects, and the pod takes it as it is.
+    queue_.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask),
+                            up_.diagnosis_plugin_sets_allocated_lazily);
   } else if (rejected_by != nullptr && up_.permit_rejection_is_fit_error) {
     // kubernetes#119046, #119785 (v1.30): a Permit rejection, in the cycle
     // or while waiting, is a FitError whose UnschedulablePlugins is the

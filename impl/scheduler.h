@@ -80,6 +80,8 @@ class Scheduler {
   bool Bind(const std::string& key, bool prebind_ok, bool bind_ok);
 
   StepOut TakeOut();
+  // Whether the queue panicked in this step (PriorityQueue::Panicked).
+  bool QueuePanicked() const { return queue_.Panicked(); }
   State Snapshot() const;
   // The same value written into `out`, reusing the storage it holds.
   void SnapshotInto(State& out) const;

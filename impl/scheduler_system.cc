@@ -82,7 +82,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
             "impl scheduler system: not a scheduler-layer op");
     }
     StepOut out = s.TakeOut();
-    if (!alive) {
+    if (!alive || s.QueuePanicked()) {
       exited_ = true;
       return StepOut{.fatal = true};
     }

@@ -30,6 +30,8 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view version) {
     up.node_update_emits_every_change = true;
     up.node_affinity_pre_filter_unions_terms = true;
     up.pre_filter_ignores_unknown_node_names = true;
+    up.diagnosis_plugin_sets_allocated_lazily = true;
+    up.node_annotation_action = true;
   } else if (version != "v1.26.7") {
     return absl::InvalidArgumentError(
         absl::StrCat("impl: unknown upstream version \"", up.version,

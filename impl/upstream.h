@@ -84,6 +84,14 @@ struct Upstream {
   bool node_affinity_pre_filter_unions_terms = false;
   // findNodesThatFitPod skips PreFilter node names the snapshot lacks.
   bool pre_filter_ignores_unknown_node_names = false;
+  // kubernetes#119517 (v1.29): Diagnosis.UnschedulablePlugins is nil until
+  // AddPluginStatus allocates it: the nominated node's rejectors are lost
+  // with evaluateNominatedNode's copy, and a FitError without rejectors
+  // leaves the pod a nil set that a PreEnqueue rejection panics on.
+  bool diagnosis_plugin_sets_allocated_lazily = false;
+  // kubernetes#118389: the UpdateNodeAnnotation action (bit 64), which
+  // Update and All include; before, the name is unknown.
+  bool node_annotation_action = false;
 };
 
 // The profile of a known version ("v1.25.12", "v1.26.7", "v1.30.12"),

@@ -108,6 +108,9 @@ const std::vector<ImplSwitch>& ImplSwitches() {
        &Upstream::node_affinity_pre_filter_unions_terms},
       {"pre_filter_ignores_unknown_node_names",
        &Upstream::pre_filter_ignores_unknown_node_names},
+      {"diagnosis_plugin_sets_allocated_lazily",
+       &Upstream::diagnosis_plugin_sets_allocated_lazily},
+      {"node_annotation_action", &Upstream::node_annotation_action},
   };
   return *switches;
 }

@@ -115,7 +115,7 @@ absl::Status Scheduler::OnClusterEvent(const std::string& resource,
                                        bool wait_for_first_consumer) {
   if (std::optional<ClusterEvent> event =
           OtherKindEvent(config_.cluster_event_map, resource, action,
-                         wait_for_first_consumer)) {
+                         wait_for_first_consumer, up_)) {
     queue_->MoveAllToActiveOrBackoffQueue(*event, nullptr);
   }
   return absl::OkStatus();

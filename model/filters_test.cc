@@ -291,13 +291,17 @@ TEST(NodeEventsTest, OtherKindsFollowTheClusterEventMap) {
   std::vector<ClusterEventMapEntry> map = {
       {"PersistentVolume", {"All"}, {"PrioritySort"}},
       {"StorageClass", {"All"}, {"PrioritySort"}}};
-  EXPECT_EQ(OtherKindEvent(map, "PersistentVolume", "Add", false)->label,
-            "PvAdd");
-  EXPECT_FALSE(OtherKindEvent(map, "CSIDriver", "Add", false).has_value());
-  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Add", false).has_value());
-  EXPECT_EQ(OtherKindEvent(map, "StorageClass", "Add", true)->label,
+  EXPECT_EQ(
+      OtherKindEvent(map, "PersistentVolume", "Add", false, Upstream{})->label,
+      "PvAdd");
+  EXPECT_FALSE(
+      OtherKindEvent(map, "CSIDriver", "Add", false, Upstream{}).has_value());
+  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Add", false, Upstream{})
+                   .has_value());
+  EXPECT_EQ(OtherKindEvent(map, "StorageClass", "Add", true, Upstream{})->label,
             "StorageClassAdd");
-  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Delete", true).has_value());
+  EXPECT_FALSE(OtherKindEvent(map, "StorageClass", "Delete", true, Upstream{})
+                   .has_value());
 }
 
 TEST(NodeEventsTest, OtherKindsRegisterByActionBits) {
@@ -306,10 +310,12 @@ TEST(NodeEventsTest, OtherKindsRegisterByActionBits) {
   // no Add or Delete handler.
   std::vector<ClusterEventMapEntry> map = {
       {"CSINode", {"UpdateNodeTaint"}, {"SomePlugin"}}};
-  EXPECT_EQ(OtherKindEvent(map, "CSINode", "Update", false)->label,
+  EXPECT_EQ(OtherKindEvent(map, "CSINode", "Update", false, Upstream{})->label,
             "CSINodeUpdate");
-  EXPECT_FALSE(OtherKindEvent(map, "CSINode", "Add", false).has_value());
-  EXPECT_FALSE(OtherKindEvent(map, "CSINode", "Delete", false).has_value());
+  EXPECT_FALSE(
+      OtherKindEvent(map, "CSINode", "Add", false, Upstream{}).has_value());
+  EXPECT_FALSE(
+      OtherKindEvent(map, "CSINode", "Delete", false, Upstream{}).has_value());
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ std::map<std::string, std::string> ConditionStatuses(
 
 // upstream: `at&framework.<Action> != 0` in addAllEventHandlers: the handler
 // for `action` is registered when the registered bits intersect its bits.
-bool ActionCovers(const std::string& registered, const std::string& action) {
-  return (ActionTypeBits(registered) & ActionTypeBits(action)) != 0;
+bool ActionCovers(const std::string& registered, const std::string& action,
+                  const Upstream& up) {
+  return (ActionTypeBits(registered, up.node_annotation_action) &
+          ActionTypeBits(action, up.node_annotation_action)) != 0;
 }
 
 // The short names buildEvtResHandler labels events with.
@@ -86,7 +88,9 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
     for (const Row& r : rows) {
       if (r.plugin != plugin || r.resource != resource) continue;
       for (const std::string& a : r.actions) {
-        if (ActionTypeBits(a) == kAllActionBits) return true;
+        if (ActionTypeBits(a, up.node_annotation_action) ==
+            AllActionBits(up.node_annotation_action))
+          return true;
       }
     }
     return false;
@@ -115,8 +119,9 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
     }
     if (up.node_unschedulable_watches_node_update &&
         r.plugin == "NodeUnschedulable" && r.resource == "Node" &&
-        std::any_of(r.actions.begin(), r.actions.end(), [](const auto& a) {
-          return (ActionTypeBits(a) & ActionTypeBits("Add")) != 0;
+        std::any_of(r.actions.begin(), r.actions.end(), [&up](const auto& a) {
+          return (ActionTypeBits(a, up.node_annotation_action) &
+                  ActionTypeBits("Add", up.node_annotation_action)) != 0;
         })) {
       r.actions = {"Add", "Update"};
     }
@@ -154,9 +159,12 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
     for (const Row& r : out) {
       if (r.resource != "Node") continue;
       int bits = 0;
-      for (const std::string& a : r.actions) bits |= ActionTypeBits(a);
-      if (bits & ActionTypeBits("Add")) add.insert(r.plugin);
-      if (bits & ActionTypeBits("UpdateNodeTaint")) taint.insert(r.plugin);
+      for (const std::string& a : r.actions)
+        bits |= ActionTypeBits(a, up.node_annotation_action);
+      if (bits & ActionTypeBits("Add", up.node_annotation_action))
+        add.insert(r.plugin);
+      if (bits & ActionTypeBits("UpdateNodeTaint", up.node_annotation_action))
+        taint.insert(r.plugin);
     }
     for (const std::string& plugin : add) {
       if (!taint.contains(plugin)) {
@@ -201,14 +209,14 @@ bool PreCheckForNode(const NodeInfo& info, const Pod& pod, const Upstream& up) {
 std::optional<ClusterEvent> OtherKindEvent(
     const std::vector<ClusterEventMapEntry>& cluster_event_map,
     const std::string& resource, const std::string& action,
-    bool wait_for_first_consumer) {
+    bool wait_for_first_consumer, const Upstream& up) {
   if (resource == "Node" || resource == "Pod") return std::nullopt;
   // upstream: gvkMap[resource] = the union of the actions registered for it.
   bool registered = false;
   for (const ClusterEventMapEntry& e : cluster_event_map) {
     if (e.resource != resource) continue;
     for (const std::string& a : e.actions) {
-      if (ActionCovers(a, action)) registered = true;
+      if (ActionCovers(a, action, up)) registered = true;
     }
   }
   if (!registered) return std::nullopt;

@@ -54,7 +54,7 @@ std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
 std::optional<ClusterEvent> OtherKindEvent(
     const std::vector<ClusterEventMapEntry>& cluster_event_map,
     const std::string& resource, const std::string& action,
-    bool wait_for_first_consumer);
+    bool wait_for_first_consumer, const Upstream& up);
 
 }  // namespace schedtrace::model
 

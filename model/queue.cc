@@ -7,6 +7,7 @@
 #include "model/fatal.h"
 #include "model/go_equal.h"
 #include "model/go_int.h"
+#include "model/name_validation.h"
 
 namespace schedtrace::model {
 namespace {
@@ -27,15 +28,24 @@ QueuedPod& SetQueuedPod(QueuedPod& e, const std::string& key, int attempts) {
 Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
 
 // upstream: metav1.LabelSelectorAsSelector validation: false when the
-// selector cannot be converted (the affinity term is then dropped).
+// selector cannot be converted (the affinity terms are then dropped).
+// labels.NewRequirement checks each key and value, a matchLabels pair as an
+// Equals requirement.
 bool ValidSelector(const LabelSelector& s) {
+  for (const auto& [key, value] : s.match_labels) {
+    if (!IsQualifiedName(key) || !IsValidLabelValue(value)) return false;
+  }
   for (const auto& r : s.match_expressions) {
+    if (!IsQualifiedName(r.key)) return false;
     if (r.op == "In" || r.op == "NotIn") {
       if (r.values.empty()) return false;
     } else if (r.op == "Exists" || r.op == "DoesNotExist") {
       if (!r.values.empty()) return false;
     } else {
       return false;
+    }
+    for (const std::string& v : r.values) {
+      if (!IsValidLabelValue(v)) return false;
     }
   }
   return true;
@@ -179,6 +189,12 @@ bool PriorityQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
       ok = !enabled || pInfo.pod().scheduling_gates.empty();
     }
     if (ok) continue;
+    if (pInfo.unschedulable_plugins_nil) {
+      // upstream: UnschedulablePlugins.Insert on a nil set.
+      panic_ = FatalError(
+          "runPreEnqueuePlugins: assignment to entry in nil map "
+          "(UnschedulablePlugins of a FitError no plugin caused)");
+    }
     pInfo.unschedulable_plugins.insert(plugin);
     return false;
   }
@@ -467,12 +483,17 @@ Duration PriorityQueue::calculateBackoffDuration(
 bool PriorityQueue::entryMatches(const ClusterEventMapEntry& e,
                                  const ClusterEvent& event) const {
   int entry_bits = 0;
-  for (const std::string& a : e.actions) entry_bits |= ActionTypeBits(a);
-  if (e.resource == "*" && entry_bits == kAllActionBits) return true;
+  for (const std::string& a : e.actions)
+    entry_bits |= ActionTypeBits(a, up_.node_annotation_action);
+  if (e.resource == "*" &&
+      entry_bits == AllActionBits(up_.node_annotation_action))
+    return true;
   const bool resource_matches =
       e.resource == event.resource ||
       (up_.cluster_event_match_wildcard_resource && e.resource == "*");
-  return resource_matches && (entry_bits & ActionTypeBits(event.action)) != 0;
+  return resource_matches &&
+         (entry_bits &
+          ActionTypeBits(event.action, up_.node_annotation_action)) != 0;
 }
 
 // upstream: isEventOfInterest (v1.30): the wildcard event, or one some
@@ -480,7 +501,9 @@ bool PriorityQueue::entryMatches(const ClusterEventMapEntry& e,
 // header's map for every scheduler name; the scheduler layer registers its
 // profiles', which are all the same.)
 bool PriorityQueue::isEventOfInterest(const ClusterEvent& event) const {
-  if (event.resource == "*" && ActionTypeBits(event.action) == kAllActionBits) {
+  if (event.resource == "*" &&
+      ActionTypeBits(event.action, up_.node_annotation_action) ==
+          AllActionBits(up_.node_annotation_action)) {
     return true;
   }
   // No profile, no QueueingHint map: nothing is of interest.
@@ -497,8 +520,9 @@ bool PriorityQueue::isEventOfInterest(const ClusterEvent& event) const {
 // hint of every plugin (v1.30, SchedulerQueueingHints off).
 bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
                                     const ClusterEvent& event) const {
-  const int bits = ActionTypeBits(event.action);
-  if (event.resource == "*" && bits == kAllActionBits)
+  const int bits = ActionTypeBits(event.action, up_.node_annotation_action);
+  if (event.resource == "*" &&
+      bits == AllActionBits(up_.node_annotation_action))
     return true;  // IsWildCard
   // v1.30: "No QueueingHintMap is registered for this profile": after
   // backoff.

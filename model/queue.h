@@ -60,6 +60,10 @@ struct QueuedPodInfo {
   int attempts = 0;
   Time initial_attempt_timestamp;
   std::set<std::string> unschedulable_plugins;
+  // Whether UnschedulablePlugins is Go's nil set rather than an empty one:
+  // only a FitError no plugin caused makes it so (switch
+  // diagnosis_plugin_sets_allocated_lazily); inserting into it panics.
+  bool unschedulable_plugins_nil = false;
   bool gated = false;
   const Pod& pod() const { return *pod_info->pod; }
 };
@@ -107,6 +111,11 @@ class PriorityQueue {
   void AssignedPodUpdated(const PodPtr& pod);
   void flushBackoffQCompleted();
   void flushUnschedulablePodsLeftover();
+
+  // A panic upstream's queue would have raised in this step (FatalError,
+  // model/fatal.h), OK otherwise. Upstream's process is gone at that point:
+  // the System turns it into a fatal step, whatever the model did after it.
+  absl::Status Panic() const { return panic_; }
 
   // upstream: the nominator (PodNominator).
   void AddNominatedPod(const std::shared_ptr<PodInfo>& pi,
@@ -165,6 +174,7 @@ class PriorityQueue {
   // upstream: nominator.nominatedPods / nominatedPodToNode.
   std::map<std::string, std::vector<std::shared_ptr<PodInfo>>> nominatedPods_;
   std::map<std::string, std::string> nominatedPodToNode_;  // uid -> node
+  absl::Status panic_;                                     // Panic()
 };
 
 }  // namespace schedtrace::model

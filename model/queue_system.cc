@@ -50,6 +50,7 @@ class QueueSystem : public SnapshotIntoSystem {
     queue_->SetNow(step.t);
     StepOut out;
     absl::Status s = Dispatch(step, out);
+    if (!queue_->Panic().ok()) s = queue_->Panic();
     if (IsFatal(s)) {
       exited_ = true;
       return StepOut{.fatal = true};
@@ -104,6 +105,7 @@ class QueueSystem : public SnapshotIntoSystem {
         std::shared_ptr<QueuedPodInfo> p = it->second;
         p->unschedulable_plugins =
             std::set<std::string>(step.plugins.begin(), step.plugins.end());
+        p->unschedulable_plugins_nil = false;
         return q.AddUnschedulableIfNotPresent(
             p, step.cycle.value_or(q.SchedulingCycle()));
       }

@@ -39,13 +39,16 @@ int64_t TraceScore(const Node& node) {
 }
 
 // upstream: QueuedPodInfo.DeepCopy. Before v1.26 it copied neither
-// UnschedulablePlugins nor Gated.
+// UnschedulablePlugins (left nil) nor Gated; from v1.26 Clone makes a set
+// even of a nil one.
 std::shared_ptr<QueuedPodInfo> DeepCopy(const QueuedPodInfo& qpi,
                                         const Upstream& up) {
   auto copy = std::make_shared<QueuedPodInfo>(qpi);
   copy->pod_info = std::make_shared<PodInfo>(*qpi.pod_info);
+  copy->unschedulable_plugins_nil = false;
   if (!up.deep_copy_keeps_unschedulable_plugins) {
     copy->unschedulable_plugins.clear();
+    copy->unschedulable_plugins_nil = true;
     copy->gated = false;
   }
   return copy;
@@ -303,9 +306,13 @@ absl::StatusOr<std::vector<const NodeInfo*>> Scheduler::findNodesThatFitPod(
     return std::vector<const NodeInfo*>{};
   }
   if (!pod.nominated_node_name.empty()) {
-    // upstream: an error of evaluateNominatedNode is logged.
+    // upstream: an error of evaluateNominatedNode is logged. It takes the
+    // Diagnosis by value: its plugin set is shared with ours while it
+    // exists from the start, and v1.29+ allocates it on the copy.
+    Diagnosis copy;
     absl::StatusOr<std::vector<const NodeInfo*>> feasible =
-        evaluateNominatedNode(pod, diagnosis);
+        evaluateNominatedNode(
+            pod, up_.diagnosis_plugin_sets_allocated_lazily ? copy : diagnosis);
     if (feasible.ok() && !feasible->empty()) return feasible;
   }
   std::vector<const NodeInfo*> nodes;
@@ -429,7 +436,13 @@ absl::Status Scheduler::handleSchedulingFailure(
     const std::shared_ptr<QueuedPodInfo>& pod_info, const std::string& reason,
     const std::optional<std::set<std::string>>& fit_error_plugins,
     const std::optional<NominatingInfo>& nominating_info) {
-  if (fit_error_plugins) pod_info->unschedulable_plugins = *fit_error_plugins;
+  if (fit_error_plugins) {
+    pod_info->unschedulable_plugins = *fit_error_plugins;
+    // v1.29+: the Diagnosis' set is nil until a plugin rejects.
+    pod_info->unschedulable_plugins_nil =
+        up_.diagnosis_plugin_sets_allocated_lazily &&
+        fit_error_plugins->empty();
+  }
   const PodPtr pod = pod_info->pod_info->pod;
   auto cached = informer_.find(pod->Key());
   if (cached != informer_.end() && cached->second->node_name.empty()) {

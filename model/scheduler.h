@@ -73,6 +73,8 @@ class Scheduler {
 
   // What the steps since the last call emitted.
   StepOut TakeOut();
+  // A panic of the queue in this step (PriorityQueue::Panic), OK otherwise.
+  absl::Status QueuePanic() const { return queue_->Panic(); }
   // The spec's full scheduler-layer snapshot; SnapshotInto writes the same
   // value into `out`, reusing the storage it holds (harness/refill.h).
   State Snapshot() const;

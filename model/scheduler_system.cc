@@ -37,6 +37,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
     }
     scheduler_->SetNow(step.t);
     absl::Status s = Dispatch(step);
+    if (!scheduler_->QueuePanic().ok()) s = scheduler_->QueuePanic();
     if (absl::IsInvalidArgument(s) && !IsFatal(s)) return s;
     StepOut out = scheduler_->TakeOut();
     if (IsFatal(s)) {

@@ -74,6 +74,14 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"pre_filter_ignores_unknown_node_names", "kubernetes/kubernetes#119779",
        "PreFilter node names missing from the snapshot are skipped",
        &Upstream::pre_filter_ignores_unknown_node_names},
+      {"diagnosis_plugin_sets_allocated_lazily", "kubernetes/kubernetes#119517",
+       "the nominated node's rejecting filters are lost, and a FitError no "
+       "plugin caused leaves a nil plugin set a PreEnqueue rejection panics "
+       "on",
+       &Upstream::diagnosis_plugin_sets_allocated_lazily},
+      {"node_annotation_action", "kubernetes/kubernetes#118389",
+       "the UpdateNodeAnnotation action, part of Update and All",
+       &Upstream::node_annotation_action},
   };
   return *switches;
 }
@@ -104,6 +112,8 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.node_update_emits_every_change = true;
     up.node_affinity_pre_filter_unions_terms = true;
     up.pre_filter_ignores_unknown_node_names = true;
+    up.diagnosis_plugin_sets_allocated_lazily = true;
+    up.node_annotation_action = true;
   } else if (version != "v1.26.7") {
     return absl::InvalidArgumentError(
         absl::StrCat("model: unknown upstream version \"", version,

@@ -95,6 +95,18 @@ struct Upstream {
   // skips PreFilter node names the snapshot lacks instead of failing the
   // cycle.
   bool pre_filter_ignores_unknown_node_names = false;
+  // kubernetes#119517 (v1.29): Diagnosis.UnschedulablePlugins starts nil and
+  // is allocated by AddPluginStatus. evaluateNominatedNode takes the
+  // Diagnosis by value, so the nominated node's rejectors land in a set the
+  // copy allocates and are lost; and a FitError no plugin caused hands
+  // handleSchedulingFailure a nil set, which runPreEnqueuePlugins panics on
+  // when a PreEnqueue plugin later rejects the pod.
+  bool diagnosis_plugin_sets_allocated_lazily = false;
+  // kubernetes#118389: framework.ActionType gains UpdateNodeAnnotation (a
+  // node update changing annotations, NodeAnnotationChange), which Update
+  // and All include; before, the action name is unknown (harness's
+  // ActionTypeBits).
+  bool node_annotation_action = false;
 };
 
 // One switch, for tools that explain a difference between versions
