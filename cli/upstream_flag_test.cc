@@ -190,5 +190,32 @@ TEST_F(UpstreamCommandsTest, GeneratorsNameTheVersionGiven) {
   EXPECT_THAT(files.output, HasSubstr("the trace is v1.30.12"));
 }
 
+// v1.30.12 sums requests as exact quantities (kubernetes#115367); a
+// quantity beyond what schedtrace sums exactly is bad input there, on both
+// systems, naming the trace line, the pod and the field. v1.26.7 converts
+// each quantity on its own and runs the same trace.
+TEST_F(UpstreamCommandsTest,
+       AnUnsummableRequestIsBadInputWhereRequestsAreSummed) {
+  const std::string add_pod =
+      R"({"t":200,"op":"c_add_pod","pod":{"metadata":{"name":"p","namespace":"default","uid":"u"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}},{"name":"d","resources":{"requests":{"memory":"1e2000"}}}]}}})";
+  const std::string t = WriteTrace("big.jsonl", {kHeader, kAddNode, add_pod});
+  for (const char* sut : {"model", "impl"}) {
+    CliResult as30 = RunSchedtrace(std::string("replay --sut=") + sut +
+                                   " --upstream=v1.30.12 " + t);
+    EXPECT_NE(as30.status, 0) << sut << as30.output;
+    EXPECT_THAT(as30.output, HasSubstr("big.jsonl:3"));
+    EXPECT_THAT(as30.output,
+                HasSubstr("pod default/p: field "
+                          "spec.containers[1].resources.requests.memory: "
+                          "quantity \"1e2000\" is beyond what schedtrace "
+                          "sums exactly"))
+        << sut;
+    CliResult as26 =
+        RunSchedtrace(std::string("replay --sut=") + sut + " " + t);
+    EXPECT_THAT(as26.output, Not(HasSubstr("beyond"))) << sut;
+    EXPECT_THAT(as26.output, Not(HasSubstr("ERROR"))) << sut;
+  }
+}
+
 }  // namespace
 }  // namespace schedtrace::cli

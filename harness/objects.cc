@@ -1,5 +1,6 @@
 #include "harness/objects.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace schedtrace {
@@ -23,6 +24,35 @@ std::string K8sTime(int64_t unix_seconds) {
   const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   return absl::StrFormat("%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day,
                          secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+absl::Status CheckRequestsSummable(const Pod& pod) {
+  auto check = [&](const ResourceList& list,
+                   const std::string& field) -> absl::Status {
+    for (const auto& [name, q] : list) {
+      if (WithinExactSumRange(q)) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pod ", pod.Key(), ": field ", field, ".", name, ": quantity \"",
+          q.text(), "\" is beyond what schedtrace sums exactly (10^-",
+          kExactSumDigits, " to 10^", kExactSumDigits,
+          "): from v1.27 a pod's requests are summed as exact quantities "
+          "(kubernetes#115367)"));
+    }
+    return absl::OkStatus();
+  };
+  for (size_t i = 0; i < pod.containers.size(); ++i) {
+    absl::Status s =
+        check(pod.containers[i].requests,
+              absl::StrCat("spec.containers[", i, "].resources.requests"));
+    if (!s.ok()) return s;
+  }
+  for (size_t i = 0; i < pod.init_containers.size(); ++i) {
+    absl::Status s =
+        check(pod.init_containers[i].requests,
+              absl::StrCat("spec.initContainers[", i, "].resources.requests"));
+    if (!s.ok()) return s;
+  }
+  return check(pod.overhead, "spec.overhead");
 }
 
 }  // namespace schedtrace

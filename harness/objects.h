@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "harness/quantity.h"
 
 namespace schedtrace {
@@ -219,6 +220,14 @@ struct Node {
 };
 
 using NodePtr = std::shared_ptr<const Node>;
+
+// Whether `pod`'s requests stay within what schedtrace sums exactly in a
+// version that sums them as quantities (v1.30.12, kubernetes#115367;
+// harness/quantity.h WithinExactSumRange): InvalidArgument naming the first
+// field that does not ("pod ns/p: field
+// spec.containers[0].resources.requests.cpu: ..."). Each system refuses such
+// a pod in such a version.
+absl::Status CheckRequestsSummable(const Pod& pod);
 
 }  // namespace schedtrace
 

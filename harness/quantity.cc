@@ -514,6 +514,46 @@ absl::StatusOr<Quantity> ParseQuantity(std::string_view str) {
   return q;
 }
 
+Quantity Quantity::FromInt64Amount(Format format, int64_t value,
+                                   int32_t scale) {
+  Quantity q;
+  q.format_ = format;
+  q.int_value_ = value;
+  q.int_scale_ = scale;
+  return q;
+}
+
+Quantity Quantity::FromDec(Format format, bool negative,
+                           std::vector<uint32_t> unscaled, int32_t scale) {
+  Quantity q;
+  q.format_ = format;
+  q.dec_ = true;
+  q.dec_scale_ = scale;
+  Big mag = std::move(unscaled);
+  Trim(mag);
+  if (mag.empty()) return q;  // zero: inf.Dec keeps its scale
+  q.negative_ = negative;
+  for (Big shorter = mag; !DivPow10(shorter, 1); shorter = mag) {
+    mag = std::move(shorter);
+    ++q.mag_pow10_;
+  }
+  q.mag_ = std::move(mag);
+  return q;
+}
+
+bool WithinExactSumRange(const Quantity& q) {
+  int64_t low = 0, high = 0;  // the powers of ten of the lowest, top digit
+  if (!q.is_dec()) {
+    low = q.int_scale();
+    high = low + 19;
+  } else {
+    low = q.dec_pow10() - q.dec_scale();
+    high = low + static_cast<int64_t>(q.dec_mag().size()) * 10;
+    if (q.dec_mag().empty()) high = low = -static_cast<int64_t>(q.dec_scale());
+  }
+  return low >= -kExactSumDigits && high <= kExactSumDigits;
+}
+
 // upstream: Quantity.ScaledValue (quantity.go), i.e. int64Amount.AsScaledInt64
 // (amount.go) or scaledValue (scale_int.go).
 int64_t Quantity::ScaledValue(int scale_arg) const {

@@ -78,6 +78,16 @@ class Quantity {
   int64_t dec_pow10() const { return mag_pow10_; }
   int32_t dec_scale() const { return dec_scale_; }
 
+  // A Quantity with these fields, as arithmetic on quantities leaves them
+  // (Go's Quantity.Add keeps no text: text() and cached_text() are empty).
+  // The systems do that arithmetic themselves; these only build the result,
+  // whose ScaledValue then rounds as upstream's does. FromDec takes the
+  // inf.Dec's unscaled magnitude (little-endian base-2^32 limbs, leading
+  // zero limbs allowed) and its scale, and normalizes it as above.
+  static Quantity FromInt64Amount(Format format, int64_t value, int32_t scale);
+  static Quantity FromDec(Format format, bool negative,
+                          std::vector<uint32_t> unscaled, int32_t scale);
+
  private:
   friend absl::StatusOr<Quantity> ParseQuantity(std::string_view s);
   std::string text_;
@@ -102,6 +112,15 @@ class Quantity {
 
 // Parses `s`; the error message quotes `s` and says what is wrong.
 absl::StatusOr<Quantity> ParseQuantity(std::string_view s);
+
+// Whether v1.30.12's request sums (resourcehelper.PodRequests adds and
+// compares exact quantities, kubernetes#115367) stay within what schedtrace
+// computes: the quantity's powers of ten, from its lowest digit to its
+// highest, within +-kExactSumDigits. Upstream would add "1e999999999" to
+// "1" digit by digit; schedtrace refuses such a pod in a version that sums
+// (docs/FORMAT.md, "Quantities and requests").
+inline constexpr int64_t kExactSumDigits = 1000;
+bool WithinExactSumRange(const Quantity& q);
 
 }  // namespace schedtrace
 

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/step_source_layers.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace::step_source {
 namespace {
@@ -73,6 +74,9 @@ class CacheSource : public LayerSource {
     }
     UnderscoreLabel(p->labels);
     PodResourceCorners(variety_, *p);
+    if (UpstreamSumsRequestQuantities(options_.upstream)) {
+      FractionalRequestCorners(variety_, *p);
+    }
     GiveEmpty(variety_, *p);
     return p;
   }

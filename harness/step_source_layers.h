@@ -125,6 +125,25 @@ inline void PodResourceCorners(Variety& v, Pod& p) {
   if (v.Chance(0.3)) r["ephemeral-storage"] = Q(v.Pick({"1Gi", "0"}));
 }
 
+// Fractional requests, one pod in eight, where the version sums a pod's
+// requests as quantities before rounding (UpstreamSumsRequestQuantities):
+// a second container and overhead of half a millicore and half a byte, so
+// that rounding the sum (v1.30.12) and rounding each part (v1.26.7) differ
+// in the node's requested. Only drawn for such a version: the others keep
+// their draws.
+inline void FractionalRequestCorners(Variety& v, Pod& p) {
+  if (!v.Chance(0.125)) return;
+  Container& c = p.containers.emplace_back();
+  c.name = "c2";
+  c.image = "img";
+  c.requests["cpu"] = Q(v.Pick({"0.5m", "0.4m", "1.5m"}));
+  p.overhead["cpu"] = Q("0.5m");
+  if (v.Chance(0.5)) {
+    c.requests["memory"] = Q("0.5");
+    p.overhead["memory"] = Q("0.5");
+  }
+}
+
 // Required node affinity, one pod in five (docs/COVERAGE.md: golden reached
 // it, the generators did not): one or two terms of label requirements with
 // every operator over the zone and score labels and an absent key, now and

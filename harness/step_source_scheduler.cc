@@ -154,6 +154,9 @@ class SchedulerSource : public LayerSource {
                                 {}});
     }
     PodResourceCorners(variety_, *p);
+    if (UpstreamSumsRequestQuantities(options_.upstream)) {
+      FractionalRequestCorners(variety_, *p);
+    }
     NodeAffinityCorners(variety_, *p, names_, options_.nodes);
     GiveEmpty(variety_, *p);
     return p;

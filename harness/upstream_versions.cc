@@ -26,6 +26,10 @@ bool UpstreamHasSchedulingGates(std::string_view version) {
   return EffectiveUpstream(version) != "v1.25.12";
 }
 
+bool UpstreamSumsRequestQuantities(std::string_view version) {
+  return EffectiveUpstream(version) == "v1.30.12";
+}
+
 std::string KnownUpstreamsText() {
   const std::vector<std::string>& known = KnownUpstreams();
   std::string text;

@@ -34,6 +34,12 @@ std::string_view EffectiveUpstream(std::string_view version);
 // scheduler does with them).
 bool UpstreamHasSchedulingGates(std::string_view version);
 
+// Whether `version` sums a pod's requests as exact quantities before
+// rounding (v1.30.12; kubernetes#115367 came in v1.27): where the step
+// sources give pods fractional requests, for the difference to show. The
+// systems decide by their own switch (pod_requests_summed_as_quantities).
+bool UpstreamSumsRequestQuantities(std::string_view version);
+
 // "v1.25.12, v1.26.7 or v1.30.12", for messages.
 std::string KnownUpstreamsText();
 

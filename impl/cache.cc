@@ -9,6 +9,7 @@
 #include "impl/go_int.h"
 #include "impl/mutants.h"
 #include "impl/names.h"
+#include "impl/quantity_sum.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -28,6 +29,10 @@ void AssignKey(std::string& out, const Pod& pod) {
 // (Resource.Add), raised to each init container (Resource.SetMaxResource),
 // plus overhead; `pods` is never counted in a NodeInfo's Requested.
 void Cache::ComputeRequests(const Pod& pod, Requests& r) {
+  if (SumsAsQuantities(pod)) {
+    SumRequests(pod, r);
+    return;
+  }
   r.cpu = r.memory = r.ephemeral = 0;
   r.scalars.clear();
   auto scalar = [&](uint32_t id) -> int64_t& {
@@ -69,6 +74,84 @@ void Cache::ComputeRequests(const Pod& pod, Requests& r) {
     }
   }
   add(pod.overhead);
+}
+
+bool Cache::SumsAsQuantities(const Pod& pod) const {
+  return up_.pod_requests_summed_as_quantities &&
+         CheckRequestsSummable(pod).ok();
+}
+
+// kubernetes#115367 (v1.27): Resource.Add(resourcehelper.PodRequests(pod)):
+// per name, the containers' quantities added exactly, raised to the largest
+// init container's (an entry the sum lacks taken as it is, negative or
+// not), plus overhead; each converted once.
+void Cache::SumRequests(const Pod& pod, Requests& r) {
+  struct Entry {
+    const std::string* name;
+    QuantitySum sum;
+  };
+  absl::InlinedVector<Entry, 4> reqs;
+  absl::InlinedVector<std::pair<const std::string*, const Quantity*>, 4> init;
+  auto find = [&reqs](const std::string& name) -> Entry* {
+    for (Entry& e : reqs) {
+      if (*e.name == name) return &e;
+    }
+    return nullptr;
+  };
+  auto add = [&](const ResourceList& list) {
+    for (const auto& [name, q] : list) {
+      if (Entry* e = find(name)) {
+        e->sum.Add(q);
+      } else {
+        reqs.push_back({&name, QuantitySum(q)});
+      }
+    }
+  };
+  for (const Container& c : pod.containers) add(c.requests);
+  for (const Container& c : pod.init_containers) {
+    for (const auto& entry : c.requests) {
+      const std::string& name = entry.first;
+      const Quantity& q = entry.second;
+      auto it = std::find_if(init.begin(), init.end(),
+                             [&](const auto& e) { return *e.first == name; });
+      if (it == init.end()) {
+        init.push_back({&name, &q});
+      } else if (QuantitySum(*it->second).Less(q)) {
+        it->second = &q;
+      }
+    }
+  }
+  for (const auto& [name, q] : init) {
+    if (Entry* e = find(*name)) {
+      if (e->sum.Less(*q)) e->sum = QuantitySum(*q);
+    } else {
+      reqs.push_back({name, QuantitySum(*q)});
+    }
+  }
+  add(pod.overhead);
+  r.cpu = r.memory = r.ephemeral = 0;
+  r.scalars.clear();
+  for (const Entry& e : reqs) {
+    const Quantity q = e.sum.ToQuantity();
+    if (*e.name == "cpu") {
+      r.cpu = q.MilliValue();
+    } else if (*e.name == "memory") {
+      r.memory = q.Value();
+    } else if (*e.name == "ephemeral-storage") {
+      r.ephemeral = q.Value();
+    } else if (uint32_t id = ScalarId(*e.name); id != kNotScalar) {
+      r.scalars.push_back({id, q.Value()});
+    }
+  }
+}
+
+void Cache::ComputeFitRequest(const Pod& pod, Requests& r) {
+  ComputeRequests(pod, r);
+  if (!SumsAsQuantities(pod)) return;
+  r.cpu = std::max<int64_t>(r.cpu, 0);
+  r.memory = std::max<int64_t>(r.memory, 0);
+  r.ephemeral = std::max<int64_t>(r.ephemeral, 0);
+  for (auto& [id, v] : r.scalars) v = std::max<int64_t>(v, 0);
 }
 
 // Interns a scalar resource name (schedutil.IsScalarResourceName, decided

@@ -95,10 +95,14 @@ class Cache {
   // memory, ephemeral-storage, pods and names upstream ignores).
   static constexpr uint32_t kNotScalarResource = ~uint32_t{0};
   uint32_t InternScalar(const std::string& name) { return ScalarId(name); }
-  // upstream: calculateResource, also computePodResourceRequest (the fit
-  // filter's request): a scalar resource requested with amount 0 keeps its
-  // entry (Resource.SetScalar), as fitsRequest's early return reads it.
+  // upstream: calculateResource: a scalar resource requested with amount 0
+  // keeps its entry (Resource.SetScalar), as fitsRequest's early return
+  // reads it.
   void ComputeRequests(const Pod& pod, Requests& r);
+  // upstream: computePodResourceRequest (the fit filter's request): the
+  // same before v1.27; from then each amount raised to at least 0
+  // (SetMaxResource on a zero Resource).
+  void ComputeFitRequest(const Pod& pod, Requests& r);
   // Moves into `out` the ids of the NodeInfos changed (upstream: moved to
   // the head of the list with a new generation) since the last call; `out`
   // may also name ids that were removed since.
@@ -151,6 +155,11 @@ class Cache {
   static std::string ZoneKey(const Node& node);
   void TreeAdd(const Node& node, uint32_t node_id);
   bool TreeRemove(const Node& node, uint32_t node_id);
+
+  // Whether `pod`'s requests are summed as quantities (v1.30.12, and within
+  // the range schedtrace sums exactly; the systems refuse the others).
+  bool SumsAsQuantities(const Pod& pod) const;
+  void SumRequests(const Pod& pod, Requests& r);
 
   const Upstream up_;
   int64_t ttl_ns_;

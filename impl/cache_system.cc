@@ -24,6 +24,7 @@ class CacheSystem : public SnapshotIntoSystem {
     absl::StatusOr<Upstream> up = UpstreamFor(header);
     if (!up.ok()) return up.status();
     cache_.emplace(header.config.assumed_pod_ttl_ms, *up);
+    up_ = *up;
     exited_ = false;
     return absl::OkStatus();
   }
@@ -34,6 +35,9 @@ class CacheSystem : public SnapshotIntoSystem {
     if (exited_) {
       return absl::FailedPreconditionError(
           "impl: the cache exited at an earlier step");
+    }
+    if (absl::Status s = RefuseUnsummableRequests(step, up_); !s.ok()) {
+      return s;
     }
     CacheResult r;
     Cache& c = *cache_;
@@ -94,6 +98,7 @@ class CacheSystem : public SnapshotIntoSystem {
 
  private:
   std::optional<Cache> cache_;
+  Upstream up_;
   bool exited_ = false;
 };
 

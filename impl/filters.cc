@@ -254,7 +254,7 @@ void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {
 
 void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
   out.pod = &pod;
-  cache.ComputeRequests(pod, out.request);
+  cache.ComputeFitRequest(pod, out.request);
   // fitsRequest returns early only for a request of nothing at all: a
   // scalar entry of 0 counts.
   out.request_empty = out.request.cpu == 0 && out.request.memory == 0 &&

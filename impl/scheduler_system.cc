@@ -21,6 +21,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
     absl::StatusOr<Upstream> up = UpstreamFor(header);
     if (!up.ok()) return up.status();
     scheduler_ = std::make_unique<Scheduler>(header.config, *up);
+    up_ = *up;
     exited_ = false;
     return absl::OkStatus();
   }
@@ -32,6 +33,9 @@ class SchedulerSystem : public SnapshotIntoSystem {
     if (exited_) {
       return absl::FailedPreconditionError(
           "impl: the scheduler exited at an earlier step");
+    }
+    if (absl::Status r = RefuseUnsummableRequests(step, up_); !r.ok()) {
+      return r;
     }
     Scheduler& s = *scheduler_;
     s.SetNow(step.t);
@@ -99,6 +103,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
 
  private:
   std::unique_ptr<Scheduler> scheduler_;
+  Upstream up_;
   bool exited_ = false;
 };
 

@@ -32,6 +32,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view version) {
     up.pre_filter_ignores_unknown_node_names = true;
     up.diagnosis_plugin_sets_allocated_lazily = true;
     up.node_annotation_action = true;
+    up.pod_requests_summed_as_quantities = true;
   } else if (version != "v1.26.7") {
     return absl::InvalidArgumentError(
         absl::StrCat("impl: unknown upstream version \"", up.version,
@@ -61,6 +62,17 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                      up->version, " runs with it off)"));
   }
   return up;
+}
+
+absl::Status RefuseUnsummableRequests(const Step& step, const Upstream& up) {
+  if (!up.pod_requests_summed_as_quantities) return absl::OkStatus();
+  for (const Pod* pod :
+       {step.pod.get(), step.old_pod.get(), step.new_pod.get()}) {
+    if (pod == nullptr) continue;
+    absl::Status s = CheckRequestsSummable(*pod);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace schedtrace::impl

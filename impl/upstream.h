@@ -92,6 +92,10 @@ struct Upstream {
   // kubernetes#118389: the UpdateNodeAnnotation action (bit 64), which
   // Update and All include; before, the name is unknown.
   bool node_annotation_action = false;
+  // kubernetes#115367 (v1.27): calculateResource and NodeResourcesFit take
+  // resourcehelper.PodRequests: requests added and compared as exact
+  // quantities and converted once; the fit request raised to at least 0.
+  bool pod_requests_summed_as_quantities = false;
 };
 
 // The profile of a known version ("v1.25.12", "v1.26.7", "v1.30.12"),
@@ -103,6 +107,11 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view version);
 // features.PodSchedulingReadiness false (locked on), any version with
 // features.SchedulerQueueingHints true (not implemented).
 absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header);
+
+// InvalidArgument naming the field when `up` sums requests as quantities and
+// a pod of `step` has one beyond the range impl sums exactly (harness's
+// CheckRequestsSummable): the cache and scheduler systems refuse the step.
+absl::Status RefuseUnsummableRequests(const Step& step, const Upstream& up);
 
 }  // namespace schedtrace::impl
 

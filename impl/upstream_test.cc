@@ -111,6 +111,8 @@ const std::vector<ImplSwitch>& ImplSwitches() {
       {"diagnosis_plugin_sets_allocated_lazily",
        &Upstream::diagnosis_plugin_sets_allocated_lazily},
       {"node_annotation_action", &Upstream::node_annotation_action},
+      {"pod_requests_summed_as_quantities",
+       &Upstream::pod_requests_summed_as_quantities},
   };
   return *switches;
 }

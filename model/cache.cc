@@ -195,7 +195,7 @@ absl::Status Cache::addPod(const PodPtr& pod, bool assumePod) {
   if (!key.ok()) return key.status();
   // A missing name gets a new NodeInfo without node (a placeholder).
   NodeInfo& n = nodes_[pod->node_name];
-  n.AddPod(pod);
+  n.AddPod(pod, up_);
   moveNodeInfoToHead(pod->node_name);
   pod_states_[*key] = PodState{.pod = pod, .deadline = std::nullopt};
   if (assumePod) assumed_pods_.insert(*key);
@@ -216,7 +216,7 @@ absl::Status Cache::removePod(const PodPtr& pod) {
   if (n == nodes_.end()) {
     // "Node not found when trying to remove pod" (logged, not an error)
   } else {
-    if (absl::Status s = n->second.RemovePod(*pod); !s.ok()) return s;
+    if (absl::Status s = n->second.RemovePod(*pod, up_); !s.ok()) return s;
     if (n->second.pods().empty() && n->second.node() == nullptr) {
       removeNodeInfoFromList(pod->node_name);
     } else {

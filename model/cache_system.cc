@@ -30,6 +30,7 @@ class CacheSystem : public SnapshotIntoSystem {
     absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
     if (!up.ok()) return up.status();
     cache_.emplace(header.config.assumed_pod_ttl_ms, *up);
+    up_ = *up;
     exited_ = false;
     return absl::OkStatus();
   }
@@ -43,6 +44,7 @@ class CacheSystem : public SnapshotIntoSystem {
       return absl::FailedPreconditionError(
           "model cache system: upstream exited at an earlier step");
     }
+    if (absl::Status s = CheckRequestsSummable(step, up_); !s.ok()) return s;
     std::optional<absl::Status> result = Call(step);
     if (!result.has_value()) {
       return absl::InvalidArgumentError(
@@ -104,6 +106,7 @@ class CacheSystem : public SnapshotIntoSystem {
   }
 
   std::optional<Upstream> profile_;
+  Upstream up_;  // the profile of the trace configured
   std::optional<Cache> cache_;
   bool exited_ = false;  // a step was fatal: upstream's process is gone
 };

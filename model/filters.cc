@@ -272,8 +272,15 @@ struct PodResourceRequest {
 };
 
 // upstream: computePodResourceRequest (noderesources/fit.go)
-PodResourceRequest computePodResourceRequest(const Pod& pod) {
+PodResourceRequest computePodResourceRequest(const Pod& pod,
+                                             const Upstream& up) {
   PodResourceRequest result;
+  // v1.27+ (kubernetes#115367): SetMaxResource(resourcehelper.PodRequests)
+  // on a zero Resource: the exact sums, each at least 0.
+  if (up.pod_requests_summed_as_quantities && CheckRequestsSummable(pod).ok()) {
+    result.SetMaxResource(PodRequestQuantities(pod));
+    return result;
+  }
   for (const Container& c : pod.containers) result.Add(c.requests);
   for (const Container& c : pod.init_containers) {
     result.SetMaxResource(c.requests);
@@ -298,7 +305,7 @@ std::vector<std::string> InsufficientResources(const Pod& pod,
   if (static_cast<int64_t>(info.pods().size()) + 1 > get(allocatable, "pods")) {
     reasons.push_back("Too many pods");
   }
-  const PodResourceRequest request = computePodResourceRequest(pod);
+  const PodResourceRequest request = computePodResourceRequest(pod, up);
   // Only a request of nothing at all returns early: a scalar entry of 0
   // goes on to the comparisons below.
   if (request.milli_cpu == 0 && request.memory == 0 &&

@@ -133,9 +133,9 @@ TEST(NodeResourcesFitTest, CpuAndPodCount) {
   FilterStatus s = NodeResourcesFitFilter(MakePod("1001m"), info);
   EXPECT_EQ(s.code, Code::kUnschedulable);
   EXPECT_EQ(s.reasons, std::vector<std::string>{"Insufficient cpu"});
-  info.AddPod(std::make_shared<Pod>(MakePod("500m")));
+  info.AddPod(std::make_shared<Pod>(MakePod("500m")), Upstream{});
   EXPECT_FALSE(NodeResourcesFitFilter(MakePod("600m"), info).ok());
-  info.AddPod(std::make_shared<Pod>(MakePod()));
+  info.AddPod(std::make_shared<Pod>(MakePod()), Upstream{});
   // allocatable pods is 2: a third pod does not fit, even with no requests.
   s = NodeResourcesFitFilter(MakePod(), info);
   EXPECT_EQ(s.reasons, std::vector<std::string>{"Too many pods"});
@@ -258,7 +258,7 @@ TEST(FitTest, ZeroRequestsSkipByVersion) {
   Pod hog = MakePod("1");
   hog.name = hog.uid = "hog";
   hog.containers[0].requests["memory"] = *ParseQuantity("2Gi");
-  info.AddPod(std::make_shared<Pod>(hog));
+  info.AddPod(std::make_shared<Pod>(hog), Upstream{});
   Pod zero = MakePod("1");
   zero.containers[0].requests["memory"] = *ParseQuantity("0");
   EXPECT_EQ(InsufficientResources(zero, info),
@@ -269,7 +269,7 @@ TEST(FitTest, ZeroRequestsSkipByVersion) {
   gpu.name = gpu.uid = "gpu";
   gpu.containers[0].requests["example.com/gpu"] = *ParseQuantity("1");
   info = InfoOf(node);  // no allocatable gpu: requested 1 exceeds it
-  info.AddPod(std::make_shared<Pod>(gpu));
+  info.AddPod(std::make_shared<Pod>(gpu), Upstream{});
   Pod zero_gpu = MakePod("1");
   zero_gpu.containers[0].requests["example.com/gpu"] = *ParseQuantity("0");
   EXPECT_TRUE(InsufficientResources(zero_gpu, info).empty());

@@ -31,7 +31,7 @@ std::optional<NodeInfo> Scheduler::addNominatedPods(
   for (const auto& pi : queue_->NominatedPodsForNode(info.node()->name)) {
     if (pi->pod->Priority() >= pod.Priority() && pi->pod->uid != pod.uid) {
       if (!out) out.emplace(info);
-      out->AddPod(pi->pod);
+      out->AddPod(pi->pod, up_);
     }
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/fatal.h"
+#include "model/go_int.h"
 
 namespace schedtrace::model {
 
@@ -27,8 +28,8 @@ int64_t nextGeneration() {
 }
 
 // upstream: calculateResource (framework/types.go)
-Resources calculateResource(const Pod& pod) {
-  Resources res = PodRequests(pod);
+Resources calculateResource(const Pod& pod, const Upstream& up) {
+  Resources res = PodRequests(pod, up);
   res.erase("pods");
   return res;
 }
@@ -37,21 +38,21 @@ Resources calculateResource(const Pod& pod) {
 NodeInfo::NodeInfo() : generation_(nextGeneration()) {}
 
 // upstream: NodeInfo.AddPod -> AddPodInfo (framework/types.go)
-void NodeInfo::AddPod(PodPtr pod) {
+void NodeInfo::AddPod(PodPtr pod, const Upstream& up) {
   const Pod& p = *pod;
   pods_.push_back(std::move(pod));
-  update(p, 1);
+  update(p, 1, up);
 }
 
 // upstream: NodeInfo.RemovePod (framework/types.go)
-absl::Status NodeInfo::RemovePod(const Pod& pod) {
+absl::Status NodeInfo::RemovePod(const Pod& pod, const Upstream& up) {
   absl::StatusOr<std::string> k = GetPodKey(&pod);
   if (!k.ok()) return k.status();
   for (size_t i = 0; i < pods_.size(); ++i) {
     if (pods_[i]->uid == *k) {
       pods_[i] = pods_.back();
       pods_.pop_back();
-      update(pod, -1);
+      update(pod, -1, up);
       return absl::OkStatus();
     }
   }
@@ -67,9 +68,9 @@ absl::Status NodeInfo::RemovePod(const Pod& pod) {
 
 // upstream: NodeInfo.update (framework/types.go); ports, PVC counts and
 // NonZeroRequested are not modelled.
-void NodeInfo::update(const Pod& pod, int64_t sign) {
-  for (const auto& [name, amount] : calculateResource(pod)) {
-    AddAmount(requested_, name, sign * amount);
+void NodeInfo::update(const Pod& pod, int64_t sign, const Upstream& up) {
+  for (const auto& [name, amount] : calculateResource(pod, up)) {
+    AddAmount(requested_, name, WrapMul(sign, amount));
   }
   generation_ = nextGeneration();
 }

@@ -38,7 +38,7 @@ int64_t nextGeneration();
 // upstream: calculateResource (framework/types.go), the Requested part: the
 // sum over containers, raised to the largest init container, plus overhead,
 // without "pods" (NodeInfo.update never counts AllowedPodNumber).
-Resources calculateResource(const Pod& pod);
+Resources calculateResource(const Pod& pod, const Upstream& up);
 
 class NodeInfo {
  public:
@@ -60,12 +60,13 @@ class NodeInfo {
   int64_t generation() const { return generation_; }
 
   // upstream: NodeInfo.AddPod / AddPodInfo.
-  void AddPod(PodPtr pod);
+  // `up` says how the pod's requests are counted (PodRequests).
+  void AddPod(PodPtr pod, const Upstream& up);
   // upstream: NodeInfo.RemovePod: removes the first pod with `pod`'s uid and
   // subtracts `pod`'s requests (the argument's, not the stored object's).
   // Errors: empty uid; no such pod. With no node, upstream's error message
   // dereferences the nil node: fatal.
-  absl::Status RemovePod(const Pod& pod);
+  absl::Status RemovePod(const Pod& pod, const Upstream& up);
   // upstream: NodeInfo.SetNode.
   void SetNode(NodePtr node);
   // upstream: NodeInfo.RemoveNode: keeps pods and requests.
@@ -74,7 +75,7 @@ class NodeInfo {
  private:
   // upstream: NodeInfo.update: adds (sign +1) or subtracts (sign -1) the pod's
   // requests and bumps the generation.
-  void update(const Pod& pod, int64_t sign);
+  void update(const Pod& pod, int64_t sign, const Upstream& up);
 
   NodePtr node_;
   std::vector<PodPtr> pods_;

@@ -7,6 +7,7 @@
 
 #include "harness/objects.h"
 #include "model/go_int.h"
+#include "model/go_quantity.h"
 #include "model/name_validation.h"
 
 namespace schedtrace::model {
@@ -112,8 +113,53 @@ Resources FromResourceList(const ResourceList& list) {
   return out;
 }
 
+// upstream: addResourceList (pkg/api/v1/resource/helpers.go).
+void addResourceList(ResourceList& list, const ResourceList& newList) {
+  for (const auto& [name, quantity] : newList) {
+    auto it = list.find(name);
+    if (it == list.end()) {
+      list.emplace(name, quantity);
+    } else {
+      it->second = QuantityAdd(it->second, quantity);
+    }
+  }
+}
+
+// upstream: maxResourceList (pkg/api/v1/resource/helpers.go).
+void maxResourceList(ResourceList& list, const ResourceList& newList) {
+  for (const auto& [name, quantity] : newList) {
+    auto it = list.find(name);
+    if (it == list.end()) {
+      list.emplace(name, quantity);
+    } else if (QuantityCmp(quantity, it->second) > 0) {
+      it->second = quantity;
+    }
+  }
+}
+
+// upstream: resourcehelper.PodRequests (pkg/api/v1/resource/helpers.go),
+// with no option set and no restartable init container (the format has no
+// restartPolicy).
+ResourceList PodRequestQuantities(const Pod& pod) {
+  ResourceList reqs;
+  for (const Container& c : pod.containers) addResourceList(reqs, c.requests);
+  ResourceList initContainerReqs;
+  for (const Container& ic : pod.init_containers) {
+    ResourceList containerReqs;
+    addResourceList(containerReqs, ic.requests);
+    maxResourceList(initContainerReqs, containerReqs);
+  }
+  maxResourceList(reqs, initContainerReqs);
+  addResourceList(reqs, pod.overhead);
+  return reqs;
+}
+
 // upstream: calculateResource (framework/types.go).
-Resources PodRequests(const Pod& pod) {
+Resources PodRequests(const Pod& pod, const Upstream& up) {
+  // v1.27+ (kubernetes#115367): Resource.Add of resourcehelper.PodRequests.
+  if (up.pod_requests_summed_as_quantities && CheckRequestsSummable(pod).ok()) {
+    return FromResourceList(PodRequestQuantities(pod));
+  }
   Resources res;
   for (const Container& c : pod.containers) {
     AddResources(res, FromResourceList(c.requests));

@@ -17,6 +17,7 @@
 
 #include "harness/objects.h"
 #include "harness/state.h"
+#include "model/upstream.h"
 
 namespace schedtrace::model {
 
@@ -33,11 +34,24 @@ void SubtractResources(Resources& into, const Resources& other);
 Resources FromResourceList(const ResourceList& list);
 
 // upstream calculateResource (framework/types.go): the sum over containers,
-// raised entry-wise to the largest init container (SetMaxResource: cpu,
-// memory, ephemeral-storage and scalars, not pods), plus overhead. A "pods"
+// raised entry-wise to the largest init container, plus overhead. A "pods"
 // request is kept here as upstream's Resource keeps it, but NodeInfo.update
 // does not add it to a node's Requested: callers accounting a node drop it.
-Resources PodRequests(const Pod& pod);
+// Before v1.27 each list is converted to integers (rounding each quantity
+// up) and the integers are added, an init container raising an entry with
+// SetMaxResource (cpu, memory, ephemeral-storage and scalars, not pods,
+// never below 0). With `up.pod_requests_summed_as_quantities` the exact
+// quantities of PodRequestQuantities are converted once. (A pod whose
+// quantities the systems refuse in that version, CheckRequestsSummable, is
+// counted the old way.)
+Resources PodRequests(const Pod& pod, const Upstream& up);
+
+// upstream (v1.27+, kubernetes#115367): resourcehelper.PodRequests
+// (pkg/api/v1/resource/helpers.go): the containers' requests added as
+// quantities, each entry raised to the largest init container's
+// (maxResourceList: an entry the sum lacks is taken as it is, negative or
+// not), plus overhead.
+ResourceList PodRequestQuantities(const Pod& pod);
 
 // upstream schedutil.IsScalarResourceName (scheduler/util/utils.go):
 // extended resources (a valid qualified name outside *kubernetes.io/, not

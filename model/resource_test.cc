@@ -116,14 +116,14 @@ TEST(PodRequestsTest, GoldenResourceAccounting) {
                                        {"memory", "64Mi"}}))};
   pod.overhead = List({{"cpu", "10m"}, {"memory", "8Mi"}});
   EXPECT_THAT(
-      PodRequests(pod),
+      PodRequests(pod, Upstream{}),
       ElementsAre(Pair("cpu", 710), Pair("ephemeral-storage", 1073741824),
                   Pair("example.com/gpu", 2), Pair("memory", 75497472)));
 
   Pod r2;
   r2.init_containers = {WithRequests(List({{"cpu", "700m"}}))};
   r2.containers = {WithRequests(List({{"cpu", "1500m"}}))};
-  EXPECT_THAT(PodRequests(r2), ElementsAre(Pair("cpu", 1500)));
+  EXPECT_THAT(PodRequests(r2, Upstream{}), ElementsAre(Pair("cpu", 1500)));
 }
 
 TEST(PodRequestsTest, SumsContainersThenMaxesInitContainersThenAddsOverhead) {
@@ -141,7 +141,7 @@ TEST(PodRequestsTest, SumsContainersThenMaxesInitContainersThenAddsOverhead) {
       WithRequests(List({{"cpu", "400m"}, {"ephemeral-storage", "1Ki"}}))};
   pod.overhead = List({{"cpu", "1"}, {"pods", "2"}, {"foo", "1"}});
   EXPECT_THAT(
-      PodRequests(pod),
+      PodRequests(pod, Upstream{}),
       ElementsAre(Pair("cpu", 1400), Pair("ephemeral-storage", 1024),
                   Pair("example.com/gpu", 3), Pair("hugepages-1Gi", 1073741824),
                   Pair("memory", 104857600), Pair("pods", 3)));
@@ -150,7 +150,7 @@ TEST(PodRequestsTest, SumsContainersThenMaxesInitContainersThenAddsOverhead) {
 TEST(PodRequestsTest, EmptyPodRequestsNothing) {
   Pod pod;
   pod.containers = {WithRequests({})};
-  EXPECT_THAT(PodRequests(pod), IsEmpty());
+  EXPECT_THAT(PodRequests(pod, Upstream{}), IsEmpty());
 }
 
 TEST(NodeAllocatableTest, ReadsAllocatable) {
@@ -207,7 +207,7 @@ TEST(PodRequestsTest, MatchesRecordedGoldenTrace) {
     pod.containers = containers(spec, "containers");
     pod.init_containers = containers(spec, "initContainers");
     pod.overhead = to_list(spec.value("overhead", nlohmann::json()));
-    Resources req = PodRequests(pod);
+    Resources req = PodRequests(pod, Upstream{});
     req.erase("pods");
     Resources& node = requested[spec["nodeName"]];
     if (op == "c_add_pod") {

@@ -23,6 +23,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
     absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
     if (!up.ok()) return up.status();
     scheduler_ = std::make_unique<Scheduler>(header.config, *up);
+    up_ = *up;
     exited_ = false;
     return absl::OkStatus();
   }
@@ -35,6 +36,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
       return absl::FailedPreconditionError(
           "model: the scheduler exited at an earlier step");
     }
+    if (absl::Status s = CheckRequestsSummable(step, up_); !s.ok()) return s;
     scheduler_->SetNow(step.t);
     absl::Status s = Dispatch(step);
     if (!scheduler_->QueuePanic().ok()) s = scheduler_->QueuePanic();
@@ -95,6 +97,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
   }
 
   std::optional<Upstream> profile_;
+  Upstream up_;  // the profile of the trace configured
   std::unique_ptr<Scheduler> scheduler_;
   bool exited_ = false;
 };

@@ -27,4 +27,15 @@ absl::StatusOr<Upstream> ProfileFor(const TraceHeader& header,
   return UpstreamFor(header);
 }
 
+absl::Status CheckRequestsSummable(const Step& step, const Upstream& up) {
+  if (!up.pod_requests_summed_as_quantities) return absl::OkStatus();
+  for (const PodPtr& pod : {step.pod, step.old_pod, step.new_pod}) {
+    if (pod == nullptr) continue;
+    if (absl::Status s = schedtrace::CheckRequestsSummable(*pod); !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace schedtrace::model

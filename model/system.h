@@ -35,6 +35,12 @@ std::unique_ptr<System> NewSchedulerSystem(
 absl::StatusOr<Upstream> ProfileFor(const TraceHeader& header,
                                     const std::optional<Upstream>& forced);
 
+// InvalidArgument when `up` sums requests as quantities
+// (pod_requests_summed_as_quantities) and a pod of `step` has a request the
+// model cannot sum exactly (harness CheckRequestsSummable): the cache and
+// scheduler layers refuse that step as bad input.
+absl::Status CheckRequestsSummable(const Step& step, const Upstream& up);
+
 }  // namespace schedtrace::model
 
 #endif  // SCHEDTRACE_MODEL_SYSTEM_H_

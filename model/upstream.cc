@@ -82,6 +82,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"node_annotation_action", "kubernetes/kubernetes#118389",
        "the UpdateNodeAnnotation action, part of Update and All",
        &Upstream::node_annotation_action},
+      {"pod_requests_summed_as_quantities", "kubernetes/kubernetes#115367",
+       "a pod's requests are summed as exact quantities and rounded once; "
+       "NodeResourcesFit counts a negative request as 0",
+       &Upstream::pod_requests_summed_as_quantities},
   };
   return *switches;
 }
@@ -114,6 +118,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.pre_filter_ignores_unknown_node_names = true;
     up.diagnosis_plugin_sets_allocated_lazily = true;
     up.node_annotation_action = true;
+    up.pod_requests_summed_as_quantities = true;
   } else if (version != "v1.26.7") {
     return absl::InvalidArgumentError(
         absl::StrCat("model: unknown upstream version \"", version,

@@ -107,6 +107,13 @@ struct Upstream {
   // and All include; before, the action name is unknown (harness's
   // ActionTypeBits).
   bool node_annotation_action = false;
+  // kubernetes#115367 (v1.27): calculateResource and NodeResourcesFit's
+  // computePodResourceRequest take resourcehelper.PodRequests, which adds
+  // and compares the requests as exact quantities and converts the result
+  // once (v1.26 converts each list, rounding each up, and adds integers);
+  // NodeResourcesFit then raises every request to at least 0
+  // (SetMaxResource on a zero Resource).
+  bool pod_requests_summed_as_quantities = false;
 };
 
 // One switch, for tools that explain a difference between versions

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "harness/op_table.h"
+#include "harness/upstream_versions.h"
 #include "model/resource.h"
+#include "model/upstream.h"
 
 namespace schedtrace::properties {
 
@@ -34,11 +36,22 @@ bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
   return false;
 }
 
+namespace {
+
+model::Upstream ProfileOf(const TraceHeader& header) {
+  return model::UpstreamProfile(EffectiveUpstream(header.upstream))
+      .value_or(model::Upstream{});
+}
+
+}  // namespace
+
 History::History(const TraceHeader& header)
     : own_header_(std::make_shared<const TraceHeader>(header)),
-      header_(own_header_.get()) {}
+      header_(own_header_.get()),
+      up_(ProfileOf(header)) {}
 
-History::History(const TraceHeader* header) : header_(header) {}
+History::History(const TraceHeader* header)
+    : header_(header), up_(ProfileOf(*header)) {}
 
 PodPtr History::Latest(const std::string& key) const {
   auto it = latest_.find(key);
@@ -131,7 +144,7 @@ void History::GiveToCache(const PodPtr& pod) {
     ambiguous_in_cache_.insert(pod->Key());
   }
   if (fresh || !SameRequestFields(*e.pod, *pod)) {
-    e.requests = PodRequests(*pod);
+    e.requests = PodRequests(*pod, up_);
     e.requests.erase("pods");  // NodeInfo.update never adds AllowedPodNumber
   }
   e.pod = pod;
@@ -190,7 +203,7 @@ void History::NoteAddOverAssumed(const State& before, const Step& step,
   PodPtr cached = CacheObject(added->Key());
   if (cached != nullptr && cached->node_name == added->node_name &&
       !SameRequestFields(*cached, *added) &&
-      PodRequests(*cached) != PodRequests(*added)) {
+      PodRequests(*cached, up_) != PodRequests(*added, up_)) {
     added_over_assumed_.insert(added->node_name);
   }
 }
@@ -200,7 +213,7 @@ void History::CheckCallerObject(const PodPtr& given) {
   PodPtr cached = CacheObject(given->Key());
   if (cached == nullptr || cached->node_name != given->node_name ||
       (!SameRequestFields(*cached, *given) &&
-       PodRequests(*cached) != PodRequests(*given))) {
+       PodRequests(*cached, up_) != PodRequests(*given, up_))) {
     drifted_.insert(given->Key());
     drifted_nodes_.insert(given->node_name);
     if (cached != nullptr) drifted_nodes_.insert(cached->node_name);

@@ -23,6 +23,7 @@
 #include "harness/objects.h"
 #include "harness/state.h"
 #include "harness/trace.h"
+#include "model/upstream.h"
 
 namespace schedtrace::properties {
 
@@ -214,6 +215,9 @@ class History {
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
   const TraceHeader* header_;
+  // The header's version, for how a pod's requests are counted
+  // (model::PodRequests).
+  model::Upstream up_;
   int64_t now_ = 0;
   std::map<std::string, PodPtr> informer_;
   std::map<std::string, PodPtr>::node_type spare_informer_node_;

@@ -660,6 +660,34 @@ TEST(StepSourceCornersTest, ClocksLeapAndTtlsWrap) {
   EXPECT_TRUE(wrapped);
 }
 
+// v1.30.12 sums a pod's requests before rounding
+// (pod_requests_summed_as_quantities): its cache and scheduler pods now and
+// then carry half a millicore in a second container and in the overhead;
+// v1.26.7's traces never do (their draws are kept).
+TEST(StepSourceCornersTest, V130PodsCarryFractionalRequests) {
+  auto fractional = [](const Trace& t) {
+    for (const Step& s : t.steps) {
+      for (const PodPtr& p : PodsOf(s)) {
+        if (p->containers.size() > 1 && p->overhead.contains("cpu") &&
+            p->overhead.at("cpu").text() == "0.5m") {
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  for (Layer layer : {Layer::kCache, Layer::kScheduler}) {
+    int v130 = 0;
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+      v130 += fractional(Record(layer, {.seed = seed, .upstream = "v1.30.12"}));
+    }
+    EXPECT_GE(v130, 10) << LayerName(layer);
+    for (const Trace& t : Traces(layer)) {
+      EXPECT_FALSE(fractional(t)) << LayerName(layer) << " " << t.header.name;
+    }
+  }
+}
+
 TEST(StepSourceCornersTest, CornersRoundTripThroughTheCodec) {
   for (Layer layer : kLayers) {
     for (size_t k = 0; k < 40; ++k) {
