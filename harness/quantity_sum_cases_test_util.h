@@ -11,7 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "gtest/gtest.h"
+#include "harness/quantity.h"
+
 namespace schedtrace::test {
+
+// The quantity `s` parses to (a failed parse fails the test).
+inline Quantity ParsedQuantity(const std::string& s) {
+  absl::StatusOr<Quantity> q = ParseQuantity(s);
+  EXPECT_TRUE(q.ok()) << q.status();
+  return q.value_or(Quantity());
+}
 
 struct QuantitySumCase {
   std::vector<std::string> terms;  // added left to right

@@ -6,11 +6,7 @@
 namespace schedtrace::model {
 namespace {
 
-Quantity Q(const std::string& s) {
-  absl::StatusOr<Quantity> q = ParseQuantity(s);
-  EXPECT_TRUE(q.ok()) << q.status();
-  return q.value_or(Quantity());
-}
+Quantity Q(const std::string& s) { return test::ParsedQuantity(s); }
 
 TEST(QuantityAddTest, SumsAsGoDoesAndRoundsOnce) {
   for (const test::QuantitySumCase& c : test::QuantitySumCases()) {
