@@ -27,12 +27,13 @@ std::string K8sTime(int64_t unix_seconds) {
 }
 
 absl::Status CheckRequestsSummable(const Pod& pod) {
-  auto check = [&](const ResourceList& list,
-                   const std::string& field) -> absl::Status {
+  // `field` names the list only for a quantity out of range: the systems
+  // check every pod they count.
+  auto check = [&](const ResourceList& list, auto field) -> absl::Status {
     for (const auto& [name, q] : list) {
       if (WithinExactSumRange(q)) continue;
       return absl::InvalidArgumentError(absl::StrCat(
-          "pod ", pod.Key(), ": field ", field, ".", name, ": quantity \"",
+          "pod ", pod.Key(), ": field ", field(), ".", name, ": quantity \"",
           q.text(), "\" is beyond what schedtrace sums exactly (10^-",
           kExactSumDigits, " to 10^", kExactSumDigits,
           "): from v1.27 a pod's requests are summed as exact quantities "
@@ -41,18 +42,18 @@ absl::Status CheckRequestsSummable(const Pod& pod) {
     return absl::OkStatus();
   };
   for (size_t i = 0; i < pod.containers.size(); ++i) {
-    absl::Status s =
-        check(pod.containers[i].requests,
-              absl::StrCat("spec.containers[", i, "].resources.requests"));
+    absl::Status s = check(pod.containers[i].requests, [i] {
+      return absl::StrCat("spec.containers[", i, "].resources.requests");
+    });
     if (!s.ok()) return s;
   }
   for (size_t i = 0; i < pod.init_containers.size(); ++i) {
-    absl::Status s =
-        check(pod.init_containers[i].requests,
-              absl::StrCat("spec.initContainers[", i, "].resources.requests"));
+    absl::Status s = check(pod.init_containers[i].requests, [i] {
+      return absl::StrCat("spec.initContainers[", i, "].resources.requests");
+    });
     if (!s.ok()) return s;
   }
-  return check(pod.overhead, "spec.overhead");
+  return check(pod.overhead, [] { return "spec.overhead"; });
 }
 
 }  // namespace schedtrace

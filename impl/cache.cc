@@ -25,14 +25,19 @@ void AssignKey(std::string& out, const Pod& pod) {
 
 }  // namespace
 
-// upstream: calculateResource (framework/types.go): containers summed
-// (Resource.Add), raised to each init container (Resource.SetMaxResource),
-// plus overhead; `pods` is never counted in a NodeInfo's Requested.
+// upstream: calculateResource (framework/types.go).
 void Cache::ComputeRequests(const Pod& pod, Requests& r) {
   if (SumsAsQuantities(pod)) {
     SumRequests(pod, r);
-    return;
+  } else {
+    ConvertEachRequest(pod, r);
   }
+}
+
+// Before kubernetes#115367: containers summed (Resource.Add), raised to
+// each init container (Resource.SetMaxResource), plus overhead; `pods` is
+// never counted in a NodeInfo's Requested.
+void Cache::ConvertEachRequest(const Pod& pod, Requests& r) {
   r.cpu = r.memory = r.ephemeral = 0;
   r.scalars.clear();
   auto scalar = [&](uint32_t id) -> int64_t& {
@@ -146,8 +151,11 @@ void Cache::SumRequests(const Pod& pod, Requests& r) {
 }
 
 void Cache::ComputeFitRequest(const Pod& pod, Requests& r) {
-  ComputeRequests(pod, r);
-  if (!SumsAsQuantities(pod)) return;
+  if (!SumsAsQuantities(pod)) {
+    ConvertEachRequest(pod, r);
+    return;
+  }
+  SumRequests(pod, r);
   r.cpu = std::max<int64_t>(r.cpu, 0);
   r.memory = std::max<int64_t>(r.memory, 0);
   r.ephemeral = std::max<int64_t>(r.ephemeral, 0);

@@ -160,6 +160,7 @@ class Cache {
   // the range schedtrace sums exactly; the systems refuse the others).
   bool SumsAsQuantities(const Pod& pod) const;
   void SumRequests(const Pod& pod, Requests& r);
+  void ConvertEachRequest(const Pod& pod, Requests& r);
 
   const Upstream up_;
   int64_t ttl_ns_;
