@@ -1,5 +1,6 @@
 #include "model/go_quantity.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <utility>
