@@ -1,0 +1,123 @@
+//go:build k8s_1_26
+
+package main
+
+// The cache layer on v1.26's scheduler cache (internal/cache/cache.go), one
+// call per op as docs/FORMAT.md's "Layer cache" table maps them.
+
+import (
+	"fmt"
+
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
+)
+
+type cacheLayer struct{ c schedtrace.Cache }
+
+func newCacheLayer(c *config) (layerSystem, error) {
+	return &cacheLayer{c: schedtrace.NewCache(ms(c.AssumedPodTTLMs))}, nil
+}
+
+func (l *cacheLayer) close() {}
+
+func (l *cacheLayer) apply(st *step) (out, error) {
+	switch st.Op {
+	case "c_assume", "c_finish_binding", "c_forget", "c_add_pod", "c_remove_pod":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		switch st.Op {
+		case "c_assume":
+			return errOut(l.c.AssumePod(pod)), nil
+		case "c_finish_binding":
+			return errOut(schedtrace.FinishBindingAt(l.c, pod, now())), nil
+		case "c_forget":
+			return errOut(l.c.ForgetPod(pod)), nil
+		case "c_add_pod":
+			return errOut(l.c.AddPod(pod)), nil
+		default:
+			return errOut(l.c.RemovePod(pod)), nil
+		}
+	case "c_update_pod":
+		old, err := mustPod(st.Old, "old")
+		if err != nil {
+			return nil, err
+		}
+		pod, err := mustPod(st.New, "new")
+		if err != nil {
+			return nil, err
+		}
+		return errOut(l.c.UpdatePod(old, pod)), nil
+	case "c_add_node", "c_remove_node":
+		node, err := decodeNode(st.Node, "node")
+		if err != nil {
+			return nil, err
+		}
+		if st.Op == "c_add_node" {
+			l.c.AddNode(node)
+			return out{}, nil
+		}
+		return errOut(l.c.RemoveNode(node)), nil
+	case "c_update_node":
+		old, err := decodeNode(st.Old, "old")
+		if err != nil {
+			return nil, err
+		}
+		node, err := decodeNode(st.New, "new")
+		if err != nil {
+			return nil, err
+		}
+		l.c.UpdateNode(old, node)
+		return out{}, nil
+	case "c_cleanup":
+		schedtrace.CleanupAssumedPods(l.c, now())
+		return out{}, nil
+	}
+	return nil, fmt.Errorf("not an op of the cache layer")
+}
+
+func (l *cacheLayer) state() map[string]any {
+	return map[string]any{"cache": cacheState(schedtrace.CacheStateOf(l.c))}
+}
+
+// cacheState is the snapshot's cache part.
+func cacheState(s schedtrace.CacheState) map[string]any {
+	nodes := []map[string]any{}
+	for i, ni := range s.Nodes {
+		name := s.NodeNames[i]
+		var pods []string
+		for _, pi := range ni.Pods {
+			pods = append(pods, podKey(pi.Pod))
+		}
+		nodes = append(nodes, map[string]any{
+			"name": name, "present": ni.Node() != nil,
+			"pods": sortedStrings(pods), "requested": requested(ni.Requested),
+		})
+	}
+	sortByName(nodes)
+	return map[string]any{
+		"nodes": nodes, "assumed": sortedKeys(s.Assumed),
+		"bindingFinished": sortedKeys(s.BindingFinished),
+	}
+}
+
+// requested is a NodeInfo's Requested, resources at zero left out.
+func requested(r *framework.Resource) map[string]int64 {
+	m := map[string]int64{}
+	if r.MilliCPU != 0 {
+		m["cpu"] = r.MilliCPU
+	}
+	if r.Memory != 0 {
+		m["memory"] = r.Memory
+	}
+	if r.EphemeralStorage != 0 {
+		m["ephemeral-storage"] = r.EphemeralStorage
+	}
+	for name, v := range r.ScalarResources {
+		if v != 0 {
+			m[string(name)] = v
+		}
+	}
+	return m
+}

@@ -1,0 +1,133 @@
+package main
+
+// The child-process protocol of docs/FORMAT.md ("Child-process protocol"):
+// the header and step lines schedtrace writes, decoded into Go values, and the
+// replies written back. Pods and nodes are decoded by encoding/json into the
+// real v1.Pod and v1.Node of the version being built, so quantities, times and
+// empty-against-absent fields are read exactly as upstream's own decoder reads
+// them.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// eventMapEntry is one entry of config.clusterEventMap.
+type eventMapEntry struct {
+	Resource string   `json:"resource"`
+	Actions  []string `json:"actions"`
+	Plugins  []string `json:"plugins"`
+}
+
+// config is a header's config, with schedtrace's defaults filled in by the
+// writer (a child always receives every key of the defaults table).
+type config struct {
+	PodInitialBackoffMs     int64               `json:"podInitialBackoffMs"`
+	PodMaxBackoffMs         int64               `json:"podMaxBackoffMs"`
+	PodMaxInUnschedulableMs int64               `json:"podMaxInUnschedulableMs"`
+	AssumedPodTTLMs         int64               `json:"assumedPodTtlMs"`
+	Profiles                []string            `json:"profiles"`
+	Features                map[string]bool     `json:"features"`
+	ClusterEventMap         []eventMapEntry     `json:"clusterEventMap"`
+	PreEnqueuePlugins       map[string][]string `json:"preEnqueuePlugins"`
+	Plugins                 map[string][]string `json:"plugins"`
+	NominatorPodLister      string              `json:"nominatorPodLister"`
+}
+
+// header is the first line of a trace.
+type header struct {
+	Schedtrace int    `json:"schedtrace"`
+	Layer      string `json:"layer"`
+	Name       string `json:"name"`
+	Upstream   string `json:"upstream"`
+	Config     config `json:"config"`
+}
+
+// clusterEvent is the event argument of q_move_all.
+type clusterEvent struct {
+	Resource string `json:"resource"`
+	Action   string `json:"action"`
+	Label    string `json:"label"`
+}
+
+// step is one step line. Object arguments stay raw until the op says which
+// kind they are.
+type step struct {
+	T        int64           `json:"t"`
+	Op       string          `json:"op"`
+	Pod      json.RawMessage `json:"pod"`
+	Old      json.RawMessage `json:"old"`
+	New      json.RawMessage `json:"new"`
+	Node     json.RawMessage `json:"node"`
+	Plugins  []string        `json:"plugins"`
+	Cycle    json.RawMessage `json:"cycle"`
+	Pods     []string        `json:"pods"`
+	Event    *clusterEvent   `json:"event"`
+	Precheck *[]string       `json:"precheck"`
+
+	Tombstone            bool   `json:"tombstone"`
+	Reserve              string `json:"reserve"`
+	Permit               string `json:"permit"`
+	Prebind              string `json:"prebind"`
+	Bind                 string `json:"bind"`
+	Resource             string `json:"resource"`
+	Action               string `json:"action"`
+	WaitForFirstConsumer bool   `json:"waitForFirstConsumer"`
+}
+
+// isNull says whether a raw argument is absent or JSON null.
+func isNull(raw json.RawMessage) bool {
+	return len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+}
+
+// decodePod decodes a pod argument as upstream's v1.Pod; nil for null.
+func decodePod(raw json.RawMessage, field string) (*v1.Pod, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	pod := &v1.Pod{}
+	if err := json.Unmarshal(raw, pod); err != nil {
+		return nil, fmt.Errorf("field %q: %v", field, err)
+	}
+	return pod, nil
+}
+
+// mustPod is decodePod for an argument the op requires.
+func mustPod(raw json.RawMessage, field string) (*v1.Pod, error) {
+	pod, err := decodePod(raw, field)
+	if err == nil && pod == nil {
+		err = fmt.Errorf("field %q: missing", field)
+	}
+	return pod, err
+}
+
+// decodeNode decodes a node argument as upstream's v1.Node.
+func decodeNode(raw json.RawMessage, field string) (*v1.Node, error) {
+	if isNull(raw) {
+		return nil, fmt.Errorf("field %q: missing", field)
+	}
+	node := &v1.Node{}
+	if err := json.Unmarshal(raw, node); err != nil {
+		return nil, fmt.Errorf("field %q: %v", field, err)
+	}
+	return node, nil
+}
+
+// podKey is a pod's key in a trace: namespace/name.
+func podKey(pod *v1.Pod) string {
+	return pod.Namespace + "/" + pod.Name
+}
+
+// out is a step's out in the canonical encoding: only the keys that have
+// something to say. encoding/json writes a map's keys sorted.
+type out map[string]any
+
+// notApplicable is an error of a step this version cannot apply at all (a
+// q_add_unschedulable of a pod never popped): the reply says so, and a
+// recorder truncates the trace there.
+type notApplicable struct{ reason string }
+
+func (e notApplicable) Error() string { return e.reason }

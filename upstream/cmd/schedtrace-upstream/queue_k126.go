@@ -1,0 +1,331 @@
+//go:build k8s_1_26
+
+package main
+
+// The queue layer on v1.26's PriorityQueue (internal/queue/scheduling_queue.go),
+// one call per op as docs/FORMAT.md's "Layer queue" table maps them.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
+	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
+)
+
+type queueLayer struct {
+	q        *schedtrace.PriorityQueue
+	less     func(a, b *framework.QueuedPodInfo) bool
+	objects  *podObjects
+	lister   cache.Indexer // the nominator's pod lister with "queue-ops"; nil without
+	lastPop  map[string]*framework.QueuedPodInfo
+	informer informers.SharedInformerFactory
+}
+
+// actionBits is upstream's ActionType of an action name; 0 for an unknown one.
+func actionBits(name string) framework.ActionType {
+	switch name {
+	case "Add":
+		return framework.Add
+	case "Delete":
+		return framework.Delete
+	case "UpdateNodeAllocatable":
+		return framework.UpdateNodeAllocatable
+	case "UpdateNodeLabel":
+		return framework.UpdateNodeLabel
+	case "UpdateNodeTaint":
+		return framework.UpdateNodeTaint
+	case "UpdateNodeCondition":
+		return framework.UpdateNodeCondition
+	case "Update":
+		return framework.Update
+	case "All":
+		return framework.All
+	}
+	return 0
+}
+
+// clusterEventMap is upstream's clusterEventMap of the header's entries: one
+// key per entry (its actions' bits together), the plugins of equal keys
+// united.
+func clusterEventMap(entries []eventMapEntry) map[framework.ClusterEvent]sets.String {
+	m := map[framework.ClusterEvent]sets.String{}
+	for _, e := range entries {
+		var bits framework.ActionType
+		for _, a := range e.Actions {
+			bits |= actionBits(a)
+		}
+		ev := framework.ClusterEvent{Resource: framework.GVK(e.Resource), ActionType: bits}
+		if m[ev] == nil {
+			m[ev] = sets.NewString()
+		}
+		m[ev].Insert(e.Plugins...)
+	}
+	return m
+}
+
+// namedPreEnqueue is a PreEnqueue plugin of a name upstream has no plugin
+// for: it never gates.
+type namedPreEnqueue struct{ name string }
+
+func (p namedPreEnqueue) Name() string { return p.name }
+func (p namedPreEnqueue) PreEnqueue(context.Context, *v1.Pod) *framework.Status {
+	return nil
+}
+
+// preEnqueuePluginMap is the queue's PreEnqueue plugins per profile:
+// SchedulingGates is upstream's plugin with the header's feature gate.
+func preEnqueuePluginMap(c *config) (map[string][]framework.PreEnqueuePlugin, error) {
+	m := map[string][]framework.PreEnqueuePlugin{}
+	for profile, names := range c.PreEnqueuePlugins {
+		m[profile] = []framework.PreEnqueuePlugin{}
+		for _, name := range names {
+			if name == schedulinggates.Name {
+				pl, err := schedulinggates.New(nil, nil, feature.Features{
+					EnablePodSchedulingReadiness: c.Features["PodSchedulingReadiness"],
+				})
+				if err != nil {
+					return nil, err
+				}
+				m[profile] = append(m[profile], pl.(framework.PreEnqueuePlugin))
+				continue
+			}
+			m[profile] = append(m[profile], namedPreEnqueue{name})
+		}
+	}
+	return m, nil
+}
+
+func newQueueLayer(c *config) (layerSystem, error) {
+	client := fake.NewSimpleClientset()
+	factory := informers.NewSharedInformerFactory(client, 0)
+	pre, err := preEnqueuePluginMap(c)
+	if err != nil {
+		return nil, err
+	}
+	sort := &queuesort.PrioritySort{}
+	l := &queueLayer{
+		less:     sort.Less,
+		objects:  newPodObjects(),
+		lastPop:  map[string]*framework.QueuedPodInfo{},
+		informer: factory,
+	}
+	opts := []schedtrace.QueueOption{
+		schedtrace.WithClock(fakeClock),
+		schedtrace.WithPodInitialBackoffDuration(ms(c.PodInitialBackoffMs)),
+		schedtrace.WithPodMaxBackoffDuration(ms(c.PodMaxBackoffMs)),
+		schedtrace.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
+		schedtrace.WithClusterEventMap(clusterEventMap(c.ClusterEventMap)),
+		schedtrace.WithPreEnqueuePluginMap(pre),
+	}
+	if c.NominatorPodLister == "queue-ops" {
+		l.lister = factory.Core().V1().Pods().Informer().GetIndexer()
+	} else {
+		opts = append(opts, schedtrace.WithPodLister(nil))
+	}
+	l.q = schedtrace.NewPriorityQueue(l.less, factory, opts...)
+	return l, nil
+}
+
+func (l *queueLayer) close() { l.q.Close() }
+
+// listed keeps the "queue-ops" pod lister current, as an informer's store is
+// before its handlers run.
+func (l *queueLayer) listed(pod *v1.Pod) {
+	if l.lister != nil {
+		_ = l.lister.Update(pod)
+	}
+}
+
+func errOut(err error) out {
+	if err != nil {
+		return out{"error": true}
+	}
+	return out{}
+}
+
+func (l *queueLayer) apply(st *step) (out, error) {
+	switch st.Op {
+	case "q_add":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		l.listed(pod)
+		return errOut(l.q.Add(pod)), nil
+	case "q_update":
+		old, err := decodePod(st.Old, "old")
+		if err != nil {
+			return nil, err
+		}
+		pod, err := mustPod(st.New, "new")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(old)
+		l.objects.carry(pod)
+		l.listed(pod)
+		return errOut(l.q.Update(old, pod)), nil
+	case "q_delete":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		if l.lister != nil {
+			_ = l.lister.Delete(pod)
+		}
+		return errOut(l.q.Delete(pod)), nil
+	case "q_pop":
+		if l.q.SchedtraceActiveLen() == 0 {
+			return out{"popped": nil}, nil
+		}
+		pInfo, err := l.q.Pop()
+		if err != nil {
+			return nil, err
+		}
+		key := podKey(pInfo.Pod)
+		l.lastPop[key] = pInfo
+		return out{"popped": key, "attempts": pInfo.Attempts}, nil
+	case "q_add_unschedulable":
+		var key string
+		if err := json.Unmarshal(st.Pod, &key); err != nil {
+			return nil, fmt.Errorf("field \"pod\": %v", err)
+		}
+		pInfo, ok := l.lastPop[key]
+		if !ok {
+			return nil, notApplicable{key + " was never popped"}
+		}
+		cycle, err := l.cycle(st.Cycle)
+		if err != nil {
+			return nil, err
+		}
+		pInfo.UnschedulablePlugins = sets.NewString(st.Plugins...)
+		return errOut(l.q.AddUnschedulableIfNotPresent(pInfo, cycle)), nil
+	case "q_activate":
+		pods := map[string]*v1.Pod{}
+		for _, key := range st.Pods {
+			pods[key] = l.objects.latest(key)
+		}
+		l.q.Activate(pods)
+		return out{}, nil
+	case "q_move_all":
+		if st.Event == nil {
+			return nil, fmt.Errorf("field \"event\": missing")
+		}
+		ev := framework.ClusterEvent{
+			Resource:   framework.GVK(st.Event.Resource),
+			ActionType: actionBits(st.Event.Action),
+			Label:      st.Event.Label,
+		}
+		var check schedtrace.PreEnqueueCheck
+		if st.Precheck != nil {
+			pass := sets.NewString(*st.Precheck...)
+			check = func(pod *v1.Pod) bool { return pass.Has(podKey(pod)) }
+		}
+		l.q.MoveAllToActiveOrBackoffQueue(ev, check)
+		return out{}, nil
+	case "q_assigned_pod_added", "q_assigned_pod_updated":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		l.listed(pod)
+		if st.Op == "q_assigned_pod_added" {
+			l.q.AssignedPodAdded(pod)
+		} else {
+			l.q.AssignedPodUpdated(pod)
+		}
+		return out{}, nil
+	case "q_nominate":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		var node string
+		if err := json.Unmarshal(st.Node, &node); err != nil {
+			return nil, fmt.Errorf("field \"node\": %v", err)
+		}
+		l.objects.carry(pod)
+		pi, _ := framework.NewPodInfo(pod)
+		l.q.AddNominatedPod(pi, &framework.NominatingInfo{
+			NominatingMode: framework.ModeOverride, NominatedNodeName: node,
+		})
+		return out{}, nil
+	case "flush_backoff":
+		l.q.SchedtraceFlushBackoff()
+		return out{}, nil
+	case "flush_unschedulable":
+		l.q.SchedtraceFlushUnschedulable()
+		return out{}, nil
+	}
+	return nil, fmt.Errorf("not an op of the queue layer")
+}
+
+// cycle reads q_add_unschedulable's cycle: an integer or "current".
+func (l *queueLayer) cycle(raw json.RawMessage) (int64, error) {
+	if isNull(raw) {
+		return l.q.SchedulingCycle(), nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "current" {
+			return l.q.SchedulingCycle(), nil
+		}
+		return 0, fmt.Errorf("field \"cycle\": %q is not \"current\"", s)
+	}
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, fmt.Errorf("field \"cycle\": %v", err)
+	}
+	return n, nil
+}
+
+func (l *queueLayer) state() map[string]any {
+	return map[string]any{
+		"queue":     queueState(l.q.SchedtraceState(), l.less),
+		"nominated": nominatedState(l.q.SchedtraceState().Nominated),
+	}
+}
+
+// queueState is the snapshot's queue part.
+func queueState(s schedtrace.QueueState, less func(a, b *framework.QueuedPodInfo) bool) map[string]any {
+	active := append([]*framework.QueuedPodInfo{}, s.Active...)
+	sort.SliceStable(active, func(i, j int) bool { return less(active[i], active[j]) })
+	activeOut := []map[string]any{}
+	for _, p := range active {
+		activeOut = append(activeOut, map[string]any{"pod": podKey(p.Pod), "attempts": p.Attempts})
+	}
+	backoffOut := []map[string]any{}
+	for i, p := range s.Backoff {
+		backoffOut = append(backoffOut, map[string]any{
+			"pod": podKey(p.Pod), "attempts": p.Attempts,
+			"backoffExpiresAt": millis(s.BackoffExpiry[i]),
+		})
+	}
+	sortByPod(backoffOut)
+	unschedOut := []map[string]any{}
+	for _, p := range s.Unschedulable {
+		unschedOut = append(unschedOut, map[string]any{
+			"pod": podKey(p.Pod), "attempts": p.Attempts,
+			"plugins": sortedStrings(p.UnschedulablePlugins.List()), "gated": p.Gated,
+		})
+	}
+	sortByPod(unschedOut)
+	return map[string]any{
+		"active": activeOut, "backoff": backoffOut, "unschedulable": unschedOut,
+		"schedulingCycle": s.SchedulingCycle, "moveRequestCycle": s.MoveRequestCycle,
+	}
+}

@@ -1,0 +1,3 @@
+module schedtrace/upstream
+
+go 1.26
