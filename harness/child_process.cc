@@ -496,8 +496,15 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
     std::string error = j.contains("error") && j["error"].is_string()
                             ? j["error"].get<std::string>()
                             : "(no error message)";
-    return Fail(absl::StatusCode::kInternal,
-                absl::StrCat("could not apply ", what, ": ", error));
+    absl::Status failed =
+        Fail(absl::StatusCode::kInternal,
+             absl::StrCat("could not apply ", what, ": ", error));
+    // {"ok": false, "notApplicable": true}: the child's version cannot apply
+    // this step at all (docs/FORMAT.md, E12).
+    if (auto na = j.find("notApplicable"); na != j.end() && *na == true) {
+      return MarkNotApplicable(std::move(failed), error);
+    }
+    return failed;
   }
   if (!j.contains("out")) return malformed("has no \"out\"");
   absl::StatusOr<StepOut> out = OutFromJson(j["out"]);

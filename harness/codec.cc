@@ -388,6 +388,19 @@ absl::StatusOr<TraceHeader> TraceDecoder::DecodeHeader(std::string_view line,
   JF_RETURN_IF_ERROR(r.String(j, "", "source", &h.source));
   JF_RETURN_IF_ERROR(r.String(j, "", "description", &h.description));
   JF_RETURN_IF_ERROR(r.OptInt64(j, "", "seed", &h.seed));
+  const json* truncated = nullptr;
+  JF_RETURN_IF_ERROR(r.Object(j, "", "truncated", &truncated));
+  if (truncated != nullptr) {
+    Truncated t;
+    JF_RETURN_IF_ERROR(
+        r.Int64(*truncated, "truncated", "atStep", &t.at_step, kRequired));
+    if (t.at_step < 1) {
+      return r.Error("truncated.atStep",
+                     absl::StrCat("must be at least 1, got ", t.at_step));
+    }
+    JF_RETURN_IF_ERROR(r.String(*truncated, "truncated", "reason", &t.reason));
+    h.truncated = std::move(t);
+  }
   const json* config = nullptr;
   JF_RETURN_IF_ERROR(r.Object(j, "", "config", &config));
   if (config != nullptr) {

@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "harness/json_codec.h"
 #include "harness/step_summary.h"
+#include "harness/system.h"
+#include "harness/upstream_versions.h"
 
 namespace schedtrace {
 namespace {
@@ -207,6 +209,18 @@ absl::StatusOr<Trace> RecordTrace(System& sut, const Trace& trace) {
   for (size_t i = 0; i < trace.steps.size(); ++i) {
     const Step& step = trace.steps[i];
     absl::StatusOr<StepOut> out = sut.Apply(step);
+    if (std::optional<std::string> reason = NotApplicableReason(out.status());
+        reason && !out.ok()) {
+      // The recording stops before a step this version cannot apply, and
+      // says so in its header, as upstream's recorded corpora do.
+      recorded.header.truncated =
+          Truncated{.at_step = static_cast<int64_t>(i) + 1,
+                    .reason = absl::StrCat(
+                        *reason, " (not applicable in ",
+                        std::string(EffectiveUpstream(trace.header.upstream)),
+                        ": this step and the later ones dropped)")};
+      break;
+    }
     if (!out.ok()) {
       return absl::Status(
           out.status().code(),

@@ -55,6 +55,10 @@ JsonMembers HeaderMembers(const TraceHeader& h) {
   if (!h.source.empty()) j.emplace_back("source", h.source);
   if (!h.description.empty()) j.emplace_back("description", h.description);
   if (h.seed) j.emplace_back("seed", *h.seed);
+  if (h.truncated) {
+    j.emplace_back("truncated", json{{"atStep", h.truncated->at_step},
+                                     {"reason", h.truncated->reason}});
+  }
   j.emplace_back("config", std::move(config));
   return j;
 }

@@ -14,6 +14,7 @@
 #define SCHEDTRACE_HARNESS_SYSTEM_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -63,6 +64,21 @@ class System {
     return std::nullopt;
   }
 };
+
+// A step the system's upstream version cannot apply at all (a
+// q_add_unschedulable of a pod that version's pop order never popped), as
+// opposed to one it failed to apply: the error status of Apply carries the
+// reason as this payload. A recorder stops there and marks the trace
+// `truncated` (docs/FORMAT.md, E12); everything else treats it as any other
+// error status.
+inline constexpr std::string_view kNotApplicablePayload =
+    "schedtrace/not-applicable";
+
+// `status` marked as a step not applicable, for `reason`.
+absl::Status MarkNotApplicable(absl::Status status, std::string_view reason);
+
+// The reason of a status MarkNotApplicable marked; nullopt for any other.
+std::optional<std::string> NotApplicableReason(const absl::Status& status);
 
 // A System whose snapshot is written in place (model's and impl's layers):
 // it implements SnapshotInto only, and Snapshot() is SnapshotInto a fresh

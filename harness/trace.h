@@ -56,6 +56,15 @@ struct Config {
   }
 };
 
+// A recording that stopped before step `at_step` (1-based, header not
+// counted) of its input, for `reason`: the header key `truncated`
+// (docs/FORMAT.md, Header). Informational: readers need not act on it.
+struct Truncated {
+  int64_t at_step = 0;
+  std::string reason;
+  bool operator==(const Truncated&) const = default;
+};
+
 struct TraceHeader {
   int version = 1;
   std::string name;
@@ -64,6 +73,7 @@ struct TraceHeader {
   std::string source;  // upstream, handwritten, generated, regression
   std::string description;
   std::optional<int64_t> seed;
+  std::optional<Truncated> truncated;
   Config config;
   bool operator==(const TraceHeader&) const = default;
 };
