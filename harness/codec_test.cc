@@ -284,6 +284,7 @@ TEST(HeaderCodecTest, EveryConfigKeyRoundTrips) {
   h.source = "handwritten";
   h.description = "all \"keys\"";
   h.seed = 42;
+  h.truncated = Truncated{.at_step = 11, .reason = "q_add_unschedulable: x"};
   h.config.pod_initial_backoff_ms = 2000;
   h.config.pod_max_backoff_ms = std::numeric_limits<int64_t>::max();
   h.config.pod_max_in_unschedulable_ms = 60000;
@@ -306,6 +307,20 @@ TEST(HeaderCodecTest, EveryConfigKeyRoundTrips) {
   back = decoder.DecodeHeader(EncodeHeader(defaults), 1);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, defaults);
+}
+
+TEST(HeaderCodecTest, TruncatedNeedsAPositiveStep) {
+  TraceDecoder decoder("h.jsonl");
+  absl::StatusOr<TraceHeader> h = decoder.DecodeHeader(
+      R"({"schedtrace":1,"layer":"queue","truncated":{"atStep":0}})", 1);
+  ASSERT_FALSE(h.ok());
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("field \"truncated.atStep\": must be at least 1"));
+  h = decoder.DecodeHeader(
+      R"({"schedtrace":1,"layer":"queue","truncated":{"reason":"r"}})", 1);
+  ASSERT_FALSE(h.ok());
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("truncated.atStep"));
 }
 
 TEST(HeaderCodecTest, MissingConfigKeysTakeDefaults) {
@@ -533,6 +548,10 @@ TEST(HeaderCodecTest, KeysAreWrittenInASensibleOrder) {
   EXPECT_THAT(KeysOf(EncodeHeader(h)),
               ElementsAre("schedtrace", "name", "layer", "upstream", "source",
                           "description", "seed", "config"));
+  h.truncated = Truncated{.at_step = 2, .reason = "r"};
+  EXPECT_THAT(KeysOf(EncodeHeader(h)),
+              ElementsAre("schedtrace", "name", "layer", "upstream", "source",
+                          "description", "seed", "truncated", "config"));
   EXPECT_THAT(KeysOf(EncodeHeader(TraceHeader())),
               ElementsAre("schedtrace", "name", "layer", "config"));
 }

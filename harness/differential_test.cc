@@ -18,6 +18,7 @@ class ToySystem : public System {
   int skew = 0;
   int skew_from_step = 0;
   std::optional<Op> refuse_op;
+  bool refusal_not_applicable = false;
   absl::StatusCode configure_code = absl::StatusCode::kOk;
 
   absl::Status Configure(const TraceHeader&) override {
@@ -30,7 +31,11 @@ class ToySystem : public System {
   absl::StatusOr<StepOut> Apply(const Step& step) override {
     ++steps_;
     if (refuse_op && step.op == *refuse_op) {
-      return absl::InvalidArgumentError("toy: refused");
+      absl::Status refused = absl::InvalidArgumentError("toy: refused");
+      if (refusal_not_applicable) {
+        return MarkNotApplicable(refused, "q_pop: not in this version");
+      }
+      return refused;
     }
     StepOut out;
     if (step.op == Op::kQAdd) active_.push_back(step.pod->Key());
@@ -323,6 +328,22 @@ TEST(RecordTraceTest, ARefusedStepIsAnErrorNamingTheStep) {
   EXPECT_NE(recorded.status().message().find("toy.jsonl:4: step 3 (q_pop)"),
             std::string::npos)
       << recorded.status();
+}
+
+TEST(RecordTraceTest, AStepTheVersionCannotApplyTruncatesTheRecording) {
+  ToySystem recorder;
+  recorder.refuse_op = Op::kQPop;
+  recorder.refusal_not_applicable = true;
+  Trace in = AddPopTrace();
+  in.header.upstream = "v1.30.12";
+  absl::StatusOr<Trace> recorded = RecordTrace(recorder, in);
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  EXPECT_EQ(recorded->steps.size(), 2u);
+  ASSERT_TRUE(recorded->header.truncated.has_value());
+  EXPECT_EQ(recorded->header.truncated->at_step, 3);
+  EXPECT_EQ(recorded->header.truncated->reason,
+            "q_pop: not in this version (not applicable in v1.30.12: this "
+            "step and the later ones dropped)");
 }
 
 // The steps before a divergence are the last three both systems agreed on,
