@@ -13,13 +13,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -39,6 +43,39 @@ type layerSystem interface {
 // (klog.FlushAndExit, klog.Fatal) is turned into a fatal step.
 type fatalExit struct{ code int }
 
+// mainGoroutine is the goroutine that serves the protocol (package
+// variables are initialized on the main goroutine).
+var mainGoroutine = goroutineID()
+
+// exitedElsewhere is set when upstream exited the process on a goroutine of
+// its own (a binding cycle): that goroutine is then parked for good, and the
+// layer turns the step into a fatal one on the main goroutine.
+var exitedElsewhere atomic.Bool
+
+// osExit replaces klog.OsExit: an exit on the main goroutine panics with
+// fatalExit, which applyGuarded recovers; one on another goroutine is
+// recorded in exitedElsewhere and parks that goroutine forever.
+func osExit(code int) {
+	if goroutineID() == mainGoroutine {
+		panic(fatalExit{code})
+	}
+	exitedElsewhere.Store(true)
+	select {}
+}
+
+// goroutineID is the running goroutine's id, read from its stack header
+// ("goroutine 7 [running]:").
+func goroutineID() uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	buf = bytes.TrimPrefix(buf, []byte("goroutine "))
+	if i := bytes.IndexByte(buf, ' '); i >= 0 {
+		buf = buf[:i]
+	}
+	id, _ := strconv.ParseUint(string(buf), 10, 64)
+	return id
+}
+
 func main() {
 	version := flag.Bool("version", false, "print the upstream version this binary runs and exit")
 	flag.Parse()
@@ -47,7 +84,7 @@ func main() {
 		return
 	}
 	quietKlog()
-	klog.OsExit = func(code int) { panic(fatalExit{code}) }
+	klog.OsExit = osExit
 	if err := serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "schedtrace-upstream:", err)
 		os.Exit(1)

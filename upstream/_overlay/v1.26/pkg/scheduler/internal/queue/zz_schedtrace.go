@@ -3,13 +3,15 @@ package queue
 // Added to upstream's queue package at build time by schedtrace-upstream
 // (go build -overlay): reads of the PriorityQueue's unexported state, and the
 // two periodic flushes its Run would start, so that a trace can take a
-// snapshot and call them. Nothing here changes what the queue does.
+// snapshot and call them, and the clock of a queue scheduler.New made.
+// Nothing here changes what the queue does.
 
 import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/utils/clock"
 )
 
 // SchedtraceState is what a snapshot reads of a PriorityQueue.
@@ -66,3 +68,12 @@ func (p *PriorityQueue) SchedtraceFlushBackoff() { p.flushBackoffQCompleted() }
 
 // SchedtraceFlushUnschedulable is flushUnschedulablePodsLeftover.
 func (p *PriorityQueue) SchedtraceFlushUnschedulable() { p.flushUnschedulablePodsLeftover() }
+
+// SchedtraceSetClock makes the queue read the given clock from now on, as
+// WithClock would have made it from the start (scheduler.New offers no clock
+// option). Call it before the queue holds any pod.
+func (p *PriorityQueue) SchedtraceSetClock(c clock.Clock) {
+	p.lock.Lock()
+	defer p.lock.Unlock()
+	p.clock = c
+}
