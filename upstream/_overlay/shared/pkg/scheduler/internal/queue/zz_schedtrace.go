@@ -1,9 +1,10 @@
 package queue
 
 // Added to upstream's queue package at build time by schedtrace-upstream
-// (go build -overlay): reads of the PriorityQueue's unexported state, and the
-// two periodic flushes its Run would start, so that a trace can take a
-// snapshot and call them. Nothing here changes what the queue does.
+// (go build -overlay), in every era: reads of the PriorityQueue's unexported
+// state, so that a trace can take a snapshot. The two periodic flushes its Run
+// would start are named by the era's zz_schedtrace_flush file. Nothing here
+// changes what the queue does.
 
 import (
 	"time"
@@ -60,9 +61,3 @@ func (p *PriorityQueue) SchedtraceActiveLen() int {
 	defer p.lock.RUnlock()
 	return p.activeQ.Len()
 }
-
-// SchedtraceFlushBackoff is flushBackoffQCompleted.
-func (p *PriorityQueue) SchedtraceFlushBackoff() { p.flushBackoffQCompleted() }
-
-// SchedtraceFlushUnschedulable is flushUnschedulablePodsLeftover.
-func (p *PriorityQueue) SchedtraceFlushUnschedulable() { p.flushUnschedulablePodsLeftover() }
