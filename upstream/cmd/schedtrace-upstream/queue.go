@@ -27,7 +27,8 @@ type queueLayer struct {
 	lastPop map[string]*framework.QueuedPodInfo
 }
 
-// actionBits is upstream's ActionType of an action name; 0 for an unknown one.
+// actionBits is upstream's ActionType of an action name; 0 for one the era
+// does not have.
 func actionBits(name string) framework.ActionType {
 	switch name {
 	case "Add":
@@ -47,7 +48,7 @@ func actionBits(name string) framework.ActionType {
 	case "All":
 		return framework.All
 	}
-	return 0
+	return eraActionBits(name)
 }
 
 // registeredEvent is the event of one clusterEventMap entry: its actions' bits

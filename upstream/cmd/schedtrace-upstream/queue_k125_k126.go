@@ -16,6 +16,9 @@ import (
 // eraQueue is the PriorityQueue with the ops' calls of this era.
 type eraQueue struct{ *schedtrace.PriorityQueue }
 
+// eraActionBits: every action of these eras is one of actionBits.
+func eraActionBits(string) framework.ActionType { return 0 }
+
 // clusterEventMap is upstream's clusterEventMap of the header's entries: one
 // key per entry, the plugins of equal keys united.
 func clusterEventMap(entries []eventMapEntry) map[framework.ClusterEvent]sets.String {

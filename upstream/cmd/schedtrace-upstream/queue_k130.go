@@ -26,6 +26,15 @@ type eraQueue struct {
 	hintMap schedtrace.QueueingHintMap
 }
 
+// eraActionBits is the ActionType of the actions v1.30 added to those of
+// actionBits.
+func eraActionBits(name string) framework.ActionType {
+	if name == "UpdateNodeAnnotation" {
+		return framework.UpdateNodeAnnotation
+	}
+	return 0
+}
+
 // queueAlways is the default QueueingHint a plugin without its own gets
 // (scheduler.go's defaultQueueingHintFn): always Queue.
 func queueAlways(klog.Logger, *v1.Pod, interface{}, interface{}) (framework.QueueingHint, error) {
