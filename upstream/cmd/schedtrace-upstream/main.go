@@ -5,7 +5,9 @@
 // scheduler.New (scheduler layer), wired as docs/ADDING-A-VERSION.md
 // section 1 describes. It is built once per version by upstream/build, which
 // places the small files of upstream/_overlay/ inside upstream's packages so
-// that this program can reach what Go keeps internal.
+// that this program can reach what Go keeps internal. The trace runs in a
+// worker process of this same program (relay.go), so that upstream ending
+// its process is a fatal step.
 //
 //	schedtrace-upstream              speak the protocol on stdin/stdout
 //	schedtrace-upstream --version    print the upstream version built in
@@ -83,9 +85,13 @@ func main() {
 		fmt.Println(upstreamVersion)
 		return
 	}
-	quietKlog()
-	klog.OsExit = osExit
-	if err := serve(os.Stdin, os.Stdout); err != nil {
+	run := relay
+	if isWorker() {
+		quietKlog()
+		klog.OsExit = osExit
+		run = serve
+	}
+	if err := run(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "schedtrace-upstream:", err)
 		os.Exit(1)
 	}
@@ -169,14 +175,12 @@ func serve(in io.Reader, w io.Writer) error {
 	}
 }
 
-// applyGuarded applies a step, turning a panic or an exit of upstream's code
-// into a fatal step.
+// applyGuarded applies a step, turning a panic of upstream's code into a
+// fatal step (an exit of its process is one too: see relay).
 func applyGuarded(sys layerSystem, st *step) (o out, fatal bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(fatalExit); !ok {
-				fmt.Fprintf(os.Stderr, "schedtrace-upstream: %s panicked: %v\n%s", st.Op, r, debug.Stack())
-			}
+			fmt.Fprintf(os.Stderr, "schedtrace-upstream: %s panicked: %v\n%s", st.Op, r, debug.Stack())
 			fatal = true
 		}
 	}()
@@ -206,6 +210,9 @@ func configure(h *header) (layerSystem, error) {
 	}
 	if want != upstreamVersion {
 		return nil, fmt.Errorf("this is upstream %s; the trace is %s (build that version: upstream/build %s)", upstreamVersion, want, want)
+	}
+	if err := checkFeatures(&h.Config); err != nil {
+		return nil, err
 	}
 	switch h.Layer {
 	case "queue":

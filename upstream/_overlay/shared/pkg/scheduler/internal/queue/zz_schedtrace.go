@@ -1,17 +1,16 @@
 package queue
 
 // Added to upstream's queue package at build time by schedtrace-upstream
-// (go build -overlay): reads of the PriorityQueue's unexported state, and the
-// two periodic flushes its Run would start, so that a trace can take a
-// snapshot and call them, and the clock of a queue scheduler.New made.
-// Nothing here changes what the queue does.
+// (go build -overlay), in every era: reads of the PriorityQueue's unexported
+// state, so that a trace can take a snapshot. The two periodic flushes its Run
+// would start are named by the era's zz_schedtrace_flush file. Nothing here
+// changes what the queue does.
 
 import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	"k8s.io/utils/clock"
 )
 
 // SchedtraceState is what a snapshot reads of a PriorityQueue.
@@ -61,19 +60,4 @@ func (p *PriorityQueue) SchedtraceActiveLen() int {
 	p.lock.RLock()
 	defer p.lock.RUnlock()
 	return p.activeQ.Len()
-}
-
-// SchedtraceFlushBackoff is flushBackoffQCompleted.
-func (p *PriorityQueue) SchedtraceFlushBackoff() { p.flushBackoffQCompleted() }
-
-// SchedtraceFlushUnschedulable is flushUnschedulablePodsLeftover.
-func (p *PriorityQueue) SchedtraceFlushUnschedulable() { p.flushUnschedulablePodsLeftover() }
-
-// SchedtraceSetClock makes the queue read the given clock from now on, as
-// WithClock would have made it from the start (scheduler.New offers no clock
-// option). Call it before the queue holds any pod.
-func (p *PriorityQueue) SchedtraceSetClock(c clock.Clock) {
-	p.lock.Lock()
-	defer p.lock.Unlock()
-	p.clock = c
 }

@@ -1,9 +1,9 @@
-//go:build k8s_1_26
-
 package main
 
-// The cache layer on v1.26's scheduler cache (internal/cache/cache.go), one
-// call per op as docs/FORMAT.md's "Layer cache" table maps them.
+// The cache layer on upstream's scheduler cache (internal/cache/cache.go), one
+// call per op as docs/FORMAT.md's "Layer cache" table maps them. The calls
+// that differ between eras (v1.30's take a logger) are the era's eraCache
+// (cache_k1*.go).
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
 )
 
-type cacheLayer struct{ c schedtrace.Cache }
+type cacheLayer struct{ c eraCache }
 
 func newCacheLayer(c *config) (layerSystem, error) {
-	return &cacheLayer{c: schedtrace.NewCache(ms(c.AssumedPodTTLMs))}, nil
+	return &cacheLayer{c: eraCache{schedtrace.NewCache(ms(c.AssumedPodTTLMs))}}, nil
 }
 
 func (l *cacheLayer) close() {}
@@ -29,15 +29,15 @@ func (l *cacheLayer) apply(st *step) (out, error) {
 		}
 		switch st.Op {
 		case "c_assume":
-			return errOut(l.c.AssumePod(pod)), nil
+			return errOut(l.c.assume(pod)), nil
 		case "c_finish_binding":
-			return errOut(schedtrace.FinishBindingAt(l.c, pod, now())), nil
+			return errOut(schedtrace.FinishBindingAt(l.c.Cache, pod, now())), nil
 		case "c_forget":
-			return errOut(l.c.ForgetPod(pod)), nil
+			return errOut(l.c.forget(pod)), nil
 		case "c_add_pod":
-			return errOut(l.c.AddPod(pod)), nil
+			return errOut(l.c.addPod(pod)), nil
 		default:
-			return errOut(l.c.RemovePod(pod)), nil
+			return errOut(l.c.removePod(pod)), nil
 		}
 	case "c_update_pod":
 		old, err := mustPod(st.Old, "old")
@@ -48,17 +48,17 @@ func (l *cacheLayer) apply(st *step) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		return errOut(l.c.UpdatePod(old, pod)), nil
+		return errOut(l.c.updatePod(old, pod)), nil
 	case "c_add_node", "c_remove_node":
 		node, err := decodeNode(st.Node, "node")
 		if err != nil {
 			return nil, err
 		}
 		if st.Op == "c_add_node" {
-			l.c.AddNode(node)
+			l.c.addNode(node)
 			return out{}, nil
 		}
-		return errOut(l.c.RemoveNode(node)), nil
+		return errOut(l.c.removeNode(node)), nil
 	case "c_update_node":
 		old, err := decodeNode(st.Old, "old")
 		if err != nil {
@@ -68,17 +68,17 @@ func (l *cacheLayer) apply(st *step) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.c.UpdateNode(old, node)
+		l.c.updateNode(old, node)
 		return out{}, nil
 	case "c_cleanup":
-		schedtrace.CleanupAssumedPods(l.c, now())
+		schedtrace.CleanupAssumedPods(l.c.Cache, now())
 		return out{}, nil
 	}
 	return nil, fmt.Errorf("not an op of the cache layer")
 }
 
 func (l *cacheLayer) state() map[string]any {
-	return map[string]any{"cache": cacheState(schedtrace.CacheStateOf(l.c))}
+	return map[string]any{"cache": cacheState(schedtrace.CacheStateOf(l.c.Cache))}
 }
 
 // cacheState is the snapshot's cache part.

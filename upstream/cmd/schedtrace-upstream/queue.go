@@ -1,38 +1,34 @@
-//go:build k8s_1_26
-
 package main
 
-// The queue layer on v1.26's PriorityQueue (internal/queue/scheduling_queue.go),
-// one call per op as docs/FORMAT.md's "Layer queue" table maps them.
+// The queue layer on upstream's PriorityQueue
+// (internal/queue/scheduling_queue.go), one call per op as docs/FORMAT.md's
+// "Layer queue" table maps them. What the eras call differently (a logger, the
+// event registrations, PreEnqueue) is the era's eraQueue (queue_k1*.go).
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
 	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
 )
 
 type queueLayer struct {
-	q        *schedtrace.PriorityQueue
-	less     func(a, b *framework.QueuedPodInfo) bool
-	objects  *podObjects
-	lister   cache.Indexer // the nominator's pod lister with "queue-ops"; nil without
-	lastPop  map[string]*framework.QueuedPodInfo
-	informer informers.SharedInformerFactory
+	q       *eraQueue
+	less    func(a, b *framework.QueuedPodInfo) bool
+	objects *podObjects
+	lister  cache.Indexer // the nominator's pod lister with "queue-ops"; nil without
+	lastPop map[string]*framework.QueuedPodInfo
 }
 
-// actionBits is upstream's ActionType of an action name; 0 for an unknown one.
+// actionBits is upstream's ActionType of an action name; 0 for one the era
+// does not have.
 func actionBits(name string) framework.ActionType {
 	switch name {
 	case "Add":
@@ -52,92 +48,59 @@ func actionBits(name string) framework.ActionType {
 	case "All":
 		return framework.All
 	}
-	return 0
+	return eraActionBits(name)
 }
 
-// clusterEventMap is upstream's clusterEventMap of the header's entries: one
-// key per entry (its actions' bits together), the plugins of equal keys
-// united.
-func clusterEventMap(entries []eventMapEntry) map[framework.ClusterEvent]sets.String {
-	m := map[framework.ClusterEvent]sets.String{}
-	for _, e := range entries {
-		var bits framework.ActionType
-		for _, a := range e.Actions {
-			bits |= actionBits(a)
-		}
-		ev := framework.ClusterEvent{Resource: framework.GVK(e.Resource), ActionType: bits}
-		if m[ev] == nil {
-			m[ev] = sets.NewString()
-		}
-		m[ev].Insert(e.Plugins...)
+// registeredEvent is the event of one clusterEventMap entry: its actions' bits
+// together.
+func registeredEvent(e eventMapEntry) framework.ClusterEvent {
+	var bits framework.ActionType
+	for _, a := range e.Actions {
+		bits |= actionBits(a)
 	}
-	return m
-}
-
-// namedPreEnqueue is a PreEnqueue plugin of a name upstream has no plugin
-// for: it never gates.
-type namedPreEnqueue struct{ name string }
-
-func (p namedPreEnqueue) Name() string { return p.name }
-func (p namedPreEnqueue) PreEnqueue(context.Context, *v1.Pod) *framework.Status {
-	return nil
-}
-
-// preEnqueuePluginMap is the queue's PreEnqueue plugins per profile:
-// SchedulingGates is upstream's plugin with the header's feature gate.
-func preEnqueuePluginMap(c *config) (map[string][]framework.PreEnqueuePlugin, error) {
-	m := map[string][]framework.PreEnqueuePlugin{}
-	for profile, names := range c.PreEnqueuePlugins {
-		m[profile] = []framework.PreEnqueuePlugin{}
-		for _, name := range names {
-			if name == schedulinggates.Name {
-				pl, err := schedulinggates.New(nil, nil, feature.Features{
-					EnablePodSchedulingReadiness: c.Features["PodSchedulingReadiness"],
-				})
-				if err != nil {
-					return nil, err
-				}
-				m[profile] = append(m[profile], pl.(framework.PreEnqueuePlugin))
-				continue
-			}
-			m[profile] = append(m[profile], namedPreEnqueue{name})
-		}
-	}
-	return m, nil
+	return framework.ClusterEvent{Resource: framework.GVK(e.Resource), ActionType: bits}
 }
 
 func newQueueLayer(c *config) (layerSystem, error) {
 	client := fake.NewSimpleClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
-	pre, err := preEnqueuePluginMap(c)
-	if err != nil {
-		return nil, err
-	}
 	sort := &queuesort.PrioritySort{}
 	l := &queueLayer{
-		less:     sort.Less,
-		objects:  newPodObjects(),
-		lastPop:  map[string]*framework.QueuedPodInfo{},
-		informer: factory,
+		less:    sort.Less,
+		objects: newPodObjects(),
+		lastPop: map[string]*framework.QueuedPodInfo{},
 	}
 	opts := []schedtrace.QueueOption{
 		schedtrace.WithClock(fakeClock),
 		schedtrace.WithPodInitialBackoffDuration(ms(c.PodInitialBackoffMs)),
 		schedtrace.WithPodMaxBackoffDuration(ms(c.PodMaxBackoffMs)),
 		schedtrace.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
-		schedtrace.WithClusterEventMap(clusterEventMap(c.ClusterEventMap)),
-		schedtrace.WithPreEnqueuePluginMap(pre),
 	}
 	if c.NominatorPodLister == "queue-ops" {
 		l.lister = factory.Core().V1().Pods().Informer().GetIndexer()
 	} else {
 		opts = append(opts, schedtrace.WithPodLister(nil))
 	}
-	l.q = schedtrace.NewPriorityQueue(l.less, factory, opts...)
+	q, err := newEraQueue(c, l.less, factory, opts)
+	if err != nil {
+		return nil, err
+	}
+	l.q = q
 	return l, nil
 }
 
 func (l *queueLayer) close() { l.q.Close() }
+
+// carry remembers the pods a step carries (nil ones are skipped) and tells the
+// era's queue of them.
+func (l *queueLayer) carry(pods ...*v1.Pod) {
+	for _, pod := range pods {
+		if pod != nil {
+			l.objects.carry(pod)
+			l.q.carries(pod)
+		}
+	}
+}
 
 // listed keeps the "queue-ops" pod lister current, as an informer's store is
 // before its handlers run.
@@ -161,9 +124,9 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.objects.carry(pod)
+		l.carry(pod)
 		l.listed(pod)
-		return errOut(l.q.Add(pod)), nil
+		return errOut(l.q.add(pod)), nil
 	case "q_update":
 		old, err := decodePod(st.Old, "old")
 		if err != nil {
@@ -173,16 +136,15 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.objects.carry(old)
-		l.objects.carry(pod)
+		l.carry(old, pod)
 		l.listed(pod)
-		return errOut(l.q.Update(old, pod)), nil
+		return errOut(l.q.update(old, pod)), nil
 	case "q_delete":
 		pod, err := mustPod(st.Pod, "pod")
 		if err != nil {
 			return nil, err
 		}
-		l.objects.carry(pod)
+		l.carry(pod)
 		if l.lister != nil {
 			_ = l.lister.Delete(pod)
 		}
@@ -191,7 +153,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if l.q.SchedtraceActiveLen() == 0 {
 			return out{"popped": nil}, nil
 		}
-		pInfo, err := l.q.Pop()
+		pInfo, err := l.q.pop()
 		if err != nil {
 			return nil, err
 		}
@@ -211,14 +173,13 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		pInfo.UnschedulablePlugins = sets.NewString(st.Plugins...)
-		return errOut(l.q.AddUnschedulableIfNotPresent(pInfo, cycle)), nil
+		return errOut(l.q.addUnschedulable(pInfo, st.Plugins, cycle)), nil
 	case "q_activate":
 		pods := map[string]*v1.Pod{}
 		for _, key := range st.Pods {
 			pods[key] = l.objects.latest(key)
 		}
-		l.q.Activate(pods)
+		l.q.activate(pods)
 		return out{}, nil
 	case "q_move_all":
 		if st.Event == nil {
@@ -231,22 +192,26 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		}
 		var check schedtrace.PreEnqueueCheck
 		if st.Precheck != nil {
-			pass := sets.NewString(*st.Precheck...)
-			check = func(pod *v1.Pod) bool { return pass.Has(podKey(pod)) }
+			pass := map[string]bool{}
+			for _, key := range *st.Precheck {
+				pass[key] = true
+			}
+			check = func(pod *v1.Pod) bool { return pass[podKey(pod)] }
 		}
-		l.q.MoveAllToActiveOrBackoffQueue(ev, check)
+		l.q.moveAll(ev, check)
 		return out{}, nil
 	case "q_assigned_pod_added", "q_assigned_pod_updated":
 		pod, err := mustPod(st.Pod, "pod")
 		if err != nil {
 			return nil, err
 		}
-		l.objects.carry(pod)
+		old := l.objects.byKey[podKey(pod)] // the previous version carried; nil for none
+		l.carry(pod)
 		l.listed(pod)
 		if st.Op == "q_assigned_pod_added" {
-			l.q.AssignedPodAdded(pod)
+			l.q.assignedPodAdded(pod)
 		} else {
-			l.q.AssignedPodUpdated(pod)
+			l.q.assignedPodUpdated(old, pod)
 		}
 		return out{}, nil
 	case "q_nominate":
@@ -258,9 +223,8 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if err := json.Unmarshal(st.Node, &node); err != nil {
 			return nil, fmt.Errorf("field \"node\": %v", err)
 		}
-		l.objects.carry(pod)
-		pi, _ := framework.NewPodInfo(pod)
-		l.q.AddNominatedPod(pi, &framework.NominatingInfo{
+		l.carry(pod)
+		l.q.nominate(pod, &framework.NominatingInfo{
 			NominatingMode: framework.ModeOverride, NominatedNodeName: node,
 		})
 		return out{}, nil
@@ -294,9 +258,10 @@ func (l *queueLayer) cycle(raw json.RawMessage) (int64, error) {
 }
 
 func (l *queueLayer) state() map[string]any {
+	s := l.q.SchedtraceState()
 	return map[string]any{
-		"queue":     queueState(l.q.SchedtraceState(), l.less),
-		"nominated": nominatedState(l.q.SchedtraceState().Nominated),
+		"queue":     queueState(s, l.less),
+		"nominated": nominatedState(s.Nominated),
 	}
 }
 
@@ -320,7 +285,7 @@ func queueState(s schedtrace.QueueState, less func(a, b *framework.QueuedPodInfo
 	for _, p := range s.Unschedulable {
 		unschedOut = append(unschedOut, map[string]any{
 			"pod": podKey(p.Pod), "attempts": p.Attempts,
-			"plugins": sortedStrings(p.UnschedulablePlugins.List()), "gated": p.Gated,
+			"plugins": sortedStrings(p.UnschedulablePlugins.UnsortedList()), "gated": isGated(p),
 		})
 	}
 	sortByPod(unschedOut)

@@ -1,32 +1,14 @@
 package cache
 
 // Added to upstream's cache package at build time by schedtrace-upstream
-// (go build -overlay): a cache that does not start its own cleanup goroutine
-// (a trace calls cleanupAssumedPods at its own time), FinishBinding and the
-// cleanup at the trace's clock, and reads of the cache's unexported state.
-// Nothing here changes what the cache does.
+// (go build -overlay), in every era: reads of the cache's unexported state.
+// The era's zz_schedtrace file adds a cache without its cleanup goroutine and
+// the calls at the trace's clock. Nothing here changes what the cache does.
 
 import (
-	"time"
-
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
-
-// SchedtraceNewCache is New without run(): no cleanup goroutine.
-func SchedtraceNewCache(ttl time.Duration) Cache {
-	return newCache(ttl, cleanAssumedPeriod, nil)
-}
-
-// SchedtraceFinishBinding is FinishBinding at the given time.
-func SchedtraceFinishBinding(c Cache, pod *v1.Pod, now time.Time) error {
-	return c.(*cacheImpl).finishBinding(pod, now)
-}
-
-// SchedtraceCleanupAssumedPods is cleanupAssumedPods(now).
-func SchedtraceCleanupAssumedPods(c Cache, now time.Time) {
-	c.(*cacheImpl).cleanupAssumedPods(now)
-}
 
 // SchedtraceState is what a snapshot reads of the cache.
 type SchedtraceState struct {

@@ -1,0 +1,26 @@
+//go:build k8s_1_25
+
+package main
+
+// What v1.25 does not have: PreEnqueue, the scheduling gates and their
+// feature gate.
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
+)
+
+// checkFeatures accepts any features: no gate of the header exists here.
+func checkFeatures(*config) error { return nil }
+
+// withPreEnqueue adds nothing: the header's PreEnqueue plugins are ignored.
+func withPreEnqueue(_ *config, opts []schedtrace.QueueOption) ([]schedtrace.QueueOption, error) {
+	return opts, nil
+}
+
+// isGated is false: nothing is gated before v1.26.
+func isGated(*framework.QueuedPodInfo) bool { return false }
+
+// newPodInfo is framework.NewPodInfo.
+func newPodInfo(pod *v1.Pod) *framework.PodInfo { return framework.NewPodInfo(pod) }
