@@ -134,7 +134,8 @@ const CommandRegistrar kBench({
                "System::Apply is timed; for exec:CMD, the exchanges by the "
                "wall clock and the child's CPU time)",
     .flags = {{.name = "sut",
-               .help = "the system under test: model, impl or exec:CMD",
+               .help = "the system under test: model, impl, exec:CMD or "
+                       "upstream:VERSION",
                .required = true},
               {"steps", "apply only the first K steps (a prefix)"},
               kUpstreamFlag,

@@ -410,7 +410,7 @@ const CommandRegistrar kDiff({
                "generator flags",
     .flags = JoinFlags(
         {{{.name = "a",
-           .help = "the first system (model, impl, exec:CMD)",
+           .help = "the first system (model, impl, exec:CMD, upstream:VERSION)",
            .required = true},
           {.name = "b", .help = "the second system", .required = true},
           {"layer",

@@ -113,7 +113,8 @@ const CommandRegistrar kExplain({
                "where each pod is on the expected side (the trace) and the "
                "actual side (S), every place it is in, differences marked ≠",
     .flags = {{"sut",
-               "the system to replay on: model, impl or exec:CMD (default "
+               "the system to replay on: model, impl, exec:CMD or "
+               "upstream:VERSION (default "
                "model)"},
               {"pod",
                "follow this pod (repeatable; default: the pods the first "

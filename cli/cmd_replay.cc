@@ -172,7 +172,8 @@ const CommandRegistrar kReplay({
                 "[-j N] [-q] PATH...",
     .summary = "replay traces against one system",
     .flags = {{.name = "sut",
-               .help = "the system under test (model, impl, exec:CMD)",
+               .help = "the system under test (model, impl, exec:CMD, "
+                       "upstream:VERSION)",
                .required = true},
               kReportFlag,
               kNoPropertiesFlag,

@@ -1,7 +1,13 @@
 #include "cli/suts.h"
 
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <regex>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "cli/default_paths.h"
 #include "harness/child_process.h"
 #include "impl/system.h"
 #include "model/system.h"
@@ -14,11 +20,54 @@ ChildOptions& ExecOptions() {
   return options;
 }
 
+// `path` quoted for /bin/sh.
+std::string ShellQuoted(const std::string& path) {
+  std::string q = "'";
+  for (char c : path) {
+    if (c == '\'') {
+      q += "'\\''";
+    } else {
+      q += c;
+    }
+  }
+  return q + "'";
+}
+
+absl::StatusOr<std::unique_ptr<System>> MakeUpstream(
+    const std::string& version) {
+  static const std::regex kVersion(R"(v1\.[0-9]+\.[0-9]+)");
+  if (!std::regex_match(version, kVersion)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--sut=upstream:VERSION needs a kube-scheduler version such as "
+        "v1.26.7, got \"",
+        version, "\""));
+  }
+  const std::string binary = UpstreamBinary(
+      std::getenv("SCHEDTRACE_UPSTREAM_DIR"), ExecutableDir(), version);
+  struct stat st;
+  if (stat(binary.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return absl::NotFoundError(absl::StrCat(
+        "upstream:", version, ": ", binary,
+        " is not built (build it from the source tree: upstream/build ",
+        version, "; or set SCHEDTRACE_UPSTREAM_DIR to where it is)"));
+  }
+  return std::make_unique<ChildProcess>(ShellQuoted(binary), ExecOptions());
+}
+
 }  // namespace
+
+std::string UpstreamBinary(const char* env, std::string_view exe_dir,
+                           std::string_view version) {
+  std::string dir = env != nullptr && *env != '\0'
+                        ? std::string(env)
+                        : absl::StrCat(exe_dir, "/upstream");
+  return absl::StrCat(dir, "/schedtrace-upstream-", version);
+}
 
 absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
   if (name == "model") return model::NewSystem();
   if (name == "impl") return impl::NewSystem();
+  if (name.rfind("upstream:", 0) == 0) return MakeUpstream(name.substr(9));
   if (name.rfind("exec:", 0) == 0) {
     std::string command = name.substr(5);
     if (command.find_first_not_of(" \t") == std::string::npos) {
@@ -28,7 +77,8 @@ absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
     return std::make_unique<ChildProcess>(std::move(command), ExecOptions());
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown system \"", name, "\" (model, impl or exec:CMD)"));
+      absl::StrCat("unknown system \"", name,
+                   "\" (model, impl, exec:CMD or upstream:VERSION)"));
 }
 
 absl::Status ApplySutFlags(const CommandLine& cl) {

@@ -1,6 +1,8 @@
-// Systems under test by name: `model`, `impl`, and `exec:CMD` — any program
+// Systems under test by name: `model`, `impl`, `exec:CMD` — any program
 // speaking the child-process protocol (harness/child_process.h), started as
-// `/bin/sh -c CMD` afresh for every trace.
+// `/bin/sh -c CMD` afresh for every trace — and `upstream:vX.Y.Z`, the real
+// kube-scheduler of that version (schedtrace-upstream, built by
+// upstream/build), an exec: system found by its version.
 //
 //   RETURN_IF_ERROR(ApplySutFlags(cl));           // --timeout-ms
 //   absl::StatusOr<std::unique_ptr<System>> s = MakeSystem("exec:./sched");
@@ -12,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "cli/command.h"
@@ -21,9 +24,18 @@
 
 namespace schedtrace::cli {
 
-// A fresh system for `name`; an InvalidArgument error for an unknown name.
-// An exec: system starts its child only when it is configured.
+// A fresh system for `name`; an InvalidArgument error for an unknown name,
+// and a NotFound error for an upstream: version that is not built. An exec:
+// system starts its child only when it is configured.
 absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name);
+
+// Where `upstream:VERSION` looks for schedtrace-upstream-VERSION: the
+// directory $SCHEDTRACE_UPSTREAM_DIR when it is set and not empty, else
+// upstream/ beside the schedtrace executable (upstream/build writes
+// build/upstream/ beside build/schedtrace). `env` is the variable's value
+// (nullptr when unset), `exe_dir` the executable's directory.
+std::string UpstreamBinary(const char* env, std::string_view exe_dir,
+                           std::string_view version);
 
 // `--timeout-ms=N`: how long an exec: child may take to answer one line.
 // Commands that take --sut list it and call ApplySutFlags. Inline, so it is
