@@ -157,7 +157,7 @@ func errOut(err error) out {
 func (l *queueLayer) apply(st *step) (out, error) {
 	switch st.Op {
 	case "q_add":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -165,11 +165,11 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.listed(pod)
 		return errOut(l.q.Add(pod)), nil
 	case "q_update":
-		old, err := decodePod(st.Old, "old")
+		old, err := st.podArg("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
@@ -178,7 +178,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.listed(pod)
 		return errOut(l.q.Update(old, pod)), nil
 	case "q_delete":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +237,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.q.MoveAllToActiveOrBackoffQueue(ev, check)
 		return out{}, nil
 	case "q_assigned_pod_added", "q_assigned_pod_updated":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		}
 		return out{}, nil
 	case "q_nominate":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}

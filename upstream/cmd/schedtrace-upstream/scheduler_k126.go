@@ -542,7 +542,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 	nodeStore := l.informer.Core().V1().Nodes().Informer().GetStore()
 	switch st.Op {
 	case "pod_add":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -550,11 +550,11 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnAdd(pod) })
 		return out{}, nil
 	case "pod_update":
-		old, err := mustPod(st.Old, "old")
+		old, err := st.mustPod("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
@@ -562,7 +562,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnUpdate(old, pod) })
 		return out{}, nil
 	case "pod_delete":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -574,7 +574,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnDelete(obj) })
 		return out{}, nil
 	case "node_add":
-		node, err := decodeNode(st.Node, "node")
+		node, err := st.nodeArg("node")
 		if err != nil {
 			return nil, err
 		}
@@ -582,11 +582,11 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Node", func(h cache.ResourceEventHandler) { h.OnAdd(node) })
 		return out{}, nil
 	case "node_update":
-		old, err := decodeNode(st.Old, "old")
+		old, err := st.nodeArg("old")
 		if err != nil {
 			return nil, err
 		}
-		node, err := decodeNode(st.New, "new")
+		node, err := st.nodeArg("new")
 		if err != nil {
 			return nil, err
 		}
@@ -594,7 +594,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Node", func(h cache.ResourceEventHandler) { h.OnUpdate(old, node) })
 		return out{}, nil
 	case "node_delete":
-		node, err := decodeNode(st.Node, "node")
+		node, err := st.nodeArg("node")
 		if err != nil {
 			return nil, err
 		}
