@@ -9,6 +9,10 @@
 //
 //	schedtrace-upstream              speak the protocol on stdin/stdout
 //	schedtrace-upstream --version    print the upstream version built in
+//	schedtrace-upstream bench [--steps=K] [--upstream=V] [--cpuprofile=F] TRACE
+//	                                 apply a trace in-process and print its
+//	                                 throughput, as `schedtrace bench` does
+//	                                 (bench.go)
 package main
 
 import (
@@ -85,6 +89,9 @@ func main() {
 	}
 	quietKlog()
 	klog.OsExit = osExit
+	if flag.Arg(0) == "bench" {
+		os.Exit(bench(flag.Args()[1:], os.Stdout))
+	}
 	if err := serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "schedtrace-upstream:", err)
 		os.Exit(1)

@@ -153,6 +153,8 @@ type schedulerLayer struct {
 	// patchBase is the pod object the latest failure handler of each key
 	// was given: the object whose status it patches.
 	patchBase map[string]*v1.Pod
+	// stack is settle's buffer for the goroutine dump, kept between steps.
+	stack []byte
 }
 
 // preEnqueueNames is each profile's PreEnqueue plugins: the header's
@@ -744,8 +746,16 @@ func (l *schedulerLayer) profileNames() []string {
 // is blocked in WaitOnPermit, parked before PreBind, or gone. An exit of
 // upstream on one of them makes the step fatal.
 func (l *schedulerLayer) settle() error {
-	deadline := time.Now().Add(settleTimeout)
-	buf := make([]byte, 1<<20)
+	start, startCPU := time.Now(), threadCPU()
+	defer func() {
+		settleTime += time.Since(start)
+		settleCPU += threadCPU() - startCPU
+	}()
+	deadline := start.Add(settleTimeout)
+	if l.stack == nil {
+		l.stack = make([]byte, 1<<20)
+	}
+	buf := l.stack
 	for {
 		if exitedElsewhere.Load() {
 			panic(fatalExit{1})
@@ -753,6 +763,7 @@ func (l *schedulerLayer) settle() error {
 		n := runtime.Stack(buf, true)
 		if n == len(buf) {
 			buf = make([]byte, 2*len(buf))
+			l.stack = buf
 			continue
 		}
 		if settled(buf[:n]) {
