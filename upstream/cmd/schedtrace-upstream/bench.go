@@ -168,8 +168,12 @@ func bench(args []string, w io.Writer) int {
 	case fatal:
 		how = ", ended by a fatal step"
 	}
-	fmt.Fprintf(w, "bench: upstream %s on %s: %d steps (%d schedule_one)%s, layer %s\n",
-		upstreamVersion, path, applied, cycles, how, h.Layer)
+	as := ""
+	if *version != "" {
+		as = ", as " + *version + " (--upstream)"
+	}
+	fmt.Fprintf(w, "bench: upstream %s on %s: %d steps (%d schedule_one)%s, layer %s%s\n",
+		upstreamVersion, path, applied, cycles, how, h.Layer, as)
 	fmt.Fprintf(w, "%.0f events/s (CPU time in apply, every thread; %.0f by the wall clock)\n",
 		rate(applied, applyCPU), rate(applied, applyWall))
 	fmt.Fprintf(w, "%.0f scheduling cycles/s\n", rate(cycles, applyCPU))
