@@ -11,6 +11,10 @@
 //
 //	schedtrace-upstream              speak the protocol on stdin/stdout
 //	schedtrace-upstream --version    print the upstream version built in
+//	schedtrace-upstream bench [--steps=K] [--upstream=V] [--cpuprofile=F] TRACE
+//	                                 apply a trace in-process and print its
+//	                                 throughput, as `schedtrace bench` does
+//	                                 (bench.go)
 package main
 
 import (
@@ -84,6 +88,11 @@ func main() {
 	if *version {
 		fmt.Println(upstreamVersion)
 		return
+	}
+	if flag.Arg(0) == "bench" {
+		quietKlog()
+		klog.OsExit = osExit
+		os.Exit(bench(flag.Args()[1:], os.Stdout))
 	}
 	run := relay
 	if isWorker() {

@@ -120,7 +120,7 @@ func errOut(err error) out {
 func (l *queueLayer) apply(st *step) (out, error) {
 	switch st.Op {
 	case "q_add":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -128,11 +128,11 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.listed(pod)
 		return errOut(l.q.add(pod)), nil
 	case "q_update":
-		old, err := decodePod(st.Old, "old")
+		old, err := st.podArg("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +140,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.listed(pod)
 		return errOut(l.q.update(old, pod)), nil
 	case "q_delete":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.q.moveAll(ev, check)
 		return out{}, nil
 	case "q_assigned_pod_added", "q_assigned_pod_updated":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +215,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		}
 		return out{}, nil
 	case "q_nominate":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}

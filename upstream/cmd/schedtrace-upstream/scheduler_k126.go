@@ -153,6 +153,8 @@ type schedulerLayer struct {
 	// patchBase is the pod object the latest failure handler of each key
 	// was given: the object whose status it patches.
 	patchBase map[string]*v1.Pod
+	// stack is settle's buffer for the goroutine dump, kept between steps.
+	stack []byte
 }
 
 // preEnqueueNames is each profile's PreEnqueue plugins: the header's
@@ -542,7 +544,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 	nodeStore := l.informer.Core().V1().Nodes().Informer().GetStore()
 	switch st.Op {
 	case "pod_add":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -550,11 +552,11 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnAdd(pod) })
 		return out{}, nil
 	case "pod_update":
-		old, err := mustPod(st.Old, "old")
+		old, err := st.mustPod("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
@@ -562,7 +564,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnUpdate(old, pod) })
 		return out{}, nil
 	case "pod_delete":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -574,7 +576,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Pod", func(h cache.ResourceEventHandler) { h.OnDelete(obj) })
 		return out{}, nil
 	case "node_add":
-		node, err := decodeNode(st.Node, "node")
+		node, err := st.nodeArg("node")
 		if err != nil {
 			return nil, err
 		}
@@ -582,11 +584,11 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Node", func(h cache.ResourceEventHandler) { h.OnAdd(node) })
 		return out{}, nil
 	case "node_update":
-		old, err := decodeNode(st.Old, "old")
+		old, err := st.nodeArg("old")
 		if err != nil {
 			return nil, err
 		}
-		node, err := decodeNode(st.New, "new")
+		node, err := st.nodeArg("new")
 		if err != nil {
 			return nil, err
 		}
@@ -594,7 +596,7 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		l.deliver("Node", func(h cache.ResourceEventHandler) { h.OnUpdate(old, node) })
 		return out{}, nil
 	case "node_delete":
-		node, err := decodeNode(st.Node, "node")
+		node, err := st.nodeArg("node")
 		if err != nil {
 			return nil, err
 		}
@@ -744,8 +746,16 @@ func (l *schedulerLayer) profileNames() []string {
 // is blocked in WaitOnPermit, parked before PreBind, or gone. An exit of
 // upstream on one of them makes the step fatal.
 func (l *schedulerLayer) settle() error {
-	deadline := time.Now().Add(settleTimeout)
-	buf := make([]byte, 1<<20)
+	start, startCPU := time.Now(), threadCPU()
+	defer func() {
+		settleTime += time.Since(start)
+		settleCPU += threadCPU() - startCPU
+	}()
+	deadline := start.Add(settleTimeout)
+	if l.stack == nil {
+		l.stack = make([]byte, 1<<20)
+	}
+	buf := l.stack
 	for {
 		if exitedElsewhere.Load() {
 			panic(fatalExit{1})
@@ -753,6 +763,7 @@ func (l *schedulerLayer) settle() error {
 		n := runtime.Stack(buf, true)
 		if n == len(buf) {
 			buf = make([]byte, 2*len(buf))
+			l.stack = buf
 			continue
 		}
 		if settled(buf[:n]) {
