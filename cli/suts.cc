@@ -60,8 +60,8 @@ std::string UpstreamBinary(const char* env, std::string_view exe_dir,
                            std::string_view version) {
   std::string dir = env != nullptr && *env != '\0'
                         ? std::string(env)
-                        : absl::StrCat(exe_dir, "/upstream");
-  return absl::StrCat(dir, "/schedtrace-upstream-", version);
+                        : absl::StrCat(std::string(exe_dir), "/upstream");
+  return absl::StrCat(dir, "/schedtrace-upstream-", std::string(version));
 }
 
 absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
