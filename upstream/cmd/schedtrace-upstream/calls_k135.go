@@ -9,6 +9,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
 
 // PriorityQueue.Add.
@@ -46,3 +47,9 @@ func (l *cacheLayer) finishBinding(pod *v1.Pod) error {
 
 // cache.cleanupAssumedPods at the step's time.
 func (l *cacheLayer) cleanup() { cache.SchedtraceCleanupAssumedPods(l.c, l.logger, now()) }
+
+// The features SchedulingGates is built with: SchedulerQueueingHints at its
+// default, on.
+func schedulingGatesFeatures() feature.Features {
+	return feature.Features{EnableSchedulingQueueHint: true}
+}

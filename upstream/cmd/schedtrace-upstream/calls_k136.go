@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
 
 // PriorityQueue.Add, which takes a context since v1.36.
@@ -52,3 +53,9 @@ func (l *cacheLayer) finishBinding(*v1.Pod) error { return nil }
 // The cache has no cleanupAssumedPods since v1.36: assumed pods never
 // expire.
 func (l *cacheLayer) cleanup() {}
+
+// The features SchedulingGates is built with: SchedulerQueueingHints at its
+// default, on.
+func schedulingGatesFeatures() feature.Features {
+	return feature.Features{EnableSchedulingQueueHint: true}
+}

@@ -49,7 +49,6 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -153,9 +152,7 @@ func preEnqueuePluginMap(c *config) (map[string]map[string]fwk.PreEnqueuePlugin,
 		m[profile] = map[string]fwk.PreEnqueuePlugin{}
 		for _, name := range names {
 			if name == schedulinggates.Name {
-				pl, err := schedulinggates.New(context.Background(), nil, nil, feature.Features{
-					EnableSchedulingQueueHint: true,
-				})
+				pl, err := schedulinggates.New(context.Background(), nil, nil, schedulingGatesFeatures())
 				if err != nil {
 					return nil, err
 				}
