@@ -1,0 +1,435 @@
+//go:build k8s_1_35 || k8s_1_36 || k8s_1_37
+
+package main
+
+// The queue layer on the PriorityQueue of v1.35 and later
+// (pkg/scheduler/backend/queue/scheduling_queue.go; out of internal/ since
+// v1.33), one call per op as docs/FORMAT.md's "Layer queue" table maps them.
+// The calls whose signatures differ between these versions are in
+// queuecalls_k13N.go.
+//
+// The feature gates are at the version's defaults, so SchedulerQueueingHints
+// and SchedulerPopFromBackoffQ are on: the queue keeps in-flight pods and the
+// events seen while they are in flight, and Pop takes from backoffQ when
+// activeQ is empty. The mapping of the ops, where it differs from v1.26.7's:
+//
+//   - The QueueingHint map (WithQueueingHintMapPerProfile) replaces
+//     clusterEventMap: each (event, plugin) pair of the header's
+//     clusterEventMap gets upstream's default hint, which always answers
+//     Queue (defaultQueueingHintFn of the framework runtime), for every
+//     profile, as the scheduler gives a plugin that registers an event without
+//     a QueueingHintFn.
+//   - q_pop is Pop, except that it never waits: with activeQ empty and nothing
+//     in backoffQ that Pop may take, out is {"popped": null}.
+//   - q_add_unschedulable is AddUnschedulableIfNotPresent (v1.37:
+//     AddUnschedulablePodIfNotPresent), which itself calls Done for the pod,
+//     ending its time in flight, as the scheduler's failure handler relies on.
+//   - q_assigned_pod_added and q_assigned_pod_updated are what the
+//     scheduler's event handlers (addAssignedPodToCache,
+//     updatePodInCache) call with SchedulerQueueingHints on:
+//     MoveAllToActiveOrBackoffQueue with EventAssignedPodAdd, or with each
+//     event of PodSchedulingPropertiesChange(new, old). AssignedPodAdded and
+//     AssignedPodUpdated, still in v1.35 and v1.36, are called by nobody
+//     at these defaults, and v1.37 has none.
+//   - q_move_all passes nil old and new objects: a trace's event carries none.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+)
+
+type queueLayer struct {
+	q       *queue.PriorityQueue
+	less    fwk.LessFunc
+	objects *podObjects
+	lister  cache.Indexer // the nominator's pod lister with "queue-ops"; nil without
+	lastPop map[string]*framework.QueuedPodInfo
+	stop    chan struct{}
+	logger  klog.Logger
+	ctx     context.Context
+}
+
+// actionBits is upstream's ActionType of an action name; 0 for an unknown one.
+func actionBits(name string) fwk.ActionType {
+	switch name {
+	case "Add":
+		return fwk.Add
+	case "Delete":
+		return fwk.Delete
+	case "UpdateNodeAllocatable":
+		return fwk.UpdateNodeAllocatable
+	case "UpdateNodeLabel":
+		return fwk.UpdateNodeLabel
+	case "UpdateNodeTaint":
+		return fwk.UpdateNodeTaint
+	case "UpdateNodeCondition":
+		return fwk.UpdateNodeCondition
+	case "UpdateNodeAnnotation":
+		return fwk.UpdateNodeAnnotation
+	case "Update":
+		return fwk.Update
+	case "All":
+		return fwk.All
+	}
+	return 0
+}
+
+// defaultQueueingHint answers Queue whatever the event, as the framework
+// runtime's defaultQueueingHintFn does for a plugin without a
+// QueueingHintFn.
+func defaultQueueingHint(klog.Logger, *v1.Pod, interface{}, interface{}) (fwk.QueueingHint, error) {
+	return fwk.Queue, nil
+}
+
+// queueingHintMap is the QueueingHint map of the header's clusterEventMap:
+// one key per entry (its actions' bits together), one hint function per
+// plugin of equal keys, the same for every profile. A profile without any
+// entry still gets its (empty) map, as the scheduler builds one per profile;
+// the queue requeues a pod of a scheduler name it has no map for on any
+// event.
+func queueingHintMap(c *config) queue.QueueingHintMapPerProfile {
+	perEvent := map[fwk.ClusterEvent]sets.Set[string]{}
+	var order []fwk.ClusterEvent
+	for _, e := range c.ClusterEventMap {
+		var bits fwk.ActionType
+		for _, a := range e.Actions {
+			bits |= actionBits(a)
+		}
+		ev := fwk.ClusterEvent{Resource: fwk.EventResource(e.Resource), ActionType: bits}
+		if perEvent[ev] == nil {
+			perEvent[ev] = sets.New[string]()
+			order = append(order, ev)
+		}
+		perEvent[ev].Insert(e.Plugins...)
+	}
+	m := queue.QueueingHintMapPerProfile{}
+	for _, profile := range c.Profiles {
+		hints := queue.QueueingHintMap{}
+		for _, ev := range order {
+			for _, plugin := range sets.List(perEvent[ev]) {
+				hints[ev] = append(hints[ev], &queue.QueueingHintFunction{
+					PluginName: plugin, QueueingHintFn: defaultQueueingHint,
+				})
+			}
+		}
+		m[profile] = hints
+	}
+	return m
+}
+
+// namedPreEnqueue is a PreEnqueue plugin of a name upstream has no plugin
+// for: it never gates.
+type namedPreEnqueue struct{ name string }
+
+func (p namedPreEnqueue) Name() string { return p.name }
+func (p namedPreEnqueue) PreEnqueue(context.Context, *v1.Pod) *fwk.Status {
+	return nil
+}
+
+// preEnqueuePluginMap is the queue's PreEnqueue plugins per profile, keyed
+// by plugin name as upstream keeps them. SchedulingGates is upstream's
+// plugin; its gate, PodSchedulingReadiness, is locked on in these versions,
+// so the header's value of it has no effect.
+func preEnqueuePluginMap(c *config) (map[string]map[string]fwk.PreEnqueuePlugin, error) {
+	m := map[string]map[string]fwk.PreEnqueuePlugin{}
+	for profile, names := range c.PreEnqueuePlugins {
+		m[profile] = map[string]fwk.PreEnqueuePlugin{}
+		for _, name := range names {
+			if name == schedulinggates.Name {
+				pl, err := schedulinggates.New(context.Background(), nil, nil, schedulingGatesFeatures())
+				if err != nil {
+					return nil, err
+				}
+				m[profile][name] = pl.(fwk.PreEnqueuePlugin)
+				continue
+			}
+			m[profile][name] = namedPreEnqueue{name}
+		}
+	}
+	return m, nil
+}
+
+func newQueueLayer(c *config) (layerSystem, error) {
+	// The scheduler registers its metrics before it builds the queue, which
+	// observes several of them.
+	metrics.Register()
+	client := fake.NewSimpleClientset()
+	factory := informers.NewSharedInformerFactory(client, 0)
+	pre, err := preEnqueuePluginMap(c)
+	if err != nil {
+		return nil, err
+	}
+	sort := &queuesort.PrioritySort{}
+	l := &queueLayer{
+		less:    sort.Less,
+		objects: newPodObjects(),
+		lastPop: map[string]*framework.QueuedPodInfo{},
+		stop:    make(chan struct{}),
+		logger:  klog.Background(),
+	}
+	l.ctx = klog.NewContext(context.Background(), l.logger)
+	opts := []queue.Option{
+		queue.WithClock(fakeClock),
+		queue.WithPodInitialBackoffDuration(ms(c.PodInitialBackoffMs)),
+		queue.WithPodMaxBackoffDuration(ms(c.PodMaxBackoffMs)),
+		queue.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
+		queue.WithQueueingHintMapPerProfile(queueingHintMap(c)),
+		queue.WithPreEnqueuePluginMap(pre),
+		// The scheduler always gives the queue a recorder; the queue calls
+		// it unchecked.
+		queue.WithMetricsRecorder(metrics.NewMetricsAsyncRecorder(1000, time.Second, l.stop)),
+	}
+	if c.NominatorPodLister == "queue-ops" {
+		l.lister = factory.Core().V1().Pods().Informer().GetIndexer()
+	} else {
+		opts = append(opts, queue.WithPodLister(nil))
+	}
+	l.q = queue.NewPriorityQueue(l.less, factory, opts...)
+	return l, nil
+}
+
+func (l *queueLayer) close() {
+	l.q.Close()
+	close(l.stop)
+}
+
+// listed keeps the "queue-ops" pod lister current, as an informer's store is
+// before its handlers run.
+func (l *queueLayer) listed(pod *v1.Pod) {
+	if l.lister != nil {
+		_ = l.lister.Update(pod)
+	}
+}
+
+func errOut(err error) out {
+	if err != nil {
+		return out{"error": true}
+	}
+	return out{}
+}
+
+func (l *queueLayer) apply(st *step) (out, error) {
+	switch st.Op {
+	case "q_add":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		l.listed(pod)
+		l.add(pod)
+		return out{}, nil
+	case "q_update":
+		old, err := decodePod(st.Old, "old")
+		if err != nil {
+			return nil, err
+		}
+		pod, err := mustPod(st.New, "new")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(old)
+		l.objects.carry(pod)
+		l.listed(pod)
+		l.update(old, pod)
+		return out{}, nil
+	case "q_delete":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		if l.lister != nil {
+			_ = l.lister.Delete(pod)
+		}
+		l.delete(pod)
+		return out{}, nil
+	case "q_pop":
+		pInfo, err := l.tryPop()
+		if err != nil {
+			return nil, err
+		}
+		if pInfo == nil {
+			return out{"popped": nil}, nil
+		}
+		key := podKey(pInfo.Pod)
+		l.lastPop[key] = pInfo
+		return out{"popped": key, "attempts": pInfo.Attempts}, nil
+	case "q_add_unschedulable":
+		var key string
+		if err := json.Unmarshal(st.Pod, &key); err != nil {
+			return nil, fmt.Errorf("field \"pod\": %v", err)
+		}
+		pInfo, ok := l.lastPop[key]
+		if !ok {
+			return nil, notApplicable{key + " was never popped"}
+		}
+		cycle, err := l.cycle(st.Cycle)
+		if err != nil {
+			return nil, err
+		}
+		// The plugins are the pod's rejectors of this attempt; none were
+		// Pending (Pop cleared what the last attempt left).
+		pInfo.UnschedulablePlugins = sets.New(st.Plugins...)
+		pInfo.PendingPlugins = sets.New[string]()
+		return errOut(l.addUnschedulable(pInfo, cycle)), nil
+	case "q_activate":
+		pods := map[string]*v1.Pod{}
+		for _, key := range st.Pods {
+			pods[key] = l.objects.latest(key)
+		}
+		l.q.Activate(l.logger, pods)
+		return out{}, nil
+	case "q_move_all":
+		if st.Event == nil {
+			return nil, fmt.Errorf("field \"event\": missing")
+		}
+		ev := fwk.ClusterEvent{
+			Resource:    fwk.EventResource(st.Event.Resource),
+			ActionType:  actionBits(st.Event.Action),
+			CustomLabel: st.Event.Label,
+		}
+		var check queue.PreEnqueueCheck
+		if st.Precheck != nil {
+			pass := sets.New(*st.Precheck...)
+			check = func(pod *v1.Pod) bool { return pass.Has(podKey(pod)) }
+		}
+		l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, nil, nil, check)
+		return out{}, nil
+	case "q_assigned_pod_added":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		l.objects.carry(pod)
+		l.listed(pod)
+		// Scheduler.addAssignedPodToCache.
+		l.q.MoveAllToActiveOrBackoffQueue(l.logger, framework.EventAssignedPodAdd, nil, pod, nil)
+		return out{}, nil
+	case "q_assigned_pod_updated":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		// The old object is the latest the trace carried for the pod; for a
+		// pod never carried, the pod itself (no change: the general Update).
+		old := pod
+		if _, ok := l.objects.byKey[podKey(pod)]; ok {
+			old = l.objects.latest(podKey(pod))
+		}
+		l.objects.carry(pod)
+		l.listed(pod)
+		// Scheduler.updatePodInCache.
+		for _, ev := range assignedPodEvents(pod, old) {
+			l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, old, pod, nil)
+		}
+		return out{}, nil
+	case "q_nominate":
+		pod, err := mustPod(st.Pod, "pod")
+		if err != nil {
+			return nil, err
+		}
+		var node string
+		if err := json.Unmarshal(st.Node, &node); err != nil {
+			return nil, fmt.Errorf("field \"node\": %v", err)
+		}
+		l.objects.carry(pod)
+		pi, _ := framework.NewPodInfo(pod)
+		l.q.AddNominatedPod(l.logger, pi, &fwk.NominatingInfo{
+			NominatingMode: fwk.ModeOverride, NominatedNodeName: node,
+		})
+		return out{}, nil
+	case "flush_backoff":
+		l.q.SchedtraceFlushBackoff(l.logger)
+		return out{}, nil
+	case "flush_unschedulable":
+		l.q.SchedtraceFlushUnschedulable(l.logger)
+		return out{}, nil
+	}
+	return nil, fmt.Errorf("not an op of the queue layer")
+}
+
+// cycle reads q_add_unschedulable's cycle: an integer or "current".
+func (l *queueLayer) cycle(raw json.RawMessage) (int64, error) {
+	if isNull(raw) {
+		return l.q.SchedulingCycle(), nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "current" {
+			return l.q.SchedulingCycle(), nil
+		}
+		return 0, fmt.Errorf("field \"cycle\": %q is not \"current\"", s)
+	}
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, fmt.Errorf("field \"cycle\": %v", err)
+	}
+	return n, nil
+}
+
+func (l *queueLayer) state() map[string]any {
+	s := l.q.SchedtraceState()
+	return map[string]any{
+		"queue":     queueState(s, l.less),
+		"nominated": nominatedKeys(s.Nominated),
+	}
+}
+
+// nominatedKeys is the snapshot's nominated part: node name to the sorted
+// keys of the pods nominated to it; a node without pods is left out.
+func nominatedKeys(m map[string][]string) map[string][]string {
+	s := map[string][]string{}
+	for node, keys := range m {
+		if len(keys) > 0 {
+			s[node] = sortedStrings(keys)
+		}
+	}
+	return s
+}
+
+// queueState is the snapshot's queue part.
+func queueState(s queue.SchedtraceState, less fwk.LessFunc) map[string]any {
+	active := append([]*framework.QueuedPodInfo{}, s.Active...)
+	sort.SliceStable(active, func(i, j int) bool { return less(active[i], active[j]) })
+	activeOut := []map[string]any{}
+	for _, p := range active {
+		activeOut = append(activeOut, map[string]any{"pod": podKey(p.Pod), "attempts": p.Attempts})
+	}
+	backoffOut := []map[string]any{}
+	for i, p := range s.Backoff {
+		backoffOut = append(backoffOut, map[string]any{
+			"pod": podKey(p.Pod), "attempts": p.Attempts,
+			"backoffExpiresAt": millis(s.BackoffExpiry[i]),
+		})
+	}
+	sortByPod(backoffOut)
+	unschedOut := []map[string]any{}
+	for _, p := range s.Unschedulable {
+		unschedOut = append(unschedOut, map[string]any{
+			"pod": podKey(p.Pod), "attempts": p.Attempts,
+			"plugins": sortedStrings(sets.List(p.UnschedulablePlugins)), "gated": p.Gated(),
+		})
+	}
+	sortByPod(unschedOut)
+	return map[string]any{
+		"active": activeOut, "backoff": backoffOut, "unschedulable": unschedOut,
+		"schedulingCycle": s.SchedulingCycle, "moveRequestCycle": s.MoveRequestCycle,
+	}
+}
