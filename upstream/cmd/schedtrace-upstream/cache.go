@@ -1,3 +1,5 @@
+//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
+
 package main
 
 // The cache layer on upstream's scheduler cache (internal/cache/cache.go), one

@@ -35,7 +35,7 @@ func (l *cacheLayer) close() {}
 func (l *cacheLayer) apply(st *step) (out, error) {
 	switch st.Op {
 	case "c_assume", "c_finish_binding", "c_forget", "c_add_pod", "c_remove_pod":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -52,17 +52,17 @@ func (l *cacheLayer) apply(st *step) (out, error) {
 			return errOut(l.c.RemovePod(l.logger, pod)), nil
 		}
 	case "c_update_pod":
-		old, err := mustPod(st.Old, "old")
+		old, err := st.mustPod("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
 		return errOut(l.c.UpdatePod(l.logger, old, pod)), nil
 	case "c_add_node", "c_remove_node":
-		node, err := decodeNode(st.Node, "node")
+		node, err := st.nodeArg("node")
 		if err != nil {
 			return nil, err
 		}
@@ -72,11 +72,11 @@ func (l *cacheLayer) apply(st *step) (out, error) {
 		}
 		return errOut(l.c.RemoveNode(l.logger, node)), nil
 	case "c_update_node":
-		old, err := decodeNode(st.Old, "old")
+		old, err := st.nodeArg("old")
 		if err != nil {
 			return nil, err
 		}
-		node, err := decodeNode(st.New, "new")
+		node, err := st.nodeArg("new")
 		if err != nil {
 			return nil, err
 		}

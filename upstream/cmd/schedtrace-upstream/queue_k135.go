@@ -227,7 +227,7 @@ func errOut(err error) out {
 func (l *queueLayer) apply(st *step) (out, error) {
 	switch st.Op {
 	case "q_add":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -236,11 +236,11 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.add(pod)
 		return out{}, nil
 	case "q_update":
-		old, err := decodePod(st.Old, "old")
+		old, err := st.podArg("old")
 		if err != nil {
 			return nil, err
 		}
-		pod, err := mustPod(st.New, "new")
+		pod, err := st.mustPod("new")
 		if err != nil {
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.update(old, pod)
 		return out{}, nil
 	case "q_delete":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -313,7 +313,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, nil, nil, check)
 		return out{}, nil
 	case "q_assigned_pod_added":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -323,7 +323,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.q.MoveAllToActiveOrBackoffQueue(l.logger, framework.EventAssignedPodAdd, nil, pod, nil)
 		return out{}, nil
 	case "q_assigned_pod_updated":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}
@@ -341,7 +341,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		}
 		return out{}, nil
 	case "q_nominate":
-		pod, err := mustPod(st.Pod, "pod")
+		pod, err := st.mustPod("pod")
 		if err != nil {
 			return nil, err
 		}

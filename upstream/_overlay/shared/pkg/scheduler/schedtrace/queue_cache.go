@@ -1,3 +1,5 @@
+//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
+
 package schedtrace
 
 // The names of the queue and the cache that every era has alike; the era's

@@ -1,3 +1,5 @@
+//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
+
 package cache
 
 // Added to upstream's cache package at build time by schedtrace-upstream

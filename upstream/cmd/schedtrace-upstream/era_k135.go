@@ -1,0 +1,18 @@
+//go:build k8s_1_35 || k8s_1_36 || k8s_1_37
+
+package main
+
+import "fmt"
+
+// checkFeatures refuses a header setting a gate away from what this binary
+// runs: PodSchedulingReadiness off (GA, locked on) and SchedulerQueueingHints
+// off (locked on in v1.35 and v1.36, no longer a gate in v1.37).
+func checkFeatures(c *config) error {
+	if on, ok := c.Features["PodSchedulingReadiness"]; ok && !on {
+		return fmt.Errorf("features.PodSchedulingReadiness: false is refused: the gate is GA and locked on in %s", upstreamVersion)
+	}
+	if on, ok := c.Features["SchedulerQueueingHints"]; ok && !on {
+		return fmt.Errorf("features.SchedulerQueueingHints: false is refused: QueueingHints always run in %s", upstreamVersion)
+	}
+	return nil
+}
