@@ -1,3 +1,5 @@
+//go:build k8s_1_35 || k8s_1_36
+
 package queue
 
 // Added to upstream's queue package at build time by schedtrace-upstream

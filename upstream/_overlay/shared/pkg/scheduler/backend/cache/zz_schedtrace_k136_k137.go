@@ -1,3 +1,5 @@
+//go:build k8s_1_36 || k8s_1_37
+
 package cache
 
 // Added to upstream's cache package at build time by schedtrace-upstream
