@@ -1,5 +1,3 @@
-//go:build k8s_1_26
-
 package main
 
 // A SharedInformerFactory for scheduler.New whose informers are never
@@ -11,7 +9,6 @@ package main
 
 import (
 	"sync"
-	"time"
 
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
@@ -46,20 +43,11 @@ func (h *handlerSet) of(kind string) []cache.ResourceEventHandler {
 }
 
 // capturingInformer is a real informer whose AddEventHandler only records
-// the handler.
+// the handler (informers_k1*.go: its signature is the era's).
 type capturingInformer struct {
 	cache.SharedIndexInformer
 	kind string
 	h    *handlerSet
-}
-
-func (i capturingInformer) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	i.h.add(i.kind, handler)
-	return handler, nil
-}
-
-func (i capturingInformer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler, _ time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return i.AddEventHandler(handler)
 }
 
 type capturingFactory struct {
