@@ -25,6 +25,13 @@ func checkFeatures(c *config) error {
 	return nil
 }
 
+// setFeatureGates sets nothing: every gate stays at v1.30's default, which
+// checkFeatures has checked the header against.
+func setFeatureGates(*config) error { return nil }
+
+// podSchedulingReadiness is true: the gate is locked on.
+func podSchedulingReadiness(*config) bool { return true }
+
 // schedulingGates is upstream's SchedulingGates, always on.
 func schedulingGates(*config) (framework.Plugin, error) {
 	return schedulinggates.New(context.Background(), nil, nil)

@@ -6,13 +6,15 @@ package queue
 // (go build -overlay), in every era: reads of the PriorityQueue's unexported
 // state, so that a trace can take a snapshot. The two periodic flushes its Run
 // would start are named by the era's zz_schedtrace_flush file. Nothing here
-// changes what the queue does.
+// changes what the queue does but SchedtraceSetClock, which gives a queue
+// scheduler.New made the clock WithClock would have given it.
 
 import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/utils/clock"
 )
 
 // SchedtraceState is what a snapshot reads of a PriorityQueue.
@@ -62,4 +64,13 @@ func (p *PriorityQueue) SchedtraceActiveLen() int {
 	p.lock.RLock()
 	defer p.lock.RUnlock()
 	return p.activeQ.Len()
+}
+
+// SchedtraceSetClock makes the queue read the given clock from now on, as
+// WithClock would have made it from the start (scheduler.New offers no clock
+// option). Call it before the queue holds any pod.
+func (p *PriorityQueue) SchedtraceSetClock(c clock.Clock) {
+	p.lock.Lock()
+	defer p.lock.Unlock()
+	p.clock = c
 }

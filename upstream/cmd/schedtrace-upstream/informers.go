@@ -1,4 +1,4 @@
-//go:build k8s_1_26
+//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
 
 package main
 
@@ -11,7 +11,6 @@ package main
 
 import (
 	"sync"
-	"time"
 
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
@@ -46,20 +45,11 @@ func (h *handlerSet) of(kind string) []cache.ResourceEventHandler {
 }
 
 // capturingInformer is a real informer whose AddEventHandler only records
-// the handler.
+// the handler (informers_k1*.go: its signature is the era's).
 type capturingInformer struct {
 	cache.SharedIndexInformer
 	kind string
 	h    *handlerSet
-}
-
-func (i capturingInformer) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	i.h.add(i.kind, handler)
-	return handler, nil
-}
-
-func (i capturingInformer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler, _ time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return i.AddEventHandler(handler)
 }
 
 type capturingFactory struct {
