@@ -246,6 +246,31 @@ TEST(PodCodecTest, PriorityOutOfInt32RangeIsAnError) {
               HasSubstr("f:4: field \"new.spec.priority\""));
 }
 
+// metav1.Time.UnmarshalJSON is time.Parse(time.RFC3339, ...): what it
+// refuses, json.Unmarshal refuses, so the codec does too (bad input naming
+// the file, the line and the field); what it takes is kept as written.
+TEST(PodCodecTest, DeletionTimestampIsReadAsGoReadsIt) {
+  for (const char* bad :
+       {"2023-01-01t00:00:07Z", "2023-01-01T00:00:07z", "2026",
+        "2023-02-29T00:00:00Z", "2023-01-01T00:00:07+25:00",
+        "2023-01-01 00:00:07Z"}) {
+    json j = {{"metadata", {{"deletionTimestamp", bad}}}};
+    absl::StatusOr<Pod> pod = PodFromJson(j, "f:3: ", "pod");
+    ASSERT_FALSE(pod.ok()) << bad;
+    EXPECT_EQ(pod.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(pod.status().message(),
+                HasSubstr("f:3: field \"pod.metadata.deletionTimestamp\""));
+    EXPECT_THAT(pod.status().message(), HasSubstr(bad));
+  }
+  for (const char* good : {"2023-01-01T00:00:07Z", "2023-01-01T7:00:07+24:60",
+                           "2023-01-01T00:00:07,1234567891-00:30"}) {
+    json j = {{"metadata", {{"deletionTimestamp", good}}}};
+    absl::StatusOr<Pod> pod = PodFromJson(j, "f:3: ", "pod");
+    ASSERT_TRUE(pod.ok()) << good << ": " << pod.status();
+    EXPECT_EQ(pod->deletion_timestamp, good);
+  }
+}
+
 TEST(NodeCodecTest, EveryFieldRoundTrips) {
   Node node = FullNode();
   absl::StatusOr<Node> back = NodeFromJson(NodeToJson(node), "f:1: ", "node");
@@ -319,8 +344,7 @@ TEST(HeaderCodecTest, TruncatedNeedsAPositiveStep) {
   h = decoder.DecodeHeader(
       R"({"schedtrace":1,"layer":"queue","truncated":{"reason":"r"}})", 1);
   ASSERT_FALSE(h.ok());
-  EXPECT_THAT(std::string(h.status().message()),
-              HasSubstr("truncated.atStep"));
+  EXPECT_THAT(std::string(h.status().message()), HasSubstr("truncated.atStep"));
 }
 
 TEST(HeaderCodecTest, MissingConfigKeysTakeDefaults) {

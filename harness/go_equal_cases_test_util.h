@@ -139,6 +139,30 @@ inline std::vector<PodCase> PodCases() {
 
 // Pairs of quantity texts and whether reflect.DeepEqual holds for their
 // ParseQuantity results.
+// Two deletionTimestamps and whether the pods are deep-equal: the
+// metav1.Times Go decoded are, exactly when they name the same instant.
+struct TimestampCase {
+  const char* a;
+  const char* b;
+  bool deep_equal;
+};
+
+inline std::vector<TimestampCase> TimestampCases() {
+  return {
+      {"2023-01-01T00:00:07Z", "2023-01-01T00:00:07Z", true},
+      {"2023-01-01T00:00:07Z", "2023-01-01T01:00:07+01:00", true},
+      {"2023-01-01T00:00:07Z", "2022-12-31T23:59:07-00:01", true},
+      {"2023-01-01T00:00:07Z", "2023-01-01T00:00:07.000Z", true},
+      {"2023-01-01T07:00:07Z", "2023-01-01T7:00:07Z", true},
+      {"2023-01-01T00:00:07Z", "2023-01-01T00:00:07+00:00", true},
+      {"2023-01-01T00:00:07.1234567891Z", "2023-01-01T00:00:07,123456789Z",
+       true},
+      {"2023-01-01T00:00:07Z", "2023-01-01T00:00:07.5Z", false},
+      {"2023-01-01T00:00:07Z", "2023-01-01T00:00:07+01:00", false},
+      {"2023-01-02T00:00:00+24:00", "2023-01-01T00:00:00Z", true},
+  };
+}
+
 struct QuantityCase {
   const char* a;
   const char* b;

@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "harness/go_rfc3339.h"
 
 namespace schedtrace {
 
@@ -28,19 +29,6 @@ bool Digits(std::string_view s, size_t pos, size_t n) {
     if (!absl::ascii_isdigit(static_cast<unsigned char>(s[i]))) return false;
   }
   return true;
-}
-
-int Num(std::string_view s, size_t pos, size_t n) {
-  int v = 0;
-  for (size_t i = pos; i < pos + n; ++i) v = v * 10 + (s[i] - '0');
-  return v;
-}
-
-int DaysIn(int month, int year) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
-                                  31, 31, 30, 31, 30, 31};
-  const bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-  return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
 // A Go type as json.Unmarshal decodes into it.
@@ -410,33 +398,8 @@ void Check(const json& v, const Schema& schema, const std::string& path,
 
 }  // namespace
 
-// time.Parse(time.RFC3339, s): "2006-01-02T15:04:05Z07:00", a fraction
-// ('.' or ',' and digits) allowed after the seconds. Go's parser also takes
-// a one-digit hour; we want the two digits Go writes.
-bool IsRfc3339(std::string_view s) {
-  if (!Digits(s, 0, 4) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2) ||
-      s[7] != '-' || !Digits(s, 8, 2) || s[10] != 'T' || !Digits(s, 11, 2) ||
-      s[13] != ':' || !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
-    return false;
-  }
-  const int year = Num(s, 0, 4);
-  const int month = Num(s, 5, 2);
-  const int day = Num(s, 8, 2);
-  if (month < 1 || month > 12 || day < 1 || day > DaysIn(month, year) ||
-      Num(s, 11, 2) > 23 || Num(s, 14, 2) > 59 || Num(s, 17, 2) > 59) {
-    return false;
-  }
-  size_t pos = 19;
-  if ((s[pos] == '.' || s[pos] == ',') && Digits(s, pos + 1, 1)) {
-    ++pos;
-    while (Digits(s, pos, 1)) ++pos;
-  }
-  std::string_view zone = s.substr(pos);
-  if (zone == "Z") return true;
-  return zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') &&
-         Digits(zone, 1, 2) && zone[3] == ':' && Digits(zone, 4, 2) &&
-         Num(zone, 1, 2) <= 23 && Num(zone, 4, 2) <= 59;
-}
+// time.Parse(time.RFC3339, s), exactly (harness/go_rfc3339.h).
+bool IsRfc3339(std::string_view s) { return ParseGoRfc3339(s).ok(); }
 
 bool IsK8sQuantity(std::string_view s) {
   size_t pos = 0;

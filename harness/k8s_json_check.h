@@ -7,9 +7,9 @@
 //   - a JSON type Go refuses: a string where the field is an int32, a float
 //     or an out-of-range number for an integer, a number for a bool, ...;
 //   - a timestamp (metav1.Time: creationTimestamp, deletionTimestamp,
-//     lastTransitionTime, ...) that is not RFC 3339 as time.Parse reads
-//     time.RFC3339 ("2023-01-01T00:00:07Z", optional fractional seconds,
-//     "Z" or a "+hh:mm" offset);
+//     lastTransitionTime, ...) that time.Parse(time.RFC3339, ...) refuses
+//     (harness/go_rfc3339.h: "2023-01-01T00:00:07Z", a fraction, a one-digit
+//     hour, "Z" or an offset up to "+24:60");
 //   - a quantity (resources, overhead, capacity, allocatable) that is not a
 //     string in resource.ParseQuantity's grammar. Upstream also accepts a bare
 //     JSON number; we require the string Go itself writes;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/go_rfc3339.h"
 #include "harness/json_fields.h"
 
 namespace schedtrace {
@@ -337,6 +338,15 @@ absl::StatusOr<Pod> PodFromJson(const json& j, const std::string& where,
         r.StringMap(*meta, path, "annotations", &pod.annotations));
     JF_RETURN_IF_ERROR(
         r.OptString(*meta, path, "deletionTimestamp", &pod.deletion_timestamp));
+    // metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...). A time Go
+    // refuses makes json.Unmarshal fail: no informer delivers such a pod.
+    if (pod.deletion_timestamp) {
+      absl::StatusOr<GoInstant> t = ParseGoRfc3339(*pod.deletion_timestamp);
+      if (!t.ok()) {
+        return r.Error(FieldPath(path, "deletionTimestamp"),
+                       t.status().message());
+      }
+    }
     NoteEmpty(*meta, "labels", Nilable::kLabels, pod.given_empty);
     NoteEmpty(*meta, "annotations", Nilable::kAnnotations, pod.given_empty);
   }

@@ -168,9 +168,29 @@ bool MultiplyScale(int64_t a, int64_t b, int64_t& out) {
   return !__builtin_mul_overflow(a, b, &out);
 }
 
-// upstream: positiveScaleInt64 (math.go): base * 10^scale, or 0 on overflow
-// (ScaledValue drops the ok flag, so an overflow reads as 0).
+// upstream: positiveScaleInt64 (math.go): base * 10^scale. The scales it
+// multiplies by at once (1, 2, 3, 6 and 9: int64MultiplyScale10, ...100,
+// ...1000, int64MultiplyScale) return the product even when it overflows,
+// only flagged, and ScaledValue drops the flag: the wrapped product ("1e13G"
+// reads 10^22 mod 2^64), 0 for base INT64_MIN. Every other scale multiplies
+// by ten in a loop that returns 0 at the first overflow ("12E" reads 0).
 int64_t PositiveScale(int64_t base, int64_t scale) {
+  switch (scale) {
+    case 0:
+      return base;
+    case 1:
+    case 2:
+    case 3:
+    case 6:
+    case 9: {
+      const int64_t factor = Pow10Int64(static_cast<int>(scale));
+      if (base == 0 || base == 1) return base * factor;
+      if (base == kMinInt64) return 0;
+      return WrapMul(base, factor);
+    }
+    default:
+      break;
+  }
   int64_t value = base;
   for (int64_t i = 0; i < scale; ++i) {
     if (value == 0) return 0;

@@ -13,9 +13,12 @@
 //     fraction by truncation plus one ("-1.5e-10" -> 1);
 //   - parsing rounds to nano away from zero and caps BinarySI values at
 //     2^63-1; decimal values are not capped;
-//   - out of range results do NOT saturate: the int64 form reads 0 on
-//     overflow ("12E" -> 0, "1E" MilliValue -> 0), the big-decimal form
-//     wraps modulo 2^64 ("9Ei" MilliValue -> -1000).
+//   - out of range results do NOT saturate: the int64 form wraps modulo
+//     2^64 when it scales by 10, 100, 1000, 10^6 or 10^9 at once
+//     ("10000000000000G" -> 1864712049423024128, "10000000000000000"
+//     MilliValue -> -8446744073709551616) and reads 0 when it scales by any
+//     other power of ten ("12E" -> 0, "1E" MilliValue -> 0); the
+//     big-decimal form wraps modulo 2^64 ("9Ei" MilliValue -> -1000).
 // The scanner is upstream's, more permissive than its documented grammar:
 // ".", "+", "-", "Ki", "m", "e5" parse as zero; "Pi", "Ei", "-.e-10" do not.
 //

@@ -37,7 +37,8 @@ const ValueCase kValueCases[] = {
     {"1", 1, 1000},
     {"2", 2, 2000},
     {"128974848", 128974848, 128974848000},
-    {"123456789012345678", 123456789012345678, 0},  // milli overflows -> 0
+    // milli overflows int64MultiplyScale1000: the wrapped product
+    {"123456789012345678", 123456789012345678, -5670419503621183312},
     // Every decimal SI suffix.
     {"5n", 1, 1},
     {"4u", 1, 1},
@@ -151,6 +152,43 @@ TEST(QuantityTest, ValueAndMilliValue) {
     EXPECT_EQ(q->ScaledValue(0), c.value);
     EXPECT_EQ(q->ScaledValue(3), c.milli);
     EXPECT_EQ(q->text(), c.input);
+  }
+}
+
+// Value and MilliValue where scaling the int64 form overflows, as
+// apimachinery v0.26.7 computed them (resource.ParseQuantity, then
+// Quantity.Value and Quantity.MilliValue). positiveScaleInt64 multiplies by
+// 10, 100, 1000, 10^6 or 10^9 at once and keeps the wrapped product; any
+// other power of ten reads 0 on overflow.
+const ValueCase kOverflowCases[] = {
+    {"10000000000000G", 1864712049423024128, 0},
+    {"-10000000000000G", -1864712049423024128, 0},
+    {"100000000000000M", 7766279631452241920, 200376420520689664},
+    {"9999999999999999k", -8446744073709552616, 1864712049422024128},
+    {"99999999999999999e2", -8446744073709551716, 0},
+    {"999999999999999999e1", -8446744073709551626, 0},
+    {"99999999999999999", 99999999999999999, 7766279631452240920},
+    {"10000000000000000", 10000000000000000, -8446744073709551616},
+    {"-10000000000000000", -10000000000000000, 8446744073709551616},
+    {"10000000000000k", 10000000000000000, -8446744073709551616},
+    {"1000000000000M", 1000000000000000000, 3875820019684212736},
+    {"12E", 0, 0},
+    {"1E", 1000000000000000000, 0},
+    {"10P", 10000000000000000, 0},
+    {"123456789012345e6", -5670419503621861312, -7269072993028965888},
+    {"5e18", 5000000000000000000, 0},
+    {"7Ei", 8070450532247928832, kMin},
+    {"9223372036854775807", kMax, -1000},
+    {"-9223372036854775808", 0, 0},
+    {"9223372036854775808", kMin, 0},
+};
+
+TEST(QuantityTest, ScalingOverflowWrapsAtOnceAndZeroesInALoop) {
+  for (const ValueCase& c : kOverflowCases) {
+    absl::StatusOr<Quantity> q = ParseQuantity(c.input);
+    ASSERT_TRUE(q.ok()) << c.input << ": " << q.status();
+    EXPECT_EQ(q->Value(), c.value) << c.input;
+    EXPECT_EQ(q->MilliValue(), c.milli) << c.input;
   }
 }
 

@@ -74,6 +74,7 @@ class CacheSource : public LayerSource {
     }
     UnderscoreLabel(p->labels);
     PodResourceCorners(variety_, *p);
+    GoRequestCorner(go_, *p);
     if (UpstreamSumsRequestQuantities(options_.upstream)) {
       FractionalRequestCorners(variety_, *p);
     }
@@ -87,6 +88,7 @@ class CacheSource : public LayerSource {
     n->labels = {{"topology.kubernetes.io/zone", Chance(0.5) ? "a" : "b"}};
     n->allocatable["cpu"] = Q(absl::StrCat(Uniform(1, 8)));
     NodeResourceCorners(variety_, *n);
+    GoAllocatableCorner(go_, *n);
     // Now and then no labels (no zone) or no allocatable at all.
     if (variety_.Chance(0.1)) n->labels.clear();
     if (variety_.Chance(0.1)) n->allocatable.clear();

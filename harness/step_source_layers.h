@@ -20,6 +20,7 @@
 #include "harness/informer_world.h"
 #include "harness/quantity.h"
 #include "harness/step_source.h"
+#include "harness/step_source_go_corners.h"
 #include "harness/step_source_perturb.h"
 
 namespace schedtrace::step_source {
@@ -451,6 +452,7 @@ class LayerSource : public StepSource, protected KeptPods {
     land_ = options.clock.land;
     leap_ = options.clock.leap;
     world_ = InformerWorld(layer_, config);
+    go_ = GoDice(options.seed, static_cast<uint64_t>(layer_));
   }
 
   // Corner 4 (queue and scheduler layers): now and then (ClockSteps::land),
@@ -495,6 +497,10 @@ class LayerSource : public StepSource, protected KeptPods {
     }
     auto alt = std::make_shared<Pod>(old);
     alt->resource_version = next->resource_version;
+    if (GoRespellDeletion(go_, *alt)) {  // the Go corners' own respelling
+      next = std::move(alt);
+      return;
+    }
     const bool respell = variety_.Chance(0.5);
     if (respell ? Respell(variety_, *alt) || FlipGivenEmpty(variety_, *alt)
                 : FlipGivenEmpty(variety_, *alt) || Respell(variety_, *alt)) {
@@ -517,6 +523,7 @@ class LayerSource : public StepSource, protected KeptPods {
   double land_ = 0;     // ClockSteps::land
   double leap_ = 0;     // ClockSteps::leap
   bool leapt_ = false;  // Leap
+  GoDice go_;           // the Go corners (step_source_go_corners.h)
 };
 
 }  // namespace schedtrace::step_source

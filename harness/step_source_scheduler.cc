@@ -89,14 +89,15 @@ class SchedulerSource : public LayerSource {
   // a cycle that scores it (upstream: RunScorePlugins).
   std::string Score(int index, int drawn) {
     if (variety_.Chance(options_.variety.bad_score)) {
-      return absl::StrCat(variety_.Chance(0.5) ? 101 + index * 10 + drawn
-                                               : -1 - index);
+      return GoScoreSpelling(
+          go_, absl::StrCat(variety_.Chance(0.5) ? 101 + index * 10 + drawn
+                                                 : -1 - index));
     }
     if (options_.nodes > 10) {
       const int width = std::max(1, 100 / options_.nodes);
-      return absl::StrCat(index * width + drawn % width);
+      return GoScoreSpelling(go_, absl::StrCat(index * width + drawn % width));
     }
-    return absl::StrCat(index * 10 + drawn);
+    return GoScoreSpelling(go_, absl::StrCat(index * 10 + drawn));
   }
 
   // Corner 5: a node update that changes node i's score: another score in
@@ -154,6 +155,7 @@ class SchedulerSource : public LayerSource {
                                 {}});
     }
     PodResourceCorners(variety_, *p);
+    GoRequestCorner(go_, *p);
     if (UpstreamSumsRequestQuantities(options_.upstream)) {
       FractionalRequestCorners(variety_, *p);
     }
@@ -175,6 +177,7 @@ class SchedulerSource : public LayerSource {
     if (Chance(0.2)) n->taints.push_back(DedicatedTaint());
     if (Chance(0.1)) n->unschedulable = true;
     NodeResourceCorners(variety_, *n);
+    GoAllocatableCorner(go_, *n);
     if (variety_.Chance(0.05)) n->allocatable.clear();  // nothing fits
     GiveEmpty(variety_, *n);
     return n;
@@ -262,8 +265,8 @@ class SchedulerSource : public LayerSource {
             if (!old.deletion_timestamp) {
               // Seconds since the trace's start: a clock that starts high
               // (StartClock) stays within metav1.Time's years.
-              next->deletion_timestamp =
-                  K8sTime(kTraceEpochSeconds + (t_ - start_) / 1000);
+              next->deletion_timestamp = GoTimeSpelling(
+                  go_, kTraceEpochSeconds + (t_ - start_) / 1000);
             }
             break;
           default:

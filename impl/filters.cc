@@ -228,10 +228,9 @@ std::vector<std::string> FilterPluginNames(uint32_t mask) {
 int64_t TraceScoreOf(const Node& node) {
   auto it = node.labels.find("schedtrace.io/score");
   if (it == node.labels.end()) return 0;
-  const std::string& s = it->second;
+  // strconv.ParseInt's reading, sign included ("+5" is 5).
   int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && p == s.data() + s.size() ? v : 0;
+  return ParseGoInt(it->second, v) ? v : 0;
 }
 
 void ComputeNodeFacts(const NodePtr& node, Cache& cache, NodeFacts& out) {

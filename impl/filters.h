@@ -92,7 +92,8 @@ struct PreFilterResult {
 };
 PreFilterResult NodeAffinityPreFilter(const Pod& pod, const Upstream& up);
 
-// The TraceScore plugin: the integer label schedtrace.io/score, else 0.
+// The TraceScore plugin: the label schedtrace.io/score as strconv.Atoi
+// reads it (a sign allowed: "+5" is 5), else 0.
 int64_t TraceScoreOf(const Node& node);
 
 }  // namespace schedtrace::impl

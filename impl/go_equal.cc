@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "harness/go_rfc3339.h"
+
 namespace schedtrace::impl {
 namespace {
 
@@ -188,7 +190,9 @@ bool PodUpdated(const Pod& o, const Pod& n, bool scheduling_gates) {
   if ((PodNils(o) & compared) != (PodNils(n) & compared)) return true;
   if (o.name != n.name || o.namespace_ != n.namespace_ || o.uid != n.uid ||
       o.labels != n.labels || o.annotations != n.annotations ||
-      o.deletion_timestamp != n.deletion_timestamp ||
+      o.deletion_timestamp.has_value() != n.deletion_timestamp.has_value() ||
+      (o.deletion_timestamp &&
+       !SameGoInstant(*o.deletion_timestamp, *n.deletion_timestamp)) ||
       o.scheduler_name != n.scheduler_name || o.priority != n.priority ||
       o.node_name != n.node_name || o.node_selector != n.node_selector ||
       o.tolerations != n.tolerations ||

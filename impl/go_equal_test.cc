@@ -16,6 +16,16 @@ TEST(ImplGoEqualTest, PodsAsIsPodUpdatedSeesThem) {
   }
 }
 
+TEST(ImplGoEqualTest, DeletionTimestampsByTheirInstant) {
+  for (const test::TimestampCase& c : test::TimestampCases()) {
+    Pod a = test::BasePod(), b = test::BasePod();
+    a.deletion_timestamp = c.a;
+    b.deletion_timestamp = c.b;
+    EXPECT_EQ(PodUpdated(a, b), !c.deep_equal) << c.a << " vs " << c.b;
+    EXPECT_EQ(PodUpdated(b, a), !c.deep_equal) << c.b << " vs " << c.a;
+  }
+}
+
 TEST(ImplGoEqualTest, QuantitiesByTheirParsedFields) {
   for (const test::QuantityCase& c : test::QuantityCases()) {
     EXPECT_EQ(GoEqual(test::Q(c.a), test::Q(c.b)), c.deep_equal)

@@ -57,6 +57,26 @@ TEST(SchedulerTest, TheHighestScoreWinsWhateverTheOrder) {
   EXPECT_EQ(out.result->node, "b1");
 }
 
+// TraceScore reads the label as strconv.Atoi: a sign and leading zeros are
+// taken, blanks and a second sign are not (0).
+TEST(SchedulerTest, TheScoreLabelIsReadAsAtoiReadsIt) {
+  Scheduler s(TestConfig());
+  StepOut out =
+      ScheduleOn(s,
+                 {MakeNode("a1", "a", "50"), MakeNode("b1", "b", "+60"),
+                  MakeNode("c1", "c", " 90"), MakeNode("d1", "d", "+-90")},
+                 MakePod("p", "100m"));
+  EXPECT_EQ(out.result->node, "b1");
+  Scheduler t(TestConfig());
+  out = ScheduleOn(t, {MakeNode("a1", "a", "50"), MakeNode("b1", "b", "070")},
+                   MakePod("p", "100m"));
+  EXPECT_EQ(out.result->node, "b1");
+  Scheduler u(TestConfig());
+  out = ScheduleOn(u, {MakeNode("a1", "a", "5"), MakeNode("b1", "b", "+101")},
+                   MakePod("p", "100m"));
+  EXPECT_EQ(out.result->outcome, "error");
+}
+
 TEST(SchedulerTest, AScoreOutsideZeroToHundredIsAnErrorWithTwoFeasibleNodes) {
   Scheduler s(TestConfig());
   StepOut out =

@@ -16,16 +16,6 @@ FilterStatus Fail(Code code, std::string plugin, std::string reason) {
   return FilterStatus{code, std::move(plugin), {std::move(reason)}};
 }
 
-bool ParseInt64(const std::string& s, int64_t& out) {
-  if (s.empty()) return false;
-  const char* begin = s.data();
-  const char* end = s.data() + s.size();
-  // strconv.ParseInt accepts one leading sign ("+5", "-5"; not "+-5").
-  if (*begin == '+' && end - begin > 1 && begin[1] != '-') ++begin;
-  auto [ptr, ec] = std::from_chars(begin, end, out);
-  return ec == std::errc() && ptr == end;
-}
-
 bool Contains(const std::vector<std::string>& values, const std::string& v) {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
@@ -44,7 +34,7 @@ bool ValidLabelRequirement(const NodeSelectorRequirement& r) {
   if (r.op == "Exists" || r.op == "DoesNotExist") return r.values.empty();
   if (r.op == "Gt" || r.op == "Lt") {
     int64_t unused;
-    return r.values.size() == 1 && ParseInt64(r.values[0], unused);
+    return r.values.size() == 1 && ParseGoInt64(r.values[0], unused);
   }
   return false;
 }
@@ -60,7 +50,8 @@ bool LabelRequirementMatches(const NodeSelectorRequirement& r,
   if (r.op == "DoesNotExist") return !has;
   // Gt, Lt: the label must parse as an integer.
   int64_t have, want;
-  if (!has || !ParseInt64(it->second, have) || !ParseInt64(r.values[0], want)) {
+  if (!has || !ParseGoInt64(it->second, have) ||
+      !ParseGoInt64(r.values[0], want)) {
     return false;
   }
   return r.op == "Gt" ? have > want : have < want;

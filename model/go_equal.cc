@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/go_rfc3339.h"
+
 namespace schedtrace::model {
 namespace {
 
@@ -180,13 +182,27 @@ bool DeepEqual(const Quantity& a, const Quantity& b) {
          a.dec_pow10() == b.dec_pow10() && a.dec_scale() == b.dec_scale();
 }
 
+namespace {
+
+// A *metav1.Time: both nil, or both set to the same instant (the
+// metav1.Times UnmarshalJSON leaves, t.Local() of what time.Parse read, are
+// deep-equal exactly then: "2023-01-01T00:00:07Z" and
+// "2023-01-01T01:00:07+01:00" are the same).
+bool SameDeletionTimestamp(const std::optional<std::string>& a,
+                           const std::optional<std::string>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || SameGoInstant(*a, *b);
+}
+
+}  // namespace
+
 bool DeepEqual(const Pod& a, const Pod& b) {
   const GivenEmpty& ga = a.given_empty;
   const GivenEmpty& gb = b.given_empty;
   // metadata
   if (a.namespace_ != b.namespace_ || a.name != b.name || a.uid != b.uid ||
       a.resource_version != b.resource_version ||
-      a.deletion_timestamp != b.deletion_timestamp) {
+      !SameDeletionTimestamp(a.deletion_timestamp, b.deletion_timestamp)) {
     return false;
   }
   if (!DeepEqualField(Field(a.labels, ga, Nilable::kLabels),

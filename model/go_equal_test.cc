@@ -24,6 +24,16 @@ TEST(ModelGoEqualTest, PodsAsIsPodUpdatedSeesThem) {
   }
 }
 
+TEST(ModelGoEqualTest, DeletionTimestampsByTheirInstant) {
+  for (const test::TimestampCase& c : test::TimestampCases()) {
+    Pod a = test::BasePod(), b = test::BasePod();
+    a.deletion_timestamp = c.a;
+    b.deletion_timestamp = c.b;
+    EXPECT_EQ(DeepEqual(a, b), c.deep_equal) << c.a << " vs " << c.b;
+    EXPECT_EQ(DeepEqual(b, a), c.deep_equal) << c.b << " vs " << c.a;
+  }
+}
+
 TEST(ModelGoEqualTest, QuantitiesByTheirParsedFields) {
   for (const test::QuantityCase& c : test::QuantityCases()) {
     EXPECT_EQ(DeepEqual(test::Q(c.a), test::Q(c.b)), c.deep_equal)

@@ -12,6 +12,7 @@
 
 #include "model/fatal.h"
 #include "model/filters.h"
+#include "model/go_int.h"
 #include "model/node_events.h"
 #include "model/scheduler.h"
 
@@ -27,15 +28,15 @@ NominatingInfo ClearNominatedNode() {
   return NominatingInfo{NominatingMode::kOverride, ""};
 }
 
-// The TraceScore plugin: the integer in the node's `schedtrace.io/score`
-// label, 0 when absent (or not an integer).
+// The TraceScore plugin (upstream/cmd/schedtrace-upstream's
+// tracePlugin.Score): the integer in the node's `schedtrace.io/score` label
+// as strconv.ParseInt reads it ("+5" is 5, "007" is 7, "-0" is 0), 0 when
+// absent or not an integer (" 5", "5.0", "+-5", out of int64).
 int64_t TraceScore(const Node& node) {
   auto it = node.labels.find("schedtrace.io/score");
   if (it == node.labels.end()) return 0;
   int64_t v = 0;
-  const std::string& s = it->second;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && ptr == s.data() + s.size() ? v : 0;
+  return ParseGoInt64(it->second, v) ? v : 0;
 }
 
 // upstream: QueuedPodInfo.DeepCopy. Before v1.26 it copied neither

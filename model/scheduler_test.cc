@@ -87,6 +87,29 @@ TEST_F(SchedulerTest, ScoresParksBeforePreBindAndBinds) {
   EXPECT_EQ(st.cache->binding_finished, std::vector<std::string>{"ns/p"});
 }
 
+// TraceScore reads the label as strconv.Atoi: "+60" is 60, "070" is 70,
+// " 90" and "+-90" are not integers (0).
+TEST_F(SchedulerTest, ScoreLabelIsReadAsAtoiReadsIt) {
+  ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n1", "2", "50")).ok());
+  ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n2", "2", "+60")).ok());
+  ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n3", "2", " 90")).ok());
+  ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n4", "2", "+-90")).ok());
+  ASSERT_TRUE(s_.OnPodAdd(MakePod("p", "1")).ok());
+  s_.TakeOut();
+  ASSERT_TRUE(s_.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kAllow).ok());
+  StepOut out = s_.TakeOut();
+  ASSERT_TRUE(out.result.has_value());
+  EXPECT_EQ(out.result->node, "n2");
+
+  ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n5", "2", "070")).ok());
+  ASSERT_TRUE(s_.OnPodAdd(MakePod("q", "1")).ok());
+  s_.TakeOut();
+  ASSERT_TRUE(s_.ScheduleOne(ReserveOutcome::kOk, PermitOutcome::kAllow).ok());
+  out = s_.TakeOut();
+  ASSERT_TRUE(out.result.has_value());
+  EXPECT_EQ(out.result->node, "n5");
+}
+
 TEST_F(SchedulerTest, FitErrorRecordsPluginsAndNodeAddPrechecks) {
   ASSERT_TRUE(s_.OnNodeAdd(MakeNode("n1", "1")).ok());
   ASSERT_TRUE(s_.OnPodAdd(MakePod("big", "2")).ok());

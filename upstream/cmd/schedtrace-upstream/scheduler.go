@@ -360,19 +360,21 @@ type tracePlugin struct {
 
 func (p *tracePlugin) Name() string { return p.name }
 
-// Score is TraceScore: the integer in the node's label schedtrace.io/score,
-// 0 when absent or not an integer. The framework refuses a score outside
-// [0, 100] (RunScorePlugins).
+// Score is TraceScore: the integer in the node's label schedtrace.io/score
+// as strconv.Atoi reads it (one optional sign, decimal digits, leading zeros
+// allowed: "+5" is 5, "-0" is 0, "007" is 7), 0 when absent or not an
+// integer (" 5", "+-5", "5.0", beyond int64). The framework refuses a score
+// outside [0, 100] (RunScorePlugins).
 func (p *tracePlugin) Score(_ context.Context, _ *framework.CycleState, _ *v1.Pod, nodeName string) (int64, *framework.Status) {
 	ni, err := p.h.SnapshotSharedLister().NodeInfos().Get(nodeName)
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
-	v, err := strconv.ParseInt(ni.Node().Labels[scoreLabel], 10, 64)
+	v, err := strconv.Atoi(ni.Node().Labels[scoreLabel])
 	if err != nil {
 		return 0, nil
 	}
-	return v, nil
+	return int64(v), nil
 }
 
 func (p *tracePlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
