@@ -151,7 +151,7 @@ TEST(StateDiffTest, RepeatedKeysFallBackToPositions) {
             (std::vector<Difference>{
                 {"state.queue.active[1].attempts", "changed", "1", "3"}}));
   // ... and of different lengths, whole.
-  actual = Queue({Entry("d/a")});
+  actual = Queue(json::array({Entry("d/a")}));
   EXPECT_EQ(State(expected, actual),
             (std::vector<Difference>{
                 {"state.queue.active", "changed",
@@ -164,7 +164,7 @@ TEST(StateDiffTest, ActualShowsWhatWasSentNotTheDefault) {
                 {"attempts", 1},
                 {"plugins", json::array()},
                 {"gated", true}};
-  json expected = Queue(json::array(), json::array(), {entry});
+  json expected = Queue(json::array(), json::array(), json::array({entry}));
   json actual = expected;  // the canonical re-encoding of what was sent
   actual["queue"]["unschedulable"][0]["gated"] = false;
   actual["queue"]["unschedulable"][0]["plugins"] = {"X"};
@@ -198,7 +198,7 @@ TEST(StateDiffTest, PartsAndKeysLeftOutOrUnreportedAreNotCompared) {
   json expected = {{"queue", {{"schedulingCycle", 4}}},
                    {"waiting", {"d/w"}},
                    {"parked", {"d/p"}}};
-  json actual = Queue({Entry("d/a")});
+  json actual = Queue(json::array({Entry("d/a")}));
   actual["waiting"] = json::array();
   actual["parked"] = json::array();
   auto reports = [](std::string_view path) { return path != "parked"; };
