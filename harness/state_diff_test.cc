@@ -215,7 +215,7 @@ TEST(StateDiffTest, OrderIsTheFormatsThenFoundOrder) {
   expected["queue"]["schedulingCycle"] = 1;
   expected["cache"] = {{"assumed", {"d/x"}}};
   json actual = Queue({Entry("d/c", 2), Entry("d/b"), Entry("d/n")});
-  actual["queue"]["backoff"] = {Entry("d/a")};
+  actual["queue"]["backoff"] = json::array({Entry("d/a")});
   actual["cache"] = {{"assumed", json::array()}};
   const std::vector<Difference> want = {
       {"state.queue.active[d/a]", "missing", R"({"attempts":0,"pod":"d/a"})",
