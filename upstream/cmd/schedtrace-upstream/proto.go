@@ -213,3 +213,23 @@ type out map[string]any
 type notApplicable struct{ reason string }
 
 func (e notApplicable) Error() string { return e.reason }
+
+// cycleArg reads q_add_unschedulable's cycle: an integer, or "current" (and
+// absent) for the queue's current scheduling cycle.
+func cycleArg(raw json.RawMessage, current int64) (int64, error) {
+	if isNull(raw) {
+		return current, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "current" {
+			return current, nil
+		}
+		return 0, fmt.Errorf("field \"cycle\": %q is not \"current\"", s)
+	}
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, fmt.Errorf("field \"cycle\": %v", err)
+	}
+	return n, nil
+}

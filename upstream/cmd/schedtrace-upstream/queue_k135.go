@@ -280,7 +280,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		if !ok {
 			return nil, notApplicable{key + " was never popped"}
 		}
-		cycle, err := l.cycle(st.Cycle)
+		cycle, err := cycleArg(st.Cycle, l.q.SchedulingCycle())
 		if err != nil {
 			return nil, err
 		}
@@ -363,25 +363,6 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		return out{}, nil
 	}
 	return nil, fmt.Errorf("not an op of the queue layer")
-}
-
-// cycle reads q_add_unschedulable's cycle: an integer or "current".
-func (l *queueLayer) cycle(raw json.RawMessage) (int64, error) {
-	if isNull(raw) {
-		return l.q.SchedulingCycle(), nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		if s == "current" {
-			return l.q.SchedulingCycle(), nil
-		}
-		return 0, fmt.Errorf("field \"cycle\": %q is not \"current\"", s)
-	}
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, fmt.Errorf("field \"cycle\": %v", err)
-	}
-	return n, nil
 }
 
 func (l *queueLayer) state() map[string]any {
