@@ -14,7 +14,6 @@ import (
 
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
@@ -111,24 +110,4 @@ func cacheState(s cache.SchedtraceState) map[string]any {
 		"nodes": nodes, "assumed": sortedKeys(s.Assumed),
 		"bindingFinished": sortedKeys(s.BindingFinished),
 	}
-}
-
-// requested is a NodeInfo's Requested, resources at zero left out.
-func requested(r *framework.Resource) map[string]int64 {
-	m := map[string]int64{}
-	if r.MilliCPU != 0 {
-		m["cpu"] = r.MilliCPU
-	}
-	if r.Memory != 0 {
-		m["memory"] = r.Memory
-	}
-	if r.EphemeralStorage != 0 {
-		m["ephemeral-storage"] = r.EphemeralStorage
-	}
-	for name, v := range r.ScalarResources {
-		if v != 0 {
-			m[string(name)] = v
-		}
-	}
-	return m
 }

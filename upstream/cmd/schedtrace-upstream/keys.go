@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 // sortedKeys returns the pods' keys, sorted.
@@ -33,4 +34,24 @@ func sortedStrings(in []string) []string {
 	out := append([]string{}, in...)
 	sort.Strings(out)
 	return out
+}
+
+// requested is a NodeInfo's Requested, resources at zero left out.
+func requested(r *framework.Resource) map[string]int64 {
+	m := map[string]int64{}
+	if r.MilliCPU != 0 {
+		m["cpu"] = r.MilliCPU
+	}
+	if r.Memory != 0 {
+		m["memory"] = r.Memory
+	}
+	if r.EphemeralStorage != 0 {
+		m["ephemeral-storage"] = r.EphemeralStorage
+	}
+	for name, v := range r.ScalarResources {
+		if v != 0 {
+			m[string(name)] = v
+		}
+	}
+	return m
 }

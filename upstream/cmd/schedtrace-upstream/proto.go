@@ -233,3 +233,12 @@ func cycleArg(raw json.RawMessage, current int64) (int64, error) {
 	}
 	return n, nil
 }
+
+// errOut is the out of a call that returns an error: {"error": true} when
+// it did, {} when it did not.
+func errOut(err error) out {
+	if err != nil {
+		return out{"error": true}
+	}
+	return out{}
+}

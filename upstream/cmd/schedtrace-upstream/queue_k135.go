@@ -217,13 +217,6 @@ func (l *queueLayer) listed(pod *v1.Pod) {
 	}
 }
 
-func errOut(err error) out {
-	if err != nil {
-		return out{"error": true}
-	}
-	return out{}
-}
-
 func (l *queueLayer) apply(st *step) (out, error) {
 	switch st.Op {
 	case "q_add":
