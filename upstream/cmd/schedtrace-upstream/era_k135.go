@@ -16,3 +16,10 @@ func checkFeatures(c *config) error {
 	}
 	return nil
 }
+
+// setFeatureGates sets nothing: every gate stays at the version's default,
+// which checkFeatures has checked the header against.
+func setFeatureGates(*config) error { return nil }
+
+// podSchedulingReadiness is true: the gate is locked on.
+func podSchedulingReadiness(*config) bool { return true }

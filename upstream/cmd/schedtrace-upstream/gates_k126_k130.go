@@ -8,11 +8,8 @@ import (
 	"context"
 
 	v1 "k8s.io/api/core/v1"
-	schedulerapi "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
 )
 
@@ -55,44 +52,4 @@ func isGated(p *framework.QueuedPodInfo) bool { return p.Gated }
 func newPodInfo(pod *v1.Pod) *framework.PodInfo {
 	pi, _ := framework.NewPodInfo(pod)
 	return pi
-}
-
-// preEnqueueNames is each profile's PreEnqueue plugins in the scheduler
-// layer: the header's preEnqueuePlugins when given; otherwise
-// plugins.preEnqueue for every profile; otherwise SchedulingGates when
-// PodSchedulingReadiness is on (podSchedulingReadiness).
-func preEnqueueNames(c *config) map[string][]string {
-	if len(c.PreEnqueuePlugins) > 0 {
-		return c.PreEnqueuePlugins
-	}
-	names, given := c.Plugins["preEnqueue"]
-	if !given && podSchedulingReadiness(c) {
-		names = []string{schedulinggates.Name}
-	}
-	m := map[string][]string{}
-	for _, p := range c.Profiles {
-		m[p] = names
-	}
-	return m
-}
-
-// setPreEnqueue enables each profile's PreEnqueue plugins (preEnqueueNames)
-// and registers a namedPreEnqueue for each name upstream has no plugin for.
-func setPreEnqueue(c *config, registry frameworkruntime.Registry, profiles []schedulerapi.KubeSchedulerProfile) {
-	inTree := frameworkplugins.NewInTreeRegistry()
-	pre := preEnqueueNames(c)
-	for _, names := range pre {
-		for _, name := range names {
-			name := name
-			if _, ok := inTree[name]; ok {
-				continue
-			}
-			registry[name] = pluginFactory(func(framework.Handle) framework.Plugin {
-				return namedPreEnqueue{name}
-			})
-		}
-	}
-	for i := range profiles {
-		profiles[i].Plugins.PreEnqueue = pluginSet(pre[profiles[i].SchedulerName]...)
-	}
 }

@@ -1,5 +1,3 @@
-//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
-
 package main
 
 // A SharedInformerFactory for scheduler.New whose informers are never
@@ -77,14 +75,14 @@ type coreV1 struct {
 	h *handlerSet
 }
 
-func (c coreV1) Pods() corev1informers.PodInformer { return podInformer{c.Interface.Pods(), c.h} }
-func (c coreV1) Nodes() corev1informers.NodeInformer {
+func (c coreV1) Pods() podInformerT { return podInformer{c.Interface.Pods(), c.h} }
+func (c coreV1) Nodes() nodeInformerT {
 	return nodeInformer{c.Interface.Nodes(), c.h}
 }
-func (c coreV1) PersistentVolumes() corev1informers.PersistentVolumeInformer {
+func (c coreV1) PersistentVolumes() pvInformerT {
 	return pvInformer{c.Interface.PersistentVolumes(), c.h}
 }
-func (c coreV1) PersistentVolumeClaims() corev1informers.PersistentVolumeClaimInformer {
+func (c coreV1) PersistentVolumeClaims() pvcInformerT {
 	return pvcInformer{c.Interface.PersistentVolumeClaims(), c.h}
 }
 
@@ -100,89 +98,91 @@ type storageV1 struct {
 	h *handlerSet
 }
 
-func (s storageV1) CSINodes() storagev1informers.CSINodeInformer {
+func (s storageV1) CSINodes() csiNodeInformerT {
 	return csiNodeInformer{s.Interface.CSINodes(), s.h}
 }
-func (s storageV1) CSIDrivers() storagev1informers.CSIDriverInformer {
+func (s storageV1) CSIDrivers() csiDriverInformerT {
 	return csiDriverInformer{s.Interface.CSIDrivers(), s.h}
 }
-func (s storageV1) CSIStorageCapacities() storagev1informers.CSIStorageCapacityInformer {
+func (s storageV1) CSIStorageCapacities() csiCapacityInformerT {
 	return csiCapacityInformer{s.Interface.CSIStorageCapacities(), s.h}
 }
-func (s storageV1) StorageClasses() storagev1informers.StorageClassInformer {
+func (s storageV1) StorageClasses() storageClassInformerT {
 	return storageClassInformer{s.Interface.StorageClasses(), s.h}
 }
 
 // One wrapper per informer kind: the real informer, Informer() capturing.
+// The interfaces they wrap (podInformerT, ...) are the era's: client-go
+// v0.37 returns Typed ones (informers_k*.go).
 
 type podInformer struct {
-	corev1informers.PodInformer
+	podInformerT
 	h *handlerSet
 }
 
 func (i podInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.PodInformer.Informer(), "Pod", i.h}
+	return capturingInformer{i.podInformerT.Informer(), "Pod", i.h}
 }
 
 type nodeInformer struct {
-	corev1informers.NodeInformer
+	nodeInformerT
 	h *handlerSet
 }
 
 func (i nodeInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.NodeInformer.Informer(), "Node", i.h}
+	return capturingInformer{i.nodeInformerT.Informer(), "Node", i.h}
 }
 
 type pvInformer struct {
-	corev1informers.PersistentVolumeInformer
+	pvInformerT
 	h *handlerSet
 }
 
 func (i pvInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.PersistentVolumeInformer.Informer(), "PersistentVolume", i.h}
+	return capturingInformer{i.pvInformerT.Informer(), "PersistentVolume", i.h}
 }
 
 type pvcInformer struct {
-	corev1informers.PersistentVolumeClaimInformer
+	pvcInformerT
 	h *handlerSet
 }
 
 func (i pvcInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.PersistentVolumeClaimInformer.Informer(), "PersistentVolumeClaim", i.h}
+	return capturingInformer{i.pvcInformerT.Informer(), "PersistentVolumeClaim", i.h}
 }
 
 type csiNodeInformer struct {
-	storagev1informers.CSINodeInformer
+	csiNodeInformerT
 	h *handlerSet
 }
 
 func (i csiNodeInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.CSINodeInformer.Informer(), "CSINode", i.h}
+	return capturingInformer{i.csiNodeInformerT.Informer(), "CSINode", i.h}
 }
 
 type csiDriverInformer struct {
-	storagev1informers.CSIDriverInformer
+	csiDriverInformerT
 	h *handlerSet
 }
 
 func (i csiDriverInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.CSIDriverInformer.Informer(), "CSIDriver", i.h}
+	return capturingInformer{i.csiDriverInformerT.Informer(), "CSIDriver", i.h}
 }
 
 type csiCapacityInformer struct {
-	storagev1informers.CSIStorageCapacityInformer
+	csiCapacityInformerT
 	h *handlerSet
 }
 
 func (i csiCapacityInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.CSIStorageCapacityInformer.Informer(), "CSIStorageCapacity", i.h}
+	return capturingInformer{i.csiCapacityInformerT.Informer(), "CSIStorageCapacity", i.h}
 }
 
 type storageClassInformer struct {
-	storagev1informers.StorageClassInformer
+	storageClassInformerT
 	h *handlerSet
 }
 
 func (i storageClassInformer) Informer() cache.SharedIndexInformer {
-	return capturingInformer{i.StorageClassInformer.Informer(), "StorageClass", i.h}
+	return capturingInformer{i.storageClassInformerT.Informer(), "StorageClass", i.h}
 }

@@ -1,5 +1,3 @@
-//go:build k8s_1_25 || k8s_1_26 || k8s_1_30
-
 package main
 
 // The scheduler layer on a whole Scheduler from scheduler.New
@@ -22,9 +20,12 @@ package main
 //   - events come from a recorder of our own, status patches from a reactor
 //     of the fake clientset, both synchronous.
 //
-// What the eras call differently (scheduler.New, the plugin factories, the
-// signatures of NextPod and FailureHandler, scheduleOne, PreEnqueue) is in
-// scheduler_k1*.go.
+// Every era runs this file. What the eras call differently (scheduler.New,
+// the plugin factories, the signatures of NextPod, SchedulePod and
+// FailureHandler, scheduleOne, PreEnqueue, Score, the queue's and the
+// cache's reads) is in scheduler_k1*.go, and the framework's types this file
+// names (fwStatus, fwCycleState, ...) are aliases each era file gives: the
+// plugin API moved to k8s.io/kube-scheduler/framework in later versions.
 
 import (
 	"bytes"
@@ -52,7 +53,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
-	"k8s.io/kubernetes/pkg/scheduler/schedtrace"
 )
 
 // The scripted plugins' names (docs/FORMAT.md, "Layer scheduler").
@@ -118,9 +118,9 @@ type cycleRecord struct {
 // TracePreBind writes it into the cycle state for TraceBind.
 type bindAnswer struct{ prebind, bind string }
 
-func (a *bindAnswer) Clone() framework.StateData { return a }
+func (a *bindAnswer) Clone() fwStateData { return a }
 
-const bindAnswerKey framework.StateKey = "schedtrace.io/bind-answer"
+const bindAnswerKey fwStateKey = "schedtrace.io/bind-answer"
 
 // parkedCycle is a binding goroutine parked in TracePreBind.
 type parkedCycle struct {
@@ -130,8 +130,8 @@ type parkedCycle struct {
 
 type schedulerLayer struct {
 	sched    *scheduler.Scheduler
-	queue    *schedtrace.PriorityQueue
-	less     framework.LessFunc
+	queue    *schedQueue
+	less     fwLessFunc
 	informer informers.SharedInformerFactory // the real factory: its stores
 	handlers *handlerSet
 	ctx      context.Context
@@ -191,7 +191,7 @@ func newSchedulerLayer(c *config) (layerSystem, error) {
 	if c.PodInitialBackoffMs%1000 != 0 || c.PodMaxBackoffMs%1000 != 0 {
 		return nil, fmt.Errorf("podInitialBackoffMs and podMaxBackoffMs must be whole seconds: scheduler.New takes seconds")
 	}
-	if c.Features["SchedulerQueueingHints"] {
+	if c.Features["SchedulerQueueingHints"] && !queueingHintsAlwaysOn {
 		return nil, fmt.Errorf("SchedulerQueueingHints: true is refused (not modelled)")
 	}
 	if err := setFeatureGates(c); err != nil {
@@ -208,7 +208,7 @@ func newSchedulerLayer(c *config) (layerSystem, error) {
 	registry := frameworkruntime.Registry{}
 	for _, name := range []string{traceScore, traceReserve, tracePermit, tracePreBind, traceBind} {
 		name := name
-		registry[name] = pluginFactory(func(h framework.Handle) framework.Plugin {
+		registry[name] = pluginFactory(func(h fwHandle) fwPlugin {
 			return &tracePlugin{name: name, l: l, h: h}
 		})
 	}
@@ -238,38 +238,40 @@ func newSchedulerLayer(c *config) (layerSystem, error) {
 	}
 	setPreEnqueue(c, registry, profiles)
 
-	sched, err := newScheduler(l, client,
+	opts := append([]scheduler.Option{
 		scheduler.WithProfiles(profiles...),
 		scheduler.WithFrameworkOutOfTreeRegistry(registry),
 		allNodesToScore(),
-		scheduler.WithPodInitialBackoffSeconds(c.PodInitialBackoffMs/1000),
-		scheduler.WithPodMaxBackoffSeconds(c.PodMaxBackoffMs/1000),
+		scheduler.WithPodInitialBackoffSeconds(c.PodInitialBackoffMs / 1000),
+		scheduler.WithPodMaxBackoffSeconds(c.PodMaxBackoffMs / 1000),
 		scheduler.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
-	)
+	}, eraSchedulerOptions()...)
+	sched, err := newScheduler(l, client, opts...)
 	if err != nil {
 		return nil, err
 	}
 	l.sched = sched
-	l.queue = sched.SchedulingQueue.(*schedtrace.PriorityQueue)
-	l.queue.SchedtraceSetClock(fakeClock)
+	l.queue = sched.SchedulingQueue.(*schedQueue)
+	l.eraSetClock()
 	l.less = sched.Profiles[c.Profiles[0]].QueueSortFunc()
 
 	// Watch the scheduling cycle: what was popped (the era's NextPod
-	// wrapper), whether SchedulePod ran and chose a node, and whether the
-	// cycle failed (the era's FailureHandler wrapper).
+	// wrapper), whether SchedulePod ran and chose a node (the era's
+	// SchedulePod wrapper), and whether the cycle failed (the era's
+	// FailureHandler wrapper).
 	watchNextPod(l)
-	schedulePod := sched.SchedulePod
-	sched.SchedulePod = func(ctx context.Context, fwk framework.Framework, state *framework.CycleState, pod *v1.Pod) (scheduler.ScheduleResult, error) {
-		res, err := schedulePod(ctx, fwk, state, pod)
-		l.mu.Lock()
-		if l.cycle != nil {
-			l.cycle.scheduled, l.cycle.host, l.cycle.scheduleErr = true, res.SuggestedHost, err
-		}
-		l.mu.Unlock()
-		return res, err
-	}
+	watchSchedulePod(l)
 	watchFailureHandler(l)
 	return l, nil
+}
+
+// scheduled records what SchedulePod returned.
+func (l *schedulerLayer) scheduled(res scheduler.ScheduleResult, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cycle != nil {
+		l.cycle.scheduled, l.cycle.host, l.cycle.scheduleErr = true, res.SuggestedHost, err
+	}
 }
 
 // popped records the pod the scheduling cycle popped (nil: none).
@@ -355,34 +357,31 @@ func (e eventCapture) Eventf(regarding kruntime.Object, _ kruntime.Object, _, re
 type tracePlugin struct {
 	name string
 	l    *schedulerLayer
-	h    framework.Handle
+	h    fwHandle
 }
 
 func (p *tracePlugin) Name() string { return p.name }
 
-// Score is TraceScore: the integer in the node's label schedtrace.io/score
-// as strconv.Atoi reads it (one optional sign, decimal digits, leading zeros
-// allowed: "+5" is 5, "-0" is 0, "007" is 7), 0 when absent or not an
-// integer (" 5", "+-5", "5.0", beyond int64). The framework refuses a score
-// outside [0, 100] (RunScorePlugins).
-func (p *tracePlugin) Score(_ context.Context, _ *framework.CycleState, _ *v1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := p.h.SnapshotSharedLister().NodeInfos().Get(nodeName)
+// labelScore is TraceScore's score of a node: the integer in its label
+// schedtrace.io/score as strconv.Atoi reads it (one optional sign, decimal
+// digits, leading zeros allowed: "+5" is 5, "-0" is 0, "007" is 7), 0 when
+// absent or not an integer (" 5", "+-5", "5.0", beyond int64). The framework
+// refuses a score outside [0, 100] (RunScorePlugins). The era's Score reads
+// the node.
+func labelScore(node *v1.Node) int64 {
+	v, err := strconv.Atoi(node.Labels[scoreLabel])
 	if err != nil {
-		return 0, framework.AsStatus(err)
+		return 0
 	}
-	v, err := strconv.Atoi(ni.Node().Labels[scoreLabel])
-	if err != nil {
-		return 0, nil
-	}
-	return int64(v), nil
+	return int64(v)
 }
 
-func (p *tracePlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
+func (p *tracePlugin) ScoreExtensions() fwScoreExtensions { return nil }
 
 // Reserve is TraceReserve: it answers as the schedule_one step says.
-func (p *tracePlugin) Reserve(context.Context, *framework.CycleState, *v1.Pod, string) *framework.Status {
+func (p *tracePlugin) Reserve(context.Context, fwCycleState, *v1.Pod, string) *fwStatus {
 	if p.l.reserve == "error" {
-		return framework.NewStatus(framework.Error, "TraceReserve: error scripted by the trace")
+		return newStatus(codeError, "TraceReserve: error scripted by the trace")
 	}
 	return nil
 }
@@ -390,7 +389,7 @@ func (p *tracePlugin) Reserve(context.Context, *framework.CycleState, *v1.Pod, s
 // Unreserve is TraceReserve's: it runs first on every failure path, and
 // holds a binding goroutine that a delivery's handler released until the
 // handlers have returned.
-func (p *tracePlugin) Unreserve(context.Context, *framework.CycleState, *v1.Pod, string) {
+func (p *tracePlugin) Unreserve(context.Context, fwCycleState, *v1.Pod, string) {
 	if goroutineID() == mainGoroutine {
 		return
 	}
@@ -403,23 +402,23 @@ func (p *tracePlugin) Unreserve(context.Context, *framework.CycleState, *v1.Pod,
 }
 
 // Permit is TracePermit: it answers as the schedule_one step says.
-func (p *tracePlugin) Permit(context.Context, *framework.CycleState, *v1.Pod, string) (*framework.Status, time.Duration) {
+func (p *tracePlugin) Permit(context.Context, fwCycleState, *v1.Pod, string) (*fwStatus, time.Duration) {
 	switch p.l.permit {
 	case "wait":
-		return framework.NewStatus(framework.Wait), permitWait
+		return newStatus(codeWait), permitWait
 	case "reject":
-		return framework.NewStatus(framework.Unschedulable, "TracePermit: rejected by the trace"), 0
+		return newStatus(codeUnschedulable, "TracePermit: rejected by the trace"), 0
 	}
 	return nil, 0
 }
 
 // PreBind is TracePreBind: the binding goroutine parks here until a `bind`
 // step releases it, then answers as that step says.
-func (p *tracePlugin) PreBind(_ context.Context, state *framework.CycleState, pod *v1.Pod, _ string) *framework.Status {
+func (p *tracePlugin) PreBind(_ context.Context, state fwCycleState, pod *v1.Pod, _ string) *fwStatus {
 	ans := parkBeforePreBind(p.l, pod)
 	state.Write(bindAnswerKey, ans)
 	if ans.prebind == "error" {
-		return framework.NewStatus(framework.Error, "TracePreBind: error scripted by the trace")
+		return newStatus(codeError, "TracePreBind: error scripted by the trace")
 	}
 	return nil
 }
@@ -438,20 +437,20 @@ func parkBeforePreBind(l *schedulerLayer, pod *v1.Pod) *bindAnswer {
 
 // Bind is TraceBind: it answers as the `bind` step says; a success is a
 // binding of the step's out.
-func (p *tracePlugin) Bind(_ context.Context, state *framework.CycleState, pod *v1.Pod, nodeName string) *framework.Status {
+func (p *tracePlugin) Bind(_ context.Context, state fwCycleState, pod *v1.Pod, nodeName string) *fwStatus {
 	ans := &bindAnswer{}
 	if data, err := state.Read(bindAnswerKey); err == nil {
 		ans = data.(*bindAnswer)
 	}
 	if ans.bind == "error" {
-		return framework.NewStatus(framework.Error, "TraceBind: error scripted by the trace")
+		return newStatus(codeError, "TraceBind: error scripted by the trace")
 	}
 	p.l.out.add(&p.l.out.bindings, map[string]any{"pod": podKey(pod), "node": nodeName})
 	return nil
 }
 
 // PostBind is TraceBind's, and does nothing.
-func (p *tracePlugin) PostBind(context.Context, *framework.CycleState, *v1.Pod, string) {}
+func (p *tracePlugin) PostBind(context.Context, fwCycleState, *v1.Pod, string) {}
 
 // deliver runs the handlers registered for kind, in order, with the gate
 // closed to binding goroutines they release.
@@ -593,10 +592,10 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 		}
 		return out{}, nil
 	case "flush_backoff":
-		l.queue.SchedtraceFlushBackoff()
+		l.flushBackoff()
 		return out{}, nil
 	case "flush_unschedulable":
-		l.queue.SchedtraceFlushUnschedulable()
+		l.flushUnschedulable()
 		return out{}, nil
 	case "schedule_one":
 		return l.scheduleOne(st)
@@ -636,10 +635,11 @@ func (l *schedulerLayer) applyOp(st *step) (out, error) {
 	return nil, fmt.Errorf("not an op of the scheduler layer")
 }
 
-// scheduleOne is one scheduleOne that never blocks: with activeQ empty
-// nothing happens.
+// scheduleOne is one scheduleOne that never blocks: with nothing to pop
+// nothing happens (the era's nothingToPop, or its NextPod popping nothing
+// where Pop would wait).
 func (l *schedulerLayer) scheduleOne(st *step) (out, error) {
-	if l.queue.SchedtraceActiveLen() == 0 {
+	if l.nothingToPop() {
 		return out{"popped": nil}, nil
 	}
 	l.reserve, l.permit = st.Reserve, st.Permit
@@ -654,6 +654,9 @@ func (l *schedulerLayer) scheduleOne(st *step) (out, error) {
 	}()
 	scheduleOnce(l)
 	if rec.popped == nil {
+		if popMayFindNothing {
+			return out{"popped": nil}, nil
+		}
 		return nil, fmt.Errorf("activeQ was not empty, yet nothing was popped")
 	}
 	o := out{"popped": podKey(rec.popped)}
@@ -686,11 +689,11 @@ func (l *schedulerLayer) scheduleOne(st *step) (out, error) {
 
 // waitingPod is the pod of that key waiting on Permit; with several (two
 // uids of one key), the first by profile name, then uid.
-func (l *schedulerLayer) waitingPod(key string) framework.WaitingPod {
-	var found []framework.WaitingPod
-	for _, name := range l.profileNames() {
-		var here []framework.WaitingPod
-		l.sched.Profiles[name].IterateOverWaitingPods(func(wp framework.WaitingPod) {
+func (l *schedulerLayer) waitingPod(key string) fwWaitingPod {
+	var found []fwWaitingPod
+	for _, name := range l.waitingProfiles() {
+		var here []fwWaitingPod
+		l.sched.Profiles[name].IterateOverWaitingPods(func(wp fwWaitingPod) {
 			if podKey(wp.GetPod()) == key {
 				here = append(here, wp)
 			}
@@ -702,6 +705,17 @@ func (l *schedulerLayer) waitingPod(key string) framework.WaitingPod {
 		return nil
 	}
 	return found[0]
+}
+
+// waitingProfiles are the profiles whose waiting pods a read goes through:
+// every profile, or one where scheduler.New gives all profiles the same
+// waiting-pods map (waitingPodsShared).
+func (l *schedulerLayer) waitingProfiles() []string {
+	names := l.profileNames()
+	if waitingPodsShared {
+		return names[:1]
+	}
+	return names
 }
 
 func (l *schedulerLayer) profileNames() []string {
@@ -770,10 +784,10 @@ func settled(dump []byte) bool {
 }
 
 func (l *schedulerLayer) state() map[string]any {
-	qs := l.queue.SchedtraceState()
+	queue, nominated := l.queueSnapshot()
 	waiting := []string{}
-	for _, fwk := range l.sched.Profiles {
-		fwk.IterateOverWaitingPods(func(wp framework.WaitingPod) {
+	for _, name := range l.waitingProfiles() {
+		l.sched.Profiles[name].IterateOverWaitingPods(func(wp fwWaitingPod) {
 			waiting = append(waiting, podKey(wp.GetPod()))
 		})
 	}
@@ -784,9 +798,9 @@ func (l *schedulerLayer) state() map[string]any {
 	}
 	l.mu.Unlock()
 	return map[string]any{
-		"queue":     queueState(qs, l.less),
-		"nominated": nominatedState(qs.Nominated),
-		"cache":     cacheState(schedtrace.CacheStateOf(l.sched.Cache)),
+		"queue":     queue,
+		"nominated": nominated,
+		"cache":     l.cacheSnapshot(),
 		"waiting":   sortedStrings(waiting),
 		"parked":    sortedStrings(parked),
 	}

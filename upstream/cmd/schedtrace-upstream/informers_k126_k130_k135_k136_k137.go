@@ -1,4 +1,4 @@
-//go:build k8s_1_26 || k8s_1_30
+//go:build k8s_1_26 || k8s_1_30 || k8s_1_35 || k8s_1_36 || k8s_1_37
 
 package main
 
