@@ -24,7 +24,8 @@ package main
 //     patches the pod's nominatedNodeName to its node before WaitOnPermit
 //     (bindingCycle). TracePreBind always works (it parks), so its
 //     PreBindPreFlight answers Success, and every binding cycle makes that
-//     patch, inside the step that started the binding goroutine.
+//     patch, inside the step that started the binding goroutine: a
+//     statusUpdate with reason "" (prebinding).
 //   - OpportunisticBatching is on, but a profile batches only when every
 //     PreFilter, Filter, PreScore and Score plugin implements SignPlugin;
 //     TraceScore does not (it implements what the older eras' plugins did),
@@ -127,11 +128,17 @@ func (p *tracePlugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithH
 	return events, nil
 }
 
-// prebinding records the pod the binding cycle patches the nominatedNodeName
-// of (bindingCycle's updatePod of the assumed pod), as failing does for the
-// failure handler's pod: onPatch applies the patch to its status.
+// prebinding records the object whose status the binding cycle patches
+// next (bindingCycle's updatePod of the assumed pod, which sets its
+// nominatedNodeName), as failing does for the failure handler's pod: onPatch
+// applies the patch to it. The object is the pod's status without its
+// conditions: the patch sets no condition, so its statusUpdate's reason is
+// "" whatever conditions the trace's pod carries (a field the format does
+// not read).
 func (l *schedulerLayer) prebinding(pod *v1.Pod) {
+	base := &v1.Pod{Status: *pod.Status.DeepCopy()}
+	base.Status.Conditions = nil
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.patchBase[podKey(pod)] = pod
+	l.patchBase[podKey(pod)] = base
 }
