@@ -22,8 +22,9 @@ package main
 // parallel goroutines and collects garbage on other threads, and all of that
 // is its work; the wall-clock rate is printed beside it. The settle time is
 // the layer's, not upstream's: after each step it waits until the binding
-// goroutines are parked (scheduler_k126.go), so that the next step finds
-// them where the trace expects; the rates without it are upstream's own.
+// goroutines are parked (settle, in scheduler_common.go), so that the next
+// step finds them where the trace expects; the rates without it are
+// upstream's own.
 // The peak memory holds the decoded trace too, so it does not compare with
 // schedtrace's.
 
