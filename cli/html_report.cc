@@ -232,7 +232,7 @@ void AppendOthers(std::string& out, const std::vector<SystemRun>& runs) {
         passed[VersionOf(tr)].push_back(&tr);
       }
       if (tr.result.verdict == Verdict::kSkipped) {
-        skipped[SkipReason(tr)].push_back(&tr);
+        skipped[SkipReason(tr, run.sut)].push_back(&tr);
       }
     }
     std::vector<std::string> versions;  // as Tallies orders them

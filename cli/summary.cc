@@ -74,14 +74,20 @@ std::string NameOf(const TraceRun& t) {
 
 }  // namespace
 
-std::string SkipReason(const TraceRun& trace) {
-  return SanitizeLine(Kind(WithoutStepPrefix(trace)));
+std::string SkipReason(const TraceRun& trace, std::string_view sut) {
+  std::string why = WithoutStepPrefix(trace);
+  std::string name = std::string(sut) + ": ";
+  if (!sut.empty() && why.rfind(name, 0) == 0) {
+    return SanitizeLine(name + Kind(why.substr(name.size())));
+  }
+  return SanitizeLine(Kind(why));
 }
 
 std::string SkipSummary(const SystemRun& run) {
   std::map<std::string, int> reasons;
   for (const TraceRun& t : run.traces) {
-    if (t.result.verdict == Verdict::kSkipped) ++reasons[SkipReason(t)];
+    if (t.result.verdict == Verdict::kSkipped)
+      ++reasons[SkipReason(t, run.sut)];
   }
   std::vector<std::pair<std::string, int>> sorted(reasons.begin(),
                                                   reasons.end());

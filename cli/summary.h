@@ -9,6 +9,7 @@
 #define SCHEDTRACE_CLI_SUMMARY_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/run.h"
@@ -16,8 +17,10 @@
 namespace schedtrace::cli {
 
 // Why a skipped trace was skipped, without what is particular to the trace
-// (its path, line and step), so that equal reasons group.
-std::string SkipReason(const TraceRun& trace);
+// (its path, line and step), so that equal reasons group. A reason that
+// opens with the system's name `sut` keeps that name as it is (its digits
+// are not the trace's).
+std::string SkipReason(const TraceRun& trace, std::string_view sut = "");
 
 // `SKIP 80 traces: exec:./x: does not support the cache layer`, one line
 // per reason, most frequent first (then by reason); "" when none skipped.

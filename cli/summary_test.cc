@@ -76,6 +76,24 @@ TEST(SummaryTest, SkipsOfAnotherVersionKeepTheVersions) {
                 "SKIP 1 trace: exec:x: timed out after N ms at step N, vN\n");
 }
 
+TEST(SummaryTest, TheSystemsNameKeepsItsDigits) {
+  // The name a skip reason opens with is the system's, not the trace's: a
+  // child in /tmp/ci-clone2 is not written /tmp/ci-cloneN.
+  SystemRun run;
+  run.sut = "exec:/tmp/ci-clone2/schedtrace serve --upstream=v1.30.12";
+  run.traces = {
+      Skipped(
+          "g/a.jsonl",
+          run.sut + ": the child implements v1.30.12, the trace is v1.26.7"),
+      Skipped("g/b.jsonl", run.sut + ": timed out after 10 ms at step 2"),
+  };
+  EXPECT_EQ(SkipSummary(run),
+            "SKIP 1 trace: " + run.sut +
+                ": the child implements v1.30.12, the trace is v1.26.7\n"
+                "SKIP 1 trace: " +
+                run.sut + ": timed out after N ms at step N\n");
+}
+
 TEST(SummaryTest, FailuresGroupBySystemOpAndKeyWithACountAndAnExample) {
   SystemRun impl;
   impl.sut = "impl";
