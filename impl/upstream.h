@@ -32,7 +32,7 @@ struct Upstream {
   // kubernetes#110279: cacheImpl.AddPod of an assumed pod calls updatePod
   // (a new podState); v1.25 only unassumes it on the same node.
   bool add_pod_of_assumed_pod_rebuilds_state = true;
-  // v1.26 (with #113275): QueuedPodInfo.DeepCopy copies
+  // v1.26 (with kubernetes/kubernetes#113275): QueuedPodInfo.DeepCopy copies
   // UnschedulablePlugins and Gated.
   bool deep_copy_keeps_unschedulable_plugins = true;
   // kubernetes#111544: fitsRequest skips a scalar resource requested at 0.
