@@ -217,8 +217,9 @@ class History {
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
   const TraceHeader* header_;
-  // The header's version, for how a pod's requests are counted
-  // (model::PodRequests).
+  // The header's version, for how a pod's requests are counted: the
+  // model's arithmetic, model::PodRequests, the one piece of the model the
+  // properties use (README, "How traces are compared", says why).
   model::Upstream up_;
   int64_t now_ = 0;
   std::map<std::string, PodPtr> informer_;
