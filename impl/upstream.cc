@@ -60,15 +60,15 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
 }
 
 absl::StatusOr<Upstream> UpstreamProfile(std::string_view version) {
-  const std::vector<std::string>& known = KnownUpstreams();
-  const auto at = std::find(known.begin(), known.end(), version);
-  if (at == known.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("impl: unknown upstream version \"", version,
-                     "\" (known: ", KnownUpstreamsText(), ")"));
-  }
   Upstream up;
   up.version = std::string(version);
+  const std::vector<std::string>& known = KnownUpstreams();
+  const auto at = std::find(known.begin(), known.end(), up.version);
+  if (at == known.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("impl: unknown upstream version \"", up.version,
+                     "\" (known: ", KnownUpstreamsText(), ")"));
+  }
   for (const UpstreamSwitch& s : UpstreamSwitches()) {
     // A `since` no version names (a typo) is never reached: false.
     up.*s.field = at >= std::find(known.begin(), known.end(), s.since);
