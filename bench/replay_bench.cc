@@ -1,4 +1,4 @@
-// The cost of the properties on the large replay (issue 16): impl replays
+// The cost of the properties on the large replay: impl replays
 // bench/upstream-large.jsonl (unpacked; the path in SCHEDTRACE_LARGE, else
 // bench/upstream-large.jsonl under the working directory) through Replay()
 // with

@@ -275,7 +275,8 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
   if (plan.generate) {
     GenOptions g = plan.gen;
     g.seed = plan.gen.seed + static_cast<uint64_t>(k);
-    // One trace in four with 40 to 64 pods, unless --pods says (issue 18.3).
+    // One trace in four with 40 to 64 pods, unless --pods says
+    // (CountRunOptions, harness/gen_options.h).
     g = CountRunOptions(g, {.pods = cl.Has("pods"),
                             .queue_pool = cl.Has("queue-pool"),
                             .steps = cl.Has("steps")});

@@ -1,4 +1,4 @@
-// The HTML report (`--report=FILE.html`, issue 15 point 3): one
+// The HTML report (`--report=FILE.html`): one
 // self-contained page for a browser, opened from disk with no network and
 // no external asset (inline CSS, a small inline script for the filter box,
 // no URL of any kind, a Content-Security-Policy that forbids every request):

@@ -1,4 +1,4 @@
-// Verdicts are a function of what a system shows (issue 16): golden traces
+// Verdicts are a function of what a system shows: golden traces
 // (GoldenSample(): every op, out, argument and known violation of the
 // corpus) and a few generated ones, with and without their expectations, give
 // the same verdicts on model, impl and `exec:schedtrace serve` with the

@@ -7,7 +7,7 @@
 // these digests; one that changes them on purpose updates them here, after
 // checking the traces it now makes, and re-derives corpus/.
 //
-// Changed on purpose: issue 18.3, the step source reaches its corners
+// Changed on purpose: the step source reaches its corners
 // (names, high clocks, clocks landing on the queue's boundaries, scores,
 // respellings, fields given empty; README, "What generated traces reach"),
 // then the corners only golden reached (required node affinity, pod-affinity
@@ -15,9 +15,9 @@
 // tolerations, late nominations; hostile blank uids, stray permits and
 // wildcard events; clock leaps, wrapped ttls: docs/COVERAGE.md), drawing
 // more choices: every digest changed, and corpus/ was re-derived (README,
-// "Fuzzing"). Issue 19: config bits 6-7 choose the version whose profile
-// runs (fuzz/byte_format.h), so the random inputs with those bits set now
-// run v1.30.12 or v1.25.12: every digest changed; committed inputs keep
+// "Fuzzing"). Then the versions: config bits 6-7 choose the version whose
+// profile runs (fuzz/byte_format.h), so the random inputs with those bits set
+// now run v1.30.12 or v1.25.12: every digest changed; committed inputs keep
 // their bytes and now spread over the three versions. Then v1.30.12's
 // cache and scheduler pods got fractional requests one in eight
 // (FractionalRequestCorners: pod_requests_summed_as_quantities), drawn only

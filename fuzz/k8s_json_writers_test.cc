@@ -1,4 +1,4 @@
-// Every trace writer writes Kubernetes JSON (issue 14.8): the traces
+// Every trace writer writes Kubernetes JSON: the traces
 // `schedtrace gen` makes (every layer, plain, --hostile and --perturb), the
 // traces `record` and `minimize` write, and those `schedtrace_fuzz_tool
 // decode` writes from the corpus pass harness/k8s_json_check.h, and their
@@ -108,9 +108,9 @@ INSTANTIATE_TEST_SUITE_P(AllLayers, GeneratedK8sJsonTest,
                            return std::string(LayerName(info.param));
                          });
 
-// The scheduler layer's pod updates set deletionTimestamp: the field of
-// issue 14, written as upstream's recordings write it (the trace's start
-// 2023-01-01T00:00:00Z plus the trace clock).
+// The scheduler layer's pod updates set deletionTimestamp (once written
+// as "2026", not a time), written as upstream's recordings write it (the
+// trace's start 2023-01-01T00:00:00Z plus the trace clock).
 TEST(GeneratedK8sJsonTest, DeletionTimestampsAreTheTraceClock) {
   int deleting = 0;
   for (const Trace& trace : Generated(Layer::kScheduler)) {
@@ -238,9 +238,9 @@ void WriteFile(const std::filesystem::path& path, const std::string& text) {
 
 // tools/k8sdecode (Go, standard library only) decodes the pods and nodes of
 // what gen, record, minimize and the fuzz tool's decode write with mirrors of
-// upstream's Go types, and of every golden trace; and refuses issue 14's bad
-// pod. Skipped where Go is not installed: the C++ checker above is the test
-// that always runs.
+// upstream's Go types, and of every golden trace; and refuses a pod whose
+// deletionTimestamp is not an RFC 3339 time. Skipped where Go is not installed:
+// the C++ checker above is the test that always runs.
 TEST(GoDecodeTest, GoDecodesEveryWrittenTrace) {
   const std::string go = GoBinary();
   if (go.empty()) GTEST_SKIP() << "no go on the PATH";
@@ -294,7 +294,7 @@ TEST(GoDecodeTest, GoDecodesEveryWrittenTrace) {
                       .c_str()),
       0);
 
-  // The control: issue 14's pod does not decode.
+  // The control: a pod with deletionTimestamp "2026" does not decode.
   WriteFile(dir / "bad" / "bad.jsonl",
             R"({"schedtrace":1,"name":"bad","layer":"scheduler"}
 {"t":1,"op":"pod_add","pod":{"metadata":{"name":"p","deletionTimestamp":"2026"}}}

@@ -6,7 +6,7 @@
 // and diffed into a readable divergence only on a mismatch), and — unless
 // turned off for hostile input — every property (properties/properties.h)
 // must hold on the model's (= impl's) states, through properties/checker.h. A
-// violation that upstream itself commits (properties/known_violations) is
+// violation that upstream itself commits (properties/known_violations.h) is
 // counted, not failed.
 //
 // A layer impl does not implement yet (Configure returns Unimplemented) is

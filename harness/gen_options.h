@@ -86,7 +86,7 @@ struct ClockSteps {
   // has a boundary within reach (its backoff expiry, the end of its
   // podMaxInUnschedulablePodsDuration), the probability that the clock lands
   // on it (1 ms before, on or 1 ms after) instead of advancing
-  // (harness/step_source.h, issue 18.3).
+  // (harness/step_source.h).
   double land = 0.1;
   // The probability that a trace's clock starts high: just below
   // 9223372036854 ms, the int64-nanosecond limit, or near kMaxTraceMs
@@ -112,9 +112,9 @@ struct GenVariety {
   // Scheduler layer: a node whose TraceScore is outside [0, 100], which
   // fails a cycle that scores it (upstream: RunScorePlugins).
   double bad_score = 0.03;
-  // Queue layer: a trace with a huge podMaxBackoffMs (notes 29: Go's
-  // Duration arithmetic wraps), re-popping one pod so that its attempts
-  // climb past the cap.
+  // Queue layer: a trace with a huge podMaxBackoffMs (Go's Duration
+  // arithmetic wraps: docs/UPSTREAM.md item 29), re-popping one pod so that
+  // its attempts climb past the cap.
   double huge_backoff = 0.1;
   bool operator==(const GenVariety&) const = default;
 };
@@ -178,7 +178,7 @@ absl::StatusOr<GenOptions> ApplyGenFlags(std::string_view flags,
 // mutants/catcher.h).
 GenOptions LargePoolOptions(uint64_t seed);
 
-// `schedtrace diff --count`'s large pools (issue 18.3): of the traces of a
+// `schedtrace diff --count`'s large pools: of the traces of a
 // run, those whose seed is a multiple of 4 (one in four) take 40 + (seed /
 // 4) % 25 pods (40 to 64), all of them in the queue layer's pool, and at
 // least 12 steps per pod (480 to 768), so that most pods come and heaps grow

@@ -47,10 +47,10 @@ absl::StatusOr<Trace> GenerateCacheTrace(System& sut,
 // activations, move requests from the real clusterEventMap (sometimes with a
 // precheck), assigned pods, nominations, flushes, and clock jumps across
 // backoff and the 5-minute leftover boundary. One trace in ten
-// (GenVariety::huge_backoff) uses a huge podMaxBackoffMs (notes 29: Go's
-// Duration arithmetic wraps) and then keeps re-popping one pod, so its
-// attempts climb past the cap. Its pods carry requests with the resource
-// corners too, and updates now and then only respell a quantity.
+// (GenVariety::huge_backoff) uses a huge podMaxBackoffMs (Go's Duration
+// arithmetic wraps: docs/UPSTREAM.md item 29) and then keeps re-popping one
+// pod, so its attempts climb past the cap. Its pods carry requests with the
+// resource corners too, and updates now and then only respell a quantity.
 //
 // Every layer reaches the corners of harness/step_source.h (names, clocks
 // near the top and on the boundaries, fields given empty).

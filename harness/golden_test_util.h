@@ -1,7 +1,7 @@
 // The golden corpus (golden/) for tests: where it is, its traces read one
 // layer at a time, the codec's checks on them, and a small fixed sample.
 //
-// The test suite replays the whole corpus once per system (issue 17): model
+// The test suite replays the whole corpus once per system: model
 // and impl each get one pass, every step checked at once for everything a
 // golden replay is asked (properties/golden_pass_test_util.h; the model's
 // pass also runs the codec's checks below, so the corpus is read once).

@@ -76,8 +76,9 @@ TEST(IsK8sQuantityTest, RefusesOutsideTheGrammar) {
   }
 }
 
-// The three mistakes of issue 14 (and a few more) on one hand-made pod: the
-// checker must be able to fail.
+// Every kind of mistyped field on one hand-made pod (a deletionTimestamp
+// that is not an RFC 3339 time, a number for a string or a quantity, ...):
+// the checker must be able to fail.
 TEST(CheckPodJsonTest, FindsEveryMistypedField) {
   json pod = json::parse(R"({
     "metadata": {"name": "p", "namespace": "ns", "uid": 7,

@@ -38,9 +38,8 @@ struct PodPlace {
   //   state" (named, never anywhere), "not in activeQ (backoffQ not shown)"
   //   (nowhere in what this side shows), "?" (the side shows no state).
   std::string where;
-  std::optional<int> attempts;  // when a queue shows it
-  std::string nominated;        // the nominated node, "" when none
-  // Added for issue 15 points 2 and 4:
+  std::optional<int> attempts;      // when a queue shows it
+  std::string nominated;            // the nominated node, "" when none
   std::vector<std::string> places;  // each place; empty when in none
   // What the trace says about the pod beyond the state: "popped at step 2",
   // "deleted at step 5" (also while a system still holds it).

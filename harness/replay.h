@@ -51,7 +51,7 @@ struct Divergence {
   std::string path;      // where they differ, e.g. "state.queue.active[1]"
   std::string expected;  // JSON of the expected value at `path`
   std::string actual;    // JSON of the actual value at `path`
-  // The whole divergence (issue 15): every difference of out and state at
+  // The whole divergence: every difference of out and state at
   // this step, lists matched by pod key (harness/state_diff.h), and the
   // context a reader needs: the step's clock and arguments in one line
   // (harness/step_summary.h), the trace's description, the few steps before

@@ -1,4 +1,4 @@
-// The structural differ behind a divergence (issue 15): every difference
+// The structural differ behind a divergence: every difference
 // between an expected and an actual `out` or state, not only the first.
 //
 // Lists whose elements name a pod or a node are matched by that key rather

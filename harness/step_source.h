@@ -25,8 +25,8 @@
 //
 // (harness/generator.h records that loop into a trace.)
 //
-// Corners the source reaches by itself (issue 18.3; the README's "What
-// generated traces reach"), each drawn on the variety stream
+// Corners the source reaches by itself (the README's "What generated
+// traces reach"), each drawn on the variety stream
 // (ChoiceStream::Variety, harness/step_source_layers.h): names with '-' and
 // '.' whose key and (namespace, name) orders disagree (PoolNames, below),
 // clocks that start near the top of the range (StartClock) and land on the
@@ -36,8 +36,8 @@
 // that flip only that. `schedtrace diff --count` adds large pools
 // (CountRunOptions, harness/gen_options.h).
 //
-// Informer perturbations (issue 7.3; what each sends is written once for
-// every layer, harness/step_source_perturb.h). Each has its own probability
+// Informer perturbations (what each sends is written once for every layer,
+// harness/step_source_perturb.h). Each has its own probability
 // in GenOptions::perturb (harness/gen_options.h), 0 = off; all are off by
 // default, so a seed gives the same trace as before they existed. A
 // probability is drawn once per step, only when the kind has a target and
@@ -117,7 +117,7 @@ NodePtr RecreatedNode(const Node& node, int incarnation);
 NodePtr NoOpNodeUpdate(const Node& node);
 
 // The names a source gives the pods and nodes of its pools, a function of
-// their pool index (issue 18.3). Plain: pod i is "p<i>" in namespace
+// their pool index. Plain: pod i is "p<i>" in namespace
 // "default" for even i and "team" for odd i (the cache layer: "default"
 // throughout), node j "n<j>". Corner names (one trace in three, drawn in the
 // header on the variety stream): pod i is "p<k/3>" followed by "", "-a" or

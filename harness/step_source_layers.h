@@ -82,7 +82,7 @@ class Variety {
   ChoiceStream* c_ = nullptr;
 };
 
-// Resource corners (issue 18.3), one pod in five, on the variety stream:
+// Resource corners, one pod in five, on the variety stream:
 // a zero-valued extended resource as the only request (fitsRequest does not
 // return early for it), quantities in other spellings ("1000m" for "1",
 // "0.5", "01", "0"), several extended resources and hugepages, an init
@@ -239,8 +239,8 @@ inline void NodeResourceCorners(Variety& v, Node& n) {
   }
 }
 
-// --- Corners of issue 18.3 (points 1, 3, 4, 6, 7), all on the variety
-// stream: a seeded trace keeps its main stream's draws.
+// --- The corners of the README's "What generated traces reach", all on
+// the variety stream: a seeded trace keeps its main stream's draws.
 
 // 9223372036854 ms: the largest int64 of nanoseconds, in milliseconds (Go's
 // time.Duration and UnixNano end there; time.Time goes on).
@@ -249,12 +249,12 @@ inline constexpr int64_t kInt64NanosecondsMs = 9223372036854;
 // past the 5-minute leftover flush and the 10-second backoff cap.
 inline constexpr int64_t kBoundaryReachMs = 400000;
 
-// Corner 3: where a trace's clock starts. One trace in ten (drawn in the
-// header; ClockSteps::high_start) starts high, half of those within 30 s below
-// 9223372036854 ms, so that the trace crosses the int64-nanosecond limit, half
-// at kMaxTraceMs less a margin no run of `steps` steps can use up: steps + 1
-// times the largest advance one step makes (an ordinary step, a jump, a landing
-// on a boundary). The rest start at 0.
+// The high-clock corner: where a trace's clock starts. One trace in ten
+// (drawn in the header; ClockSteps::high_start) starts high, half of those
+// within 30 s below 9223372036854 ms, so that the trace crosses the
+// int64-nanosecond limit, half at kMaxTraceMs less a margin no run of `steps`
+// steps can use up: (steps + 1) times the largest advance one step makes (an
+// ordinary step, a jump, a landing on a boundary). The rest start at 0.
 inline int64_t StartClock(Variety& v, const GenOptions& o) {
   if (!(o.clock.high_start > 0) ||
       !v.Chance(std::min(o.clock.high_start, 1.0))) {
@@ -271,9 +271,9 @@ inline int64_t StartClock(Variety& v, const GenOptions& o) {
   return kMaxTraceMs - steps * advance - v.Uniform(0, 1000);
 }
 
-// Corner 7: whether pod field `f` (of Nilable's pod part; kRequests: the
-// first container's requests) is empty, so that giving it empty or absent
-// is all that tells it apart.
+// The absent-against-empty corner: whether pod field `f` (of Nilable's pod
+// part; kRequests: the first container's requests) is empty, so that giving it
+// empty or absent is all that tells it apart.
 inline bool FieldEmpty(const Pod& p, Nilable f) {
   switch (f) {
     case Nilable::kLabels:
@@ -336,8 +336,8 @@ inline bool FieldEmpty(const Node& n, Nilable f) {
   }
 }
 
-// Corner 7, one pod or node in five: each of its empty nil-able fields
-// (a pod's labels, annotations, nodeSelector, tolerations,
+// The absent-against-empty corner, one pod or node in five: each of its empty
+// nil-able fields (a pod's labels, annotations, nodeSelector, tolerations,
 // schedulingGates, initContainers, overhead, affinity, the container's
 // requests; a node's labels, taints, allocatable, conditions) given empty
 // ({} or []) with probability one half.
@@ -370,10 +370,10 @@ inline bool SameValue(const std::string& a, const std::string& b) {
          x->ScaledValue(0) == y->ScaledValue(0);
 }
 
-// Corner 6: one of `p`'s request or overhead quantities written another way
-// with the same value: a leading zero ("1000m" -> "01000m", "1" -> "01"), in
-// millis ("1" -> "1000m") or whole ("1000m" -> "1"). Whether the pod then
-// changed is reflect.DeepEqual's call on the parsed fields (docs/FORMAT.md
+// The spellings corner: one of `p`'s request or overhead quantities written
+// another way with the same value: a leading zero ("1000m" -> "01000m", "1" ->
+// "01"), in millis ("1" -> "1000m") or whole ("1000m" -> "1"). Whether the pod
+// then changed is reflect.DeepEqual's call on the parsed fields (docs/FORMAT.md
 // E10): "1000m" and "01000m" are the same, "1" and "01" are not. False
 // when `p` has no quantity.
 inline bool Respell(Variety& v, Pod& p) {
@@ -442,8 +442,9 @@ class LayerSource : public StepSource, protected KeptPods {
   }
 
   // The header's corners (Header calls it last): the trace's names
-  // (corner 1: PoolNames, corner names in one trace in three), its clock's
-  // start (corner 3: StartClock) and the world's view of the config.
+  // (the names corner: PoolNames, corner names in one trace in three), its
+  // clock's start (the high-clock corner: StartClock) and the world's view of
+  // the config.
   void DrawTraceCorners(const GenOptions& options, const Config& config) {
     names_ = {.layer = layer_,
               .corners = variety_.Chance(1.0 / 3),
@@ -455,10 +456,10 @@ class LayerSource : public StepSource, protected KeptPods {
     go_ = GoDice(options.seed, static_cast<uint64_t>(layer_));
   }
 
-  // Corner 4 (queue and scheduler layers): now and then (ClockSteps::land),
-  // when the world knows of a boundary within kBoundaryReachMs, the clock
-  // lands on it instead of advancing: 1 ms before it, on it or 1 ms after
-  // (whichever are still ahead of `t`).
+  // The boundaries corner (queue and scheduler layers): now and then
+  // (ClockSteps::land), when the world knows of a boundary within
+  // kBoundaryReachMs, the clock lands on it instead of advancing: 1 ms before
+  // it, on it or 1 ms after (whichever are still ahead of `t`).
   std::optional<InformerWorld::Boundary> Land(int64_t t) {
     std::optional<InformerWorld::Boundary> b =
         world_.NextBoundary(t, kBoundaryReachMs);
@@ -508,8 +509,8 @@ class LayerSource : public StepSource, protected KeptPods {
     }
   }
 
-  // Corner 1: `_` in a label, where Kubernetes allows it (traces with
-  // corner names).
+  // The names corner: `_` in a label, where Kubernetes allows it (traces
+  // with corner names).
   void UnderscoreLabel(Labels& labels) const {
     if (names_.corners) labels["schedtrace.io/x_y"] = "a_b";
   }

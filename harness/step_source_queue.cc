@@ -37,8 +37,9 @@ class QueueSource : public LayerSource {
     h.source = "generated";
     h.seed = static_cast<int64_t>(options_.seed);
     if (Chance(options_.variety.huge_backoff)) {
-      // notes 29: 9223372036854 ms is handled (capped, positive) by Go;
-      // 9223372037000 ms wraps in time.Duration(s) * time.Second.
+      // 9223372036854 ms is handled (capped, positive) by Go; 9223372037000
+      // ms wraps in time.Duration(s) * time.Second (docs/UPSTREAM.md
+      // item 29).
       h.config.pod_max_backoff_ms =
           Chance(0.5) ? int64_t{9223372036854} : int64_t{9223372037000};
       focus_ = Uniform(0, pool_ - 1);

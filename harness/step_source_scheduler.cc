@@ -100,8 +100,8 @@ class SchedulerSource : public LayerSource {
     return GoScoreSpelling(go_, absl::StrCat(index * 10 + drawn));
   }
 
-  // Corner 5: a node update that changes node i's score: another score in
-  // its range (Score), or, for node 0, whose range holds 0 (the score of a
+  // The scores corner: a node update that changes node i's score: another score
+  // in its range (Score), or, for node 0, whose range holds 0 (the score of a
   // node without the label, so that scores stay unique), the label taken
   // away or given back.
   void Rescore(int index, Node& n) {

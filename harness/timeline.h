@@ -45,8 +45,7 @@ struct TimelineRow {
   std::map<std::string, PodPlace> expected, actual;
   bool has_expected = false;  // the step carries expect.state
   bool divergent = false;     // the first divergent step
-  // Added for issue 15 points 2 and 4:
-  bool has_actual = true;  // false on the step the system failed to apply
+  bool has_actual = true;     // false on the step the system failed to apply
   // The pods whose places (or outs) differ on what both sides show, as the
   // replayer compares them: the `≠` of the text.
   std::vector<std::string> differing;
@@ -73,8 +72,7 @@ struct Timeline {
   int steps_run = 0;  // applied (fewer: an error or a fatal out ended it)
   std::vector<TimelineRow> rows;         // the steps shown (from..to)
   std::optional<Divergence> divergence;  // the first, when the trace fails
-  std::string error;  // the system failed (an error verdict): what happened
-  // Added for issue 15 points 2 and 4:
+  std::string error;     // the system failed (an error verdict): what happened
   int from = 0, to = 0;  // ExplainOptions::from/to: the range asked for
   // The first failure when it is a property violation (no divergence came
   // before it): the step and what fired.

@@ -153,7 +153,7 @@ struct ClusterEvent {
 enum class ReserveOutcome { kOk, kError };
 enum class PermitOutcome { kAllow, kWait, kReject };
 
-struct Expect;  // harness/expect.h: the raw `expect` object of a step.
+struct Expect;  // harness/json_codec.h: the raw `expect` object of a step.
 
 // One step. Which fields are meaningful depends on `op`: the op table
 // (harness/op_table.h) lists each op's arguments and the members they fill.

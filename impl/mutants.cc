@@ -59,7 +59,7 @@ std::vector<MutantInfo> MakeTable() {
        "timestamp + backoff as a wrapping int64 sum instead of Go's "
        "non-wrapping Time.Add: with a huge max the expiry lands in the past "
        "and the pod skips its backoff",
-       "regression trace", "#86373 family (notes 29)",
+       "regression trace", "#86373 family (docs/UPSTREAM.md item 29)",
        "issue86373-backoff-expiry-saturates"},
       {M::kMoveRequestLost, "pr73309-move-request-lost",
        "PriorityQueue::AddUnschedulableIfNotPresent",

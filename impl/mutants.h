@@ -1,4 +1,4 @@
-// Planted bugs ("mutants") for the harness self-test (issue 5.6, issue 7.2).
+// Planted bugs ("mutants") for the harness self-test (docs/MUTANTS.md).
 //
 // Each Mutant is one real failure mode of a scheduler core — a pod left in two
 // queues, an off-by-one in backoff, a lost move request, a cache accounting

@@ -23,7 +23,7 @@ PriorityQueue::PriorityQueue(const Config& config, const Upstream& up)
       backoff_(BackoffLess{this}, KeyOf{this}),
       snapshot_active_(ActiveLess{this}, KeyOf{this}) {
   // The queue layer's durations are milliseconds; Go's Duration
-  // multiplication wraps (notes 29).
+  // multiplication wraps (docs/UPSTREAM.md item 29).
   initial_backoff_ns_ = WrapMul(config.pod_initial_backoff_ms, 1000000);
   max_backoff_ns_ = WrapMul(config.pod_max_backoff_ms, 1000000);
   max_in_unschedulable_ns_ =
@@ -186,7 +186,7 @@ void PriorityQueue::BackoffDelete(uint32_t key) {
 // Backoff and PreEnqueue.
 
 // upstream: PriorityQueue.calculateBackoffDuration, with Go's wrapping
-// int64 arithmetic (notes 29).
+// int64 arithmetic (docs/UPSTREAM.md item 29).
 int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
   int64_t d = initial_backoff_ns_;
   const int first = MutantActive(Mutant::kBackoffOffByOne) ? 0 : 1;

@@ -136,8 +136,9 @@ TEST(PriorityQueueTest, GatedPodIndexedUnderSchedulingGates) {
             (std::vector<std::string>{"ns/g"}));
 }
 
-// notes 29: a max backoff past Go's Duration range wraps; the doubling check
-// wraps too, so the backoff keeps doubling instead of being capped.
+// docs/UPSTREAM.md item 29: a max backoff past Go's Duration range wraps; the
+// doubling check wraps too, so the backoff keeps doubling instead of being
+// capped.
 TEST(PriorityQueueTest, BackoffOverflowWrapsLikeGo) {
   Config c = TestConfig();
   c.pod_initial_backoff_ms = 1000;

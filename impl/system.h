@@ -1,4 +1,4 @@
-// The optimized implementation as a System (issue 4): the same observable
+// The optimized implementation as a System: the same observable
 // behaviour as the model, built for throughput. One implementation per
 // layer, chosen by the trace header's layer when the system is configured.
 #ifndef SCHEDTRACE_IMPL_SYSTEM_H_

@@ -1,42 +1,77 @@
 #include "impl/upstream.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "harness/upstream_versions.h"
 
 namespace schedtrace::impl {
 
+const std::vector<UpstreamSwitch>& UpstreamSwitches() {
+  using U = Upstream;
+  static const auto* switches = new std::vector<UpstreamSwitch>{
+      // Added in v1.26.
+      {"pre_enqueue_and_scheduling_gates", "v1.26.7",
+       &U::pre_enqueue_and_scheduling_gates},
+      {"add_pod_of_assumed_pod_rebuilds_state", "v1.26.7",
+       &U::add_pod_of_assumed_pod_rebuilds_state},
+      {"deep_copy_keeps_unschedulable_plugins", "v1.26.7",
+       &U::deep_copy_keeps_unschedulable_plugins},
+      {"fit_skips_zero_scalar_requests", "v1.26.7",
+       &U::fit_skips_zero_scalar_requests},
+      // Added by v1.30.
+      {"queueing_hints_skip_uninteresting_events", "v1.30.12",
+       &U::queueing_hints_skip_uninteresting_events},
+      {"backoff_pods_without_rejector_plugins", "v1.30.12",
+       &U::backoff_pods_without_rejector_plugins},
+      {"permit_rejection_is_fit_error", "v1.30.12",
+       &U::permit_rejection_is_fit_error},
+      {"fit_skips_zero_requests", "v1.30.12", &U::fit_skips_zero_requests},
+      {"unroll_wildcard_events", "v1.30.12", &U::unroll_wildcard_events},
+      {"node_unschedulable_watches_node_update", "v1.30.12",
+       &U::node_unschedulable_watches_node_update},
+      {"pop_clears_rejector_plugins", "v1.30.12",
+       &U::pop_clears_rejector_plugins},
+      {"node_add_registers_taint_update", "v1.30.12",
+       &U::node_add_registers_taint_update},
+      {"requeue_pods_without_profile_hints", "v1.30.12",
+       &U::requeue_pods_without_profile_hints},
+      {"scheduling_gates_registers_no_events", "v1.30.12",
+       &U::scheduling_gates_registers_no_events},
+      {"move_skips_scheduling_gated_pods", "v1.30.12",
+       &U::move_skips_scheduling_gated_pods},
+      {"pod_scheduling_readiness_locked_on", "v1.30.12",
+       &U::pod_scheduling_readiness_locked_on},
+      {"cluster_event_match_wildcard_resource", "v1.30.12",
+       &U::cluster_event_match_wildcard_resource},
+      {"node_update_emits_every_change", "v1.30.12",
+       &U::node_update_emits_every_change},
+      {"node_affinity_pre_filter_unions_terms", "v1.30.12",
+       &U::node_affinity_pre_filter_unions_terms},
+      {"pre_filter_ignores_unknown_node_names", "v1.30.12",
+       &U::pre_filter_ignores_unknown_node_names},
+      {"diagnosis_plugin_sets_allocated_lazily", "v1.30.12",
+       &U::diagnosis_plugin_sets_allocated_lazily},
+      {"node_annotation_action", "v1.30.12", &U::node_annotation_action},
+      {"pod_requests_summed_as_quantities", "v1.30.12",
+       &U::pod_requests_summed_as_quantities},
+  };
+  return *switches;
+}
+
 absl::StatusOr<Upstream> UpstreamProfile(std::string_view version) {
   Upstream up;
   up.version = std::string(version);
-  if (version == "v1.25.12") {
-    up.pre_enqueue_and_scheduling_gates = false;
-    up.add_pod_of_assumed_pod_rebuilds_state = false;
-    up.deep_copy_keeps_unschedulable_plugins = false;
-    up.fit_skips_zero_scalar_requests = false;
-  } else if (version == "v1.30.12") {
-    up.queueing_hints_skip_uninteresting_events = true;
-    up.backoff_pods_without_rejector_plugins = true;
-    up.permit_rejection_is_fit_error = true;
-    up.fit_skips_zero_requests = true;
-    up.unroll_wildcard_events = true;
-    up.node_unschedulable_watches_node_update = true;
-    up.pop_clears_rejector_plugins = true;
-    up.node_add_registers_taint_update = true;
-    up.requeue_pods_without_profile_hints = true;
-    up.scheduling_gates_registers_no_events = true;
-    up.move_skips_scheduling_gated_pods = true;
-    up.pod_scheduling_readiness_locked_on = true;
-    up.cluster_event_match_wildcard_resource = true;
-    up.node_update_emits_every_change = true;
-    up.node_affinity_pre_filter_unions_terms = true;
-    up.pre_filter_ignores_unknown_node_names = true;
-    up.diagnosis_plugin_sets_allocated_lazily = true;
-    up.node_annotation_action = true;
-    up.pod_requests_summed_as_quantities = true;
-  } else if (version != "v1.26.7") {
+  const std::vector<std::string>& known = KnownUpstreams();
+  const auto at = std::find(known.begin(), known.end(), up.version);
+  if (at == known.end()) {
     return absl::InvalidArgumentError(
         absl::StrCat("impl: unknown upstream version \"", up.version,
                      "\" (known: ", KnownUpstreamsText(), ")"));
+  }
+  for (const UpstreamSwitch& s : UpstreamSwitches()) {
+    // A `since` no version names (a typo) is never reached: false.
+    up.*s.field = at >= std::find(known.begin(), known.end(), s.since);
   }
   return up;
 }

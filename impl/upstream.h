@@ -1,9 +1,11 @@
 // impl's version profiles: every behaviour that differs between the
 // upstream versions a trace may name (harness/upstream_versions.h) is one
-// named switch here, true for the newer behaviour. The fields have the names
-// of model/upstream.h, so that a reader can match the two sides, but impl
-// keeps its own copy: the two systems share no scheduling decision. impl's
-// code reads a switch where upstream's code differs, and nowhere else.
+// named switch here, true for the newer behaviour, and UpstreamSwitches()
+// says from which version on each is true. The fields have the names of
+// model/upstream.h, so that a reader can match the two sides, but impl keeps
+// its own table: the two systems share no scheduling decision (its test
+// compares the two tables). impl's code reads a switch where upstream's code
+// differs, and nowhere else.
 //
 //   absl::StatusOr<Upstream> up = UpstreamFor(header);
 //   if (!up.ok()) return up.status();        // refused: InvalidArgument
@@ -13,13 +15,15 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/trace.h"
 
 namespace schedtrace::impl {
 
-// The defaults are v1.26.7's, the version a header without `upstream` names.
+// The defaults are v1.26.7's, the version a header without `upstream` names
+// (UpstreamProfile gives every version's from UpstreamSwitches()).
 struct Upstream {
   std::string version = "v1.26.7";
 
@@ -32,7 +36,7 @@ struct Upstream {
   // kubernetes#110279: cacheImpl.AddPod of an assumed pod calls updatePod
   // (a new podState); v1.25 only unassumes it on the same node.
   bool add_pod_of_assumed_pod_rebuilds_state = true;
-  // v1.26 (with #113275): QueuedPodInfo.DeepCopy copies
+  // v1.26 (with kubernetes/kubernetes#113275): QueuedPodInfo.DeepCopy copies
   // UnschedulablePlugins and Gated.
   bool deep_copy_keeps_unschedulable_plugins = true;
   // kubernetes#111544: fitsRequest skips a scalar resource requested at 0.
@@ -98,8 +102,20 @@ struct Upstream {
   bool pod_requests_summed_as_quantities = false;
 };
 
-// The profile of a known version ("v1.25.12", "v1.26.7", "v1.30.12"),
-// without the config checks; InvalidArgument for another.
+// One switch of impl's version table.
+struct UpstreamSwitch {
+  std::string_view name;   // the field's name
+  std::string_view since;  // the oldest known version with it true
+  bool Upstream::*field;
+};
+
+// Every switch of Upstream, in declaration order: impl's one table of what
+// each version does.
+const std::vector<UpstreamSwitch>& UpstreamSwitches();
+
+// The profile of a known version ("v1.25.12", "v1.26.7", "v1.30.12"): each
+// switch true from its `since` on. Without the config checks;
+// InvalidArgument for another version.
 absl::StatusOr<Upstream> UpstreamProfile(std::string_view version);
 
 // The profile of `header.upstream` ("" is v1.26.7). InvalidArgument for an

@@ -308,14 +308,16 @@ std::vector<std::string> InsufficientResources(const Pod& pod,
       {"memory", request.memory},
       {"ephemeral-storage", request.ephemeral_storage}};
   for (const auto& [name, amount] : native) {
-    // v1.30 (#116408): a resource requested at zero is not checked.
+    // v1.30 (kubernetes/kubernetes#116408): a resource requested at zero is not
+    // checked.
     if (up.fit_skips_zero_requests && amount <= 0) continue;
     if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back(std::string("Insufficient ") + name);
     }
   }
   for (const auto& [name, amount] : request.scalar_resources) {
-    // v1.26 (#111544): a scalar requested at zero is not checked.
+    // v1.26 (kubernetes/kubernetes#111544): a scalar requested at zero is not
+    // checked.
     if (up.fit_skips_zero_scalar_requests && amount == 0) continue;
     if (amount > WrapSub(get(allocatable, name), get(requested, name))) {
       reasons.push_back("Insufficient " + name);

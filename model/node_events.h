@@ -41,9 +41,10 @@ bool PreCheckForNode(const NodeInfo& info, const Pod& pod,
 // registers differently: plugins without EnqueueExtensions register every
 // resource, so also CSIDriver and CSIStorageCapacity, and only those with a
 // PreEnqueue, PreFilter, Filter, Reserve or Permit extension
-// (fillEnqueueExtensions, #118551); NodeUnschedulable registers Node
-// Add|Update (#122334); SchedulingGates registers nothing (#121677).
-// Idempotent: a map already in v1.30's shape comes back unchanged.
+// (fillEnqueueExtensions, kubernetes/kubernetes#118551); NodeUnschedulable
+// registers Node Add|Update (kubernetes/kubernetes#122334); SchedulingGates
+// registers nothing (kubernetes/kubernetes#121677). Idempotent: a map already
+// in v1.30's shape comes back unchanged.
 std::vector<ClusterEventMapEntry> EffectiveClusterEventMap(const Config& config,
                                                            const Upstream& up);
 

@@ -32,9 +32,9 @@ struct Upstream {
   // updatePod (a new podState: bindingFinished reset, NodeInfo refreshed);
   // v1.25 deletes it from assumedPods and keeps the assumed podState.
   bool add_pod_of_assumed_pod_rebuilds_state = true;
-  // v1.26 (with #113275): QueuedPodInfo.DeepCopy copies UnschedulablePlugins
-  // and Gated; v1.25's copy drops them, so a failure after assume hands the
-  // queue a pod with no plugins.
+  // v1.26 (with kubernetes/kubernetes#113275): QueuedPodInfo.DeepCopy copies
+  // UnschedulablePlugins and Gated; v1.25's copy drops them, so a failure after
+  // assume hands the queue a pod with no plugins.
   bool deep_copy_keeps_unschedulable_plugins = true;
   // kubernetes#111544: NodeResourcesFit's fitsRequest skips a scalar
   // resource the pod requests zero of.
@@ -86,7 +86,7 @@ struct Upstream {
   bool cluster_event_match_wildcard_resource = false;
   // kubernetes#121755: nodeSchedulingPropertiesChange returns every changed
   // property (each moves pods), compared with Semantic.DeepEqual (which
-  // came, apparently, with #118389).
+  // came, apparently, with kubernetes/kubernetes#118389).
   bool node_update_emits_every_change = false;
   // kubernetes#116465: NodeAffinity PreFilter: node names are the union
   // over the terms, and only an empty union is unresolvable.

@@ -19,8 +19,8 @@
 //   impl::SetActiveMutant(impl::Mutant::kBackoffOffByOne);
 //   CatchResult r = catcher.Catch();
 //   if (!r.caught) ...;  // a hole in the harness
-//   std::cout << r.by;   // "golden/.../backoff-cap-not-power-of-two.jsonl:
-//   ..."
+//   std::cout << r.by;
+//   // "golden/handwritten/queue/backoff-cap-not-power-of-two.jsonl: ..."
 #ifndef SCHEDTRACE_MUTANTS_CATCHER_H_
 #define SCHEDTRACE_MUTANTS_CATCHER_H_
 
@@ -69,8 +69,8 @@ class MutantCatcher {
   CatchResult Catch(bool stop_at_first = true);
 
   // Replays only the golden traces under golden/regression/ whose file name
-  // starts with one of `prefixes` (comma-separated; issue 7.2: each fixed
-  // upstream bug's trace must catch its mutant). traces_run 0 means none
+  // starts with one of `prefixes` (comma-separated; each fixed upstream
+  // bug's trace must catch its mutant). traces_run 0 means none
   // matched.
   CatchResult CatchWithRegression(const std::string& prefixes) const;
 

@@ -1,4 +1,4 @@
-// The harness self-test (issue 5.6, issue 7.2): with no mutant active the
+// The harness self-test (docs/MUTANTS.md): with no mutant active the
 // golden corpus and the generated traces all pass on impl; with each planted
 // bug active, something catches it (golden replay with the properties, or a
 // generated model-vs-impl trace); each mutant restoring a fixed upstream bug

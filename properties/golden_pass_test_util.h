@@ -1,4 +1,4 @@
-// The golden corpus's one replay per System in the test suite (issue 17):
+// The golden corpus's one replay per System in the test suite:
 // model/golden_test.cc and impl/golden_test.cc run RunGoldenPass on each
 // layer's traces, and every step is checked at once for everything a golden
 // replay is asked:

@@ -95,7 +95,8 @@ class History {
     return deleted_while_waiting_;
   }
   // Keys under which steps carried pods of more than one uid (a pod deleted
-  // and created again, possibly seen as one update: the #141255 class).
+  // and created again, possibly seen as one update: the
+  // kubernetes/kubernetes#141255 class).
   bool UidChanged(const std::string& key) const {
     return uid_changed_.contains(key);
   }
@@ -109,7 +110,8 @@ class History {
   bool UidChangedWhileNominated(const std::string& key) const {
     return uid_changed_nominated_.contains(key);
   }
-  // Queue layer: keys ever updated with a null old object (notes 3).
+  // Queue layer: keys ever updated with a null old object (docs/UPSTREAM.md
+  // item 3).
   bool UpdatedWithNilOld(const std::string& key) const {
     return nil_old_updates_.contains(key);
   }
@@ -215,8 +217,9 @@ class History {
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
   const TraceHeader* header_;
-  // The header's version, for how a pod's requests are counted
-  // (model::PodRequests).
+  // The header's version, for how a pod's requests are counted: the
+  // model's arithmetic, model::PodRequests, the one piece of the model the
+  // properties use (README, "How traces are compared", says why).
   model::Upstream up_;
   int64_t now_ = 0;
   std::map<std::string, PodPtr> informer_;

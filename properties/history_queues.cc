@@ -188,9 +188,10 @@ void History::FollowQueueMoves(const State& before, const State& after) {
 // addPodToSchedulingQueue when only the new one does, to
 // deletePodFromSchedulingQueue when only the old one does, and drops it when
 // neither does; updatePodInSchedulingQueue ignores an update with an unchanged
-// resourceVersion (#96071) and one of a pod Cache.IsAssumedPod finds (by
-// uid). handleSchedulingFailure re-queues the informer's object (podLister
-// Get by name), and schedulingCycle assumes the popped one.
+// resourceVersion (kubernetes/kubernetes#96071) and one of a pod
+// Cache.IsAssumedPod finds (by uid). handleSchedulingFailure re-queues the
+// informer's object (podLister Get by name), and schedulingCycle assumes the
+// popped one.
 void History::FollowSchedulerQueue(const State& before, const Step& step,
                                    const StepOut& out, const State* after) {
   if (header_->layer != Layer::kScheduler || out.fatal) return;

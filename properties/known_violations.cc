@@ -12,8 +12,9 @@ bool AnyPod(const Violation& v, auto pred) {
   return false;
 }
 
-// #118226: in the queue layer a pod popped and not yet given back is in no
-// sub-queue, so Update (or Add) puts a second copy in activeQ.
+// kubernetes/kubernetes#118226: in the queue layer a pod popped and not yet
+// given back is in no sub-queue, so Update (or Add) puts a second copy in
+// activeQ.
 bool InFlightCopy(const Observation& o, const Violation& v) {
   return v.property == 10 && o.history.layer() == Layer::kQueue &&
          AnyPod(v, [&](const std::string& k) {
@@ -21,8 +22,9 @@ bool InFlightCopy(const Observation& o, const Violation& v) {
          });
 }
 
-// notes 3: Update(nil, p) of a pod in backoffQ adds a fresh activeQ entry and
-// leaves the backoffQ one: the pod is in two queues until the backoff flush.
+// docs/UPSTREAM.md item 3: Update(nil, p) of a pod in backoffQ adds a fresh
+// activeQ entry and leaves the backoffQ one: the pod is in two queues until the
+// backoff flush.
 bool NilOldUpdateCopy(const Observation& o, const Violation& v) {
   return v.property == 1 && o.history.layer() == Layer::kQueue &&
          AnyPod(v, [&](const std::string& k) {
@@ -30,9 +32,10 @@ bool NilOldUpdateCopy(const Observation& o, const Violation& v) {
          });
 }
 
-// notes 27/28, PR #141255 class: a pod deleted and created again under the
-// same name, seen as one update with a new uid, is a second pod to the cache
-// (keyed by uid) and the queue (keyed by name) at once.
+// docs/UPSTREAM.md items 27 and 28, kubernetes/kubernetes#141255 class: a pod
+// deleted and created again under the same name, seen as one update with a new
+// uid, is a second pod to the cache (keyed by uid) and the queue (keyed by
+// name) at once.
 bool RecreatedUid(const Observation& o, const Violation& v) {
   return o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
@@ -40,22 +43,22 @@ bool RecreatedUid(const Observation& o, const Violation& v) {
          });
 }
 
-// docs/UPSTREAM.md item 27, PR #141255 class: an update that changes a queued
-// pod's uid makes PodInfo.Update mutate the PodInfo the nominator holds before
-// nominator.delete(oldPod) looks for the old uid, so the entry stays in
-// nominatedPods for good, after the pod is bound or deleted.
+// docs/UPSTREAM.md item 27, kubernetes/kubernetes#141255 class: an update that
+// changes a queued pod's uid makes PodInfo.Update mutate the PodInfo the
+// nominator holds before nominator.delete(oldPod) looks for the old uid, so the
+// entry stays in nominatedPods for good, after the pod is bound or deleted.
 bool RecreatedUidPhantomNomination(const Observation& o, const Violation& v) {
   return v.property == 9 && AnyPod(v, [&](const std::string& k) {
            return o.history.UidChangedWhileNominated(k);
          });
 }
 
-// docs/UPSTREAM.md item 28, PR #141255 class: a pod waiting on Permit whose
-// deletion and re-creation arrived as one update with a new uid is never
-// rejected: the later delete carries the new uid and RejectWaitingPod(uid)
-// misses the old one, which keeps waiting (and may bind). Only the incarnation
-// last assumed under the key counts: a waiting pod deleted under its own uid is
-// a failure.
+// docs/UPSTREAM.md item 28, kubernetes/kubernetes#141255 class: a pod waiting
+// on Permit whose deletion and re-creation arrived as one update with a new uid
+// is never rejected: the later delete carries the new uid and
+// RejectWaitingPod(uid) misses the old one, which keeps waiting (and may bind).
+// Only the incarnation last assumed under the key counts: a waiting pod deleted
+// under its own uid is a failure.
 bool RecreatedUidWaitingPod(const Observation& o, const Violation& v) {
   return v.property == 4 && o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {

@@ -530,7 +530,7 @@ TEST(HistoryTest, SchedulerQueueKeepsObjectsTheHandlersDrop) {
   auto same_rv = std::make_shared<Pod>(*TestPod("u1", 3));
   same_rv->resource_version = add.pod->resource_version;
   h.Observe(s, update(add.pod, same_rv), {}, &s);
-  EXPECT_EQ(active(), 1);  // #96071
+  EXPECT_EQ(active(), 1);  // kubernetes/kubernetes#96071
   h.Observe(s, update(add.pod, TestPod("u1", 4)), {}, &s);
   EXPECT_EQ(active(), 4);  // PriorityQueue.Update
 }

@@ -10,7 +10,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "harness/upstream_versions.h"
-#include "model/resource.h"
 
 namespace schedtrace::properties {
 namespace {
@@ -67,11 +66,11 @@ void ForEachDistinct(const Keys& sorted, F f) {
   }
 }
 
-// Whether `total` is the sum of `parts` as AddResources adds them up
+// Whether `total` is the sum of `parts` as the cache adds them up
 // (amounts wrap, zeros are not stored), without building the sum.
 bool IsSumOf(const Resources& total, absl::Span<const Resources* const> parts) {
   auto sum = [&](const std::string& name) {
-    uint64_t s = 0;  // AddAmount wraps
+    uint64_t s = 0;  // the sums wrap, as int64 adds do in Go
     for (const Resources* p : parts) {
       auto it = p->find(name);
       if (it != p->end()) s += static_cast<uint64_t>(it->second);

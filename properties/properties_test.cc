@@ -407,8 +407,9 @@ TEST(OrderAndBackoffTest, BackoffFlushBringsBackTheStaleObject) {
   EXPECT_NE(v[0].detail.find("default/a (priority 1)"), std::string::npos);
 }
 
-// #118226: an update of an in-flight pod adds a fresh copy holding the new
-// object; the popped entry keeps the old one, and a pop reads the entry.
+// kubernetes/kubernetes#118226: an update of an in-flight pod adds a fresh copy
+// holding the new object; the popped entry keeps the old one, and a pop reads
+// the entry.
 TEST(OrderAndBackoffTest, GatesAreReadOnThePoppedEntry) {
   Harness h(Layer::kQueue);
   State empty = Queues({}, {}, {});
@@ -541,7 +542,7 @@ TEST(OneCopyTest, FiresForAQueuedWaitingPodAndForInFlightCopies) {
   State copy = Queues({"default/a"}, {}, {});
   auto v = q.Run(&OneCopy, empty, update, {}, copy);
   ASSERT_EQ(v.size(), 1u);
-  // ... and the registry knows it as upstream's #118226.
+  // ... and the registry knows it as upstream's kubernetes/kubernetes#118226.
   Observation o{empty, update, StepOut{}, copy, q.history};
   const KnownViolation* known = Classify(o, v[0], "v1.26.7");
   ASSERT_NE(known, nullptr);

@@ -62,9 +62,9 @@ TEST(QueueGeneratorTest, ValidDeterministicAndKeepsEveryProperty) {
 }
 
 TEST(QueueGeneratorTest, HugeMaxBackoffDrivesAttemptsPastTheCap) {
-  // Seed 79 picks podMaxBackoffMs 9223372036854 (notes 29); the Hammer
-  // re-pops its focus pod unless an in-flight update resets its attempts
-  // (notes 44), which the seed's draws decide.
+  // Seed 79 picks podMaxBackoffMs 9223372036854 (docs/UPSTREAM.md item 29); the
+  // Hammer re-pops its focus pod unless an in-flight update resets its attempts
+  // (docs/UPSTREAM.md item 44), which the seed's draws decide.
   Trace trace = Gen(Layer::kQueue, {.seed = 79, .steps = 600});
   EXPECT_EQ(trace.header.config.pod_max_backoff_ms, 9223372036854);
   int max_attempts = 0;

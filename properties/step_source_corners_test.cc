@@ -1,11 +1,11 @@
-// The corners the step source (harness/step_source.h) must reach (issue 18,
-// point 3), each asserted over a modest number of seeded traces recorded
-// from the model, as `schedtrace gen` and `diff --count` make them: names
-// with '-' and '.' whose key order and (namespace, name) order disagree,
-// large pools in `diff --count` runs, clocks near the top of the range,
-// clocks landing on the backoff and leftover-flush boundaries, node updates
-// that change a node's score, queue-layer pods with resource corners and
-// respelled quantities, and fields given empty against absent. Each test
+// The corners the step source (harness/step_source.h) must reach (the README's
+// "What generated traces reach"), each asserted over a modest number of seeded
+// traces recorded from the model, as `schedtrace gen` and `diff --count` make
+// them: names with '-' and '.' whose key order and (namespace, name) order
+// disagree, large pools in `diff --count` runs, clocks near the top of the
+// range, clocks landing on the backoff and leftover-flush boundaries, node
+// updates that change a node's score, queue-layer pods with resource corners
+// and respelled quantities, and fields given empty against absent. Each test
 // fails if its corner is taken out of the source.
 #include <algorithm>
 #include <map>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest install.deb (issue 14.9): `cpack -G DEB` on the built tree makes a
+# ctest install.deb: `cpack -G DEB` on the built tree makes a
 # Debian package whose contents hold usr/bin/schedtrace, the golden corpus
 # and the docs under usr/share/schedtrace, and whose Depends (dpkg-shlibdeps)
 # name abseil; unpacked, its schedtrace passes conformance on its corpus.

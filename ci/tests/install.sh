@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest install.conformance (issue 14.9): `cmake --install BUILD` into a
+# ctest install.conformance: `cmake --install BUILD` into a
 # temporary prefix, then PREFIX/bin/schedtrace conformance with no PATH, no
 # $SCHEDTRACE_GOLDEN, from a directory outside the source tree. It must pass
 # every trace, and every trace it names must be the installed copy under
