@@ -1,12 +1,13 @@
 // schedtrace mutants: the planted bugs of the self-test (impl/mutants.h,
-// docs/MUTANTS.md). In the mutants build (`schedtrace_mutants`) one of them
-// is active in impl when SCHEDTRACE_MUTANT=<name> is set, for every command:
+// mutants/patches/, docs/MUTANTS.md). In the mutants build
+// (`schedtrace_mutants`, linked with the mutant copy of impl) one of them is
+// active when SCHEDTRACE_MUTANT=<name> is set, for every command:
 //
 //   export SCHEDTRACE_MUTANT=backoff-off-by-one
 //   build/schedtrace_mutants replay --sut=impl golden/
 //
-// In the normal build the table is listed but every planted bug is compiled
-// out.
+// In the normal build the table is listed, but impl has no planted bug to
+// activate.
 #include <iostream>
 
 #include "cli/command.h"

@@ -7,7 +7,6 @@
 
 #include "harness/refill.h"
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 #include "impl/names.h"
 #include "impl/quantity_sum.h"
 
@@ -188,9 +187,6 @@ uint32_t Cache::PodId(const std::string& uid) {
   } else {
     id = free_pod_ids_.back();
     free_pod_ids_.pop_back();
-    if (MutantActive(Mutant::kPodIdReuseResetsStamp)) {
-      pods_[id] = PodSlot{};  // planted: the stamp starts over
-    }
   }
   pod_ids_.emplace(uid, id);
   return id;
@@ -225,9 +221,6 @@ void Cache::Account(NodeSlot& n, const Requests& r, int64_t sign) {
   n.cpu = WrapAdd(n.cpu, WrapMul(sign, r.cpu));
   n.memory = WrapAdd(n.memory, WrapMul(sign, r.memory));
   n.ephemeral = WrapAdd(n.ephemeral, WrapMul(sign, r.ephemeral));
-  if (sign < 0 && MutantActive(Mutant::kRemoveLeaksExtendedResources)) {
-    return;  // planted: scalar resources are only ever added
-  }
   for (const auto& [id, v] : r.scalars) {
     auto it = std::find_if(n.scalars.begin(), n.scalars.end(),
                            [id = id](const auto& e) { return e.first == id; });
@@ -276,8 +269,7 @@ CacheResult Cache::RemoveFromNode(uint32_t pod_id, const Pod& pod) {
     n->pods.pop_back();
     n->pod_ids.pop_back();
     MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
-    if (n->pods.empty() && n->node == nullptr &&
-        !MutantActive(Mutant::kPlaceholderKept)) {
+    if (n->pods.empty() && n->node == nullptr) {
       // upstream: removeNodeInfoFromList
       n->live = false;
       n->cpu = n->memory = n->ephemeral = 0;
@@ -330,9 +322,6 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
   uint32_t id = PodId(pod->uid);
   PodSlot& s = pods_[id];
   if (s.pod != nullptr) {
-    if (MutantActive(Mutant::kAssumeExistingPodOk)) {
-      return CacheResult::kOk;  // planted: the duplicate is ignored silently
-    }
     return CacheResult::kError;
   }
   AddToNode(id, pod);
@@ -347,9 +336,6 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
 CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   if (pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(pod->uid);
-  if (s == nullptr && MutantActive(Mutant::kFinishBindingUnknownError)) {
-    return CacheResult::kError;  // planted: upstream ignores an unknown pod
-  }
   if (s == nullptr || !s->assumed) return CacheResult::kOk;
   s->binding_finished = true;
   ++s->stamp;
@@ -371,25 +357,10 @@ CacheResult Cache::ForgetPod(const PodPtr& pod) {
   PodSlot* s = FindPod(pod->uid);
   const bool node_mismatch =
       s != nullptr && s->pod->node_name != pod->node_name;
-  if (s == nullptr || !s->assumed ||
-      (node_mismatch && !MutantActive(Mutant::kForgetIgnoresNode))) {
+  if (s == nullptr || !s->assumed || node_mismatch) {
     return CacheResult::kError;
   }
   uint32_t id = pod_ids_.find(pod->uid)->second;
-  if (MutantActive(Mutant::kForgetIgnoresNode) && node_mismatch) {
-    // Planted: forgets the pod from the node it was assumed on.
-    PodPtr cached = s->pod;
-    CacheResult r = RemoveCached(id, *cached);
-    MaybeRelease(id, pod->uid);
-    return r;
-  }
-  if (MutantActive(Mutant::kForgetLeaksRequests)) {
-    // Planted: the requests stay on the node after the pod leaves it.
-    if (NodeSlot* n = FindLiveNode(pod->node_name)) {
-      ComputeRequests(*pod, scratch_);
-      Account(*n, scratch_, +1);
-    }
-  }
   CacheResult r = RemoveCached(id, *pod);  // the caller's object
   MaybeRelease(id, pod->uid);
   return r;
@@ -401,23 +372,6 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
   uint32_t id = PodId(pod->uid);
   PodSlot& s = pods_[id];
   if (s.pod != nullptr && !s.assumed) return CacheResult::kError;
-  if (s.pod != nullptr && MutantActive(Mutant::kConfirmKeepsAssumedNode)) {
-    // Planted: the confirmed object takes over the assumed pod's entry, on
-    // the node the pod was assumed on.
-    if (NodeSlot* n = FindLiveNode(s.pod->node_name)) {
-      for (size_t i = 0; i < n->pod_ids.size(); ++i) {
-        if (n->pod_ids[i] != id) continue;
-        Account(*n, n->pods[i].req, -1);
-        n->pods[i].obj = pod;
-        ComputeRequests(*pod, n->pods[i].req);
-        Account(*n, n->pods[i].req, +1);
-        MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
-        Unassume(s);
-        s.pod = pod;
-        return CacheResult::kOk;
-      }
-    }
-  }
   if (s.pod != nullptr && !up_.add_pod_of_assumed_pod_rebuilds_state &&
       s.pod->node_name == pod->node_name) {
     // Before kubernetes#110279 (v1.25): on the node it was assumed on, the
@@ -428,7 +382,7 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
     SetState(s, pod);
     return CacheResult::kOk;
   }
-  if (s.pod != nullptr && !MutantActive(Mutant::kAddAssumedDoubleCount)) {
+  if (s.pod != nullptr) {
     // upstream: updatePod(currState.pod, pod); an error is only logged.
     PodPtr assumed = s.pod;
     CacheResult r = RemoveCached(id, *assumed);
@@ -446,33 +400,13 @@ CacheResult Cache::AddPod(const PodPtr& pod) {
 CacheResult Cache::UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod) {
   if (old_pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(old_pod->uid);
-  if (s == nullptr ||
-      (s->assumed && !MutantActive(Mutant::kUpdateAssumedPodApplied))) {
-    return CacheResult::kError;  // planted (when skipped): assumed updated
+  if (s == nullptr || s->assumed) {
+    return CacheResult::kError;
   }
   if (s->pod->node_name != new_pod->node_name) {
-    if (MutantActive(Mutant::kUpdatePodNodeChangeError)) {
-      return CacheResult::kError;  // planted: upstream exits
-    }
     return CacheResult::kFatal;  // klog.FlushAndExit
   }
   uint32_t id = pod_ids_.find(old_pod->uid)->second;
-  if (MutantActive(Mutant::kUpdatePodKeepsRequests) &&
-      new_pod->uid == old_pod->uid) {
-    // Planted: the pod stays on its node, so its entry's object is swapped
-    // in place and the requests computed at add time are kept.
-    if (NodeSlot* n = FindLiveNode(s->pod->node_name)) {
-      for (size_t i = 0; i < n->pod_ids.size(); ++i) {
-        if (n->pod_ids[i] != id) continue;
-        n->pods[i].obj = new_pod;
-        MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
-        s->binding_finished = false;
-        ++s->stamp;
-        s->pod = new_pod;
-        return CacheResult::kOk;
-      }
-    }
-  }
   if (CacheResult r = RemoveCached(id, *old_pod); r != CacheResult::kOk) {
     return r;
   }
@@ -503,10 +437,6 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
   }
   PodPtr cached = s->pod;
   uint32_t id = pod_ids_.find(pod->uid)->second;
-  if (MutantActive(Mutant::kRemovePodKeepsAssumed) && s->assumed) {
-    // Planted: the pod leaves its node but stays assumed in podStates.
-    return RemoveFromNode(id, *cached);
-  }
   CacheResult r = RemoveCached(id, *cached);
   MaybeRelease(id, pod->uid);
   return r;
@@ -519,15 +449,12 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
   const TimeNs now = TimeFromMs(now_ms);
   while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
-    const bool expired = MutantActive(Mutant::kExpireInclusive)
-                             ? now >= top->deadline
-                             : now > top->deadline;
+    const bool expired = now > top->deadline;
     if (!expired) break;
     DeadlineHeap::Entry e = *top;
     deadlines_.Pop();
     PodSlot& s = pods_[e.id];
-    const bool stale = s.stamp != e.stamp &&
-                       !MutantActive(Mutant::kCleanupHonoursStaleDeadline);
+    const bool stale = s.stamp != e.stamp;
     if (stale || !s.assumed || !s.binding_finished) continue;
     PodPtr pod = s.pod;
     CacheResult r = RemoveCached(e.id, *pod);

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "impl/cache.h"
-#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 
@@ -70,11 +69,6 @@ CacheResult Cache::AddNode(const NodePtr& node) {
   uint32_t id = NodeId(node->name);
   MarkDirty(id);
   NodeSlot& n = nodes_[id];
-  if (MutantActive(Mutant::kAddNodeResetsPlaceholder) && n.node == nullptr) {
-    // Planted: a slot without a node is treated as a fresh NodeInfo.
-    n.cpu = n.memory = n.ephemeral = 0;
-    n.scalars.clear();
-  }
   n.live = true;
   TreeAdd(*node, id);
   n.node = node;
@@ -88,26 +82,17 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
   uint32_t id = NodeId(new_node->name);
   NodeSlot& n = nodes_[id];
   std::string old_zone = old_node ? ZoneKey(*old_node) : "";
-  if (!MutantActive(Mutant::kNodeUpdateNotDirty) || !n.live ||
-      old_zone != ZoneKey(*new_node)) {
-    MarkDirty(id);  // planted (when skipped): only tree changes count
-  }
+  MarkDirty(id);
   if (!n.live) {
     n.live = true;
     TreeAdd(*new_node, id);
-  } else if (n.node == nullptr &&
-             MutantActive(Mutant::kPlaceholderNodeUpdateJoinsTree)) {
-    TreeAdd(*new_node, id);  // planted: a placeholder counts as a new node
   }
   if (old_zone != ZoneKey(*new_node)) {
     if (old_node == nullptr) return CacheResult::kFatal;
     // nodeTree.removeNode keys by the old object's name.
     auto old_id = node_ids_.find(old_node->name);
     if (old_id != node_ids_.end()) {
-      // Planted (when active): removed under the new object's zone.
-      TreeRemove(
-          MutantActive(Mutant::kZoneMoveKeepsOldZone) ? *new_node : *old_node,
-          old_id->second);
+      TreeRemove(*old_node, old_id->second);
     }
     TreeAdd(*new_node, id);
   }
@@ -120,13 +105,11 @@ CacheResult Cache::UpdateNode(const NodePtr& old_node,
 CacheResult Cache::RemoveNode(const NodePtr& node) {
   NodeSlot* n = FindLiveNode(node->name);
   if (n == nullptr) {
-    // Planted (when active): an unknown node's delete is not an error.
-    return MutantActive(Mutant::kRemoveNodeUnknownOk) ? CacheResult::kOk
-                                                      : CacheResult::kError;
+    return CacheResult::kError;
   }
   MarkDirty(static_cast<uint32_t>(n - nodes_.data()));
   n->node = nullptr;
-  if (n->pods.empty() || MutantActive(Mutant::kRemoveNodeDropsPods)) {
+  if (n->pods.empty()) {
     n->live = false;
     n->cpu = n->memory = n->ephemeral = 0;
     n->scalars.clear();

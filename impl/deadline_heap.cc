@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "impl/mutants.h"
-
 namespace schedtrace::impl {
 namespace {
 
@@ -28,11 +26,8 @@ void DeadlineHeap::Compact(const std::function<bool(const Entry&)>& live) {
   heap_.erase(std::remove_if(heap_.begin(), heap_.end(),
                              [&](const Entry& e) { return !live(e); }),
               heap_.end());
-  // Planted (when skipped): remove_if keeps the survivors' relative order,
-  // which is not a heap order.
-  if (!MutantActive(Mutant::kDeadlineCompactNotHeapified)) {
-    std::make_heap(heap_.begin(), heap_.end(), Later);
-  }
+  // remove_if keeps the survivors' relative order, which is not a heap order.
+  std::make_heap(heap_.begin(), heap_.end(), Later);
 }
 
 }  // namespace schedtrace::impl

@@ -6,9 +6,7 @@
 #include <string>
 
 #include "absl/container/inlined_vector.h"
-#include "absl/strings/numbers.h"
 #include "impl/go_equal.h"
-#include "impl/mutants.h"
 #include "impl/scheduler.h"
 
 namespace schedtrace::impl {
@@ -28,8 +26,6 @@ void NodePropertiesChange(const Node& new_node, const Node& old_node,
                                          "NodeAllocatableChange"};
   static const ClusterEvent kLabel{"Node", "UpdateNodeLabel",
                                    "NodeLabelChange"};
-  static const ClusterEvent kLabelAsTaint{"Node", "UpdateNodeTaint",
-                                          "NodeLabelChange"};
   static const ClusterEvent kTaint{"Node", "UpdateNodeTaint",
                                    "NodeTaintChange"};
   static const ClusterEvent kCondition{"Node", "UpdateNodeCondition",
@@ -50,9 +46,7 @@ void NodePropertiesChange(const Node& new_node, const Node& old_node,
   }
   if (every_change ? LabelsChangedSemantic(old_node, new_node)
                    : LabelsChanged(old_node, new_node)) {
-    // Planted (kLabelChangeAsTaintEvent): copy-pasted from the taint case.
-    if (add(MutantActive(Mutant::kLabelChangeAsTaintEvent) ? kLabelAsTaint
-                                                           : kLabel)) {
+    if (add(kLabel)) {
       return;
     }
   }
@@ -127,11 +121,7 @@ bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
     if (!ok) return false;
   }
   {
-    const bool older =
-        old_pod->node_name.empty() &&
-        Responsible(MutantActive(Mutant::kQueueFilterNewSchedulerName)
-                        ? *new_pod  // planted: the new object's name
-                        : *old_pod);
+    const bool older = old_pod->node_name.empty() && Responsible(*old_pod);
     const bool newer = new_pod->node_name.empty() && Responsible(*new_pod);
     bool ok = true;
     if (older && newer) {
@@ -152,26 +142,15 @@ bool Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
   // the cache's whatever the pod, the queue's by scheduler name.
   bool to_cache = tombstone || ForCache(*pod);
   bool to_queue = Responsible(*pod) && (tombstone || pod->node_name.empty());
-  if (MutantActive(Mutant::kTombstoneMishandled)) {
-    // Planted: both filters judge a tombstone by the carried object.
-    to_cache = !pod->node_name.empty();
-    to_queue = Responsible(*pod) && pod->node_name.empty();
-  }
   if (to_cache && !DeletePodFromCache(pod)) return false;
   if (to_queue && !DeletePodFromSchedulingQueue(pod)) return false;
   return RunContinuations();
 }
 
 // The PreEnqueueCheck preCheckForNode over the cache's NodeInfo of the node.
-void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id,
-                            const NodePtr& old_node) {
+void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id) {
   NodeFacts node;
-  if (MutantActive(Mutant::kNodeUpdatePrecheckOldNode) && old_node) {
-    // Planted: the precheck reads the update's old object.
-    ComputeNodeFacts(old_node, cache_, node);
-  } else {
-    ComputeNodeFacts(cache_.NodeObject(node_id), cache_, node);
-  }
+  ComputeNodeFacts(cache_.NodeObject(node_id), cache_, node);
   const int64_t pods = static_cast<int64_t>(cache_.NodePodCount(node_id));
   Requests requested;
   cache_.NodeRequested(node_id, requested);
@@ -198,7 +177,7 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
   NodePropertiesChange(*new_node, *old_node, up_.node_update_emits_every_change,
                        node_events_);
   for (const ClusterEvent* event : node_events_) {
-    MoveForNode(*event, cache_.FindNodeId(new_node->name), old_node);
+    MoveForNode(*event, cache_.FindNodeId(new_node->name));
   }
   return true;
 }
@@ -206,9 +185,6 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
 // upstream: deleteNodeFromCache (errors are logged)
 bool Scheduler::OnNodeDelete(const NodePtr& node) {
   const CacheResult r = cache_.RemoveNode(node);
-  if (MutantActive(Mutant::kUnknownNodeDeleteFatal)) {
-    return r == CacheResult::kOk;  // planted: an error exits
-  }
   return r != CacheResult::kFatal;
 }
 
@@ -254,22 +230,10 @@ bool Scheduler::AddPodToSchedulingQueue(const PodPtr& pod) {
 // upstream: updatePodInSchedulingQueue
 bool Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod,
                                            const PodPtr& new_pod) {
-  if (old_pod->resource_version == new_pod->resource_version &&
-      !MutantActive(Mutant::kResyncProcessed)) {
+  if (old_pod->resource_version == new_pod->resource_version) {
     return true;
   }
-  if (MutantActive(Mutant::kStaleResourceVersionIgnored)) {
-    // Planted: an update older than the one held is dropped as stale.
-    int64_t old_rv = 0;
-    int64_t new_rv = 0;
-    if (absl::SimpleAtoi(old_pod->resource_version, &old_rv) &&
-        absl::SimpleAtoi(new_pod->resource_version, &new_rv) &&
-        new_rv < old_rv) {
-      return true;
-    }
-  }
-  if (cache_.IsAssumedPod(new_pod->uid) &&
-      !MutantActive(Mutant::kAssumedPodRequeued)) {
+  if (cache_.IsAssumedPod(new_pod->uid)) {
     return true;
   }
   return queue_.Update(old_pod, new_pod) != QueueResult::kFatal;
@@ -279,21 +243,8 @@ bool Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod,
 bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
   if (queue_.Delete(pod) == QueueResult::kFatal) return false;
   if (!Responsible(*pod)) return true;  // frameworkForPod
-  if (MutantActive(Mutant::kWaitingPodNotRejected)) return true;
-  const std::string* uid = &pod->uid;
-  std::string by_key;
-  if (MutantActive(Mutant::kWaitingPodRejectedByName)) {
-    // Planted: the waiting pod is found by its key, as the queue finds pods.
-    for (const BindingCycle& w : waiting_) {
-      if (w.profile == pod->scheduler_name && w.key == pod->Key()) {
-        by_key = w.uid;
-        uid = &by_key;
-        break;
-      }
-    }
-  }
   // upstream: frameworkImpl.RejectWaitingPod: Reject("", "removed").
-  if (RejectWaitingPod(pod->scheduler_name, *uid, removed_rejector_)) {
+  if (RejectWaitingPod(pod->scheduler_name, pod->uid, removed_rejector_)) {
     queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
                                          std::function<bool(const Pod&)>());
   }

@@ -5,7 +5,6 @@
 #include <set>
 
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 #include "impl/names.h"
 
 namespace schedtrace::impl {
@@ -110,13 +109,7 @@ bool Tolerates(const Toleration& t, const std::string& key,
 
 // upstream: TaintToleration.Filter looks at NoSchedule and NoExecute taints.
 bool FilterTaintEffect(const std::string& effect) {
-  if (MutantActive(Mutant::kPreferNoScheduleFilters)) {
-    // Planted: PreferNoSchedule filters like NoSchedule.
-    return effect == "NoSchedule" || effect == "NoExecute" ||
-           effect == "PreferNoSchedule";
-  } else {
-    return effect == "NoSchedule" || effect == "NoExecute";
-  }
+  return effect == "NoSchedule" || effect == "NoExecute";
 }
 
 bool AnyTolerates(const Pod& pod, const Taint& taint) {
@@ -145,26 +138,15 @@ int64_t ScalarIn(const V& v, uint32_t id) {
 // upstream: noderesources.fitsRequest: whether any reason not to fit.
 bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
                   const Requests& requested, const Upstream& up) {
-  if (MutantActive(Mutant::kMaxPodsOffByOne)) {
-    if (pod_count > nf.alloc_pods) return true;  // planted: one pod too many
-  } else {
-    if (pod_count + 1 > nf.alloc_pods) return true;
-  }
+  if (pod_count + 1 > nf.alloc_pods) return true;
   if (pf.request_empty) return false;
   const Requests& r = pf.request;
   // kubernetes#116408 (v1.30): cpu, memory and ephemeral-storage are
   // compared only when requested (> 0); before, a pod requesting 0 of an
   // overcommitted resource did not fit.
   const bool all = !up.fit_skips_zero_requests;
-  if (MutantActive(Mutant::kFitExactRequestRejected)) {
-    // Planted: a request exactly equal to the free cpu does not fit.
-    if ((all || r.cpu > 0) && r.cpu >= WrapSub(nf.alloc_cpu, requested.cpu)) {
-      return true;
-    }
-  } else {
-    if ((all || r.cpu > 0) && r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) {
-      return true;
-    }
+  if ((all || r.cpu > 0) && r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) {
+    return true;
   }
   if ((all || r.memory > 0) &&
       r.memory > WrapSub(nf.alloc_memory, requested.memory)) {
@@ -260,16 +242,8 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out) {
                       out.request.ephemeral == 0 && out.request.scalars.empty();
   out.tolerates_unschedulable = false;
   for (const Toleration& t : pod.tolerations) {
-    if (MutantActive(Mutant::kUnschedulableTolerationEffect)) {
-      // Planted: the taint's effect left out, so only a toleration without
-      // an effect matches.
-      if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "")) {
-        out.tolerates_unschedulable = true;
-      }
-    } else {
-      if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule")) {
-        out.tolerates_unschedulable = true;
-      }
+    if (Tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule")) {
+      out.tolerates_unschedulable = true;
     }
   }
   out.affinity_trivial =

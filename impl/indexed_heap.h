@@ -19,8 +19,6 @@
 #include <utility>
 #include <vector>
 
-#include "impl/mutants.h"
-
 namespace schedtrace::impl {
 
 template <typename Item, typename Less, typename IndexOf>
@@ -78,9 +76,7 @@ class IndexedHeap {
     const int n = static_cast<int>(items_.size()) - 1;
     if (n != i) {
       Swap(i, n);
-      if (MutantActive(Mutant::kHeapDeleteNoSiftUp)) {
-        Down(i, n);  // planted: the moved item is never sifted up
-      } else if (!Down(i, n)) {
+      if (!Down(i, n)) {
         Up(i);
       }
     }

@@ -1,22 +1,23 @@
-// Planted bugs ("mutants") for the harness self-test (docs/MUTANTS.md).
+// The table of planted bugs ("mutants") for the harness self-test
+// (docs/MUTANTS.md).
 //
 // Each Mutant is one real failure mode of a scheduler core — a pod left in two
 // queues, an off-by-one in backoff, a lost move request, a cache accounting
-// leak — or the old behaviour of an upstream bug fixed before v1.26.7. impl's
-// code carries the buggy variant next to the correct one:
+// leak — or the old behaviour of an upstream bug fixed before v1.26.7. The
+// bugs themselves are not in impl's code: mutants/patches/FILE.patch plants
+// them in a copy of impl/FILE, which only the mutants build compiles (CMake
+// -DSCHEDTRACE_MUTANTS=ON: library schedtrace_impl_mutants, CLI
+// schedtrace_mutants, test mutants_test, and the fuzz targets of a fuzz build
+// with mutants). The copies ask mutants/planted.h whether a mutant is the
+// active one.
 //
-//   if (MutantActive(Mutant::kTwoQueuesOnUpdate)) {
-//     BackoffUpsert(h);  // planted: forgets to leave unschedulablePods
-//   } else { ... }
-//
-// In a normal build (SCHEDTRACE_MUTANTS undefined) MutantActive is a
-// constexpr `false`, so every planted branch compiles away. The mutants build
-// (CMake -DSCHEDTRACE_MUTANTS=ON: library schedtrace_impl_mutants, CLI
-// schedtrace_mutants, test mutants_test) defines it; then one mutant at a time
-// is active: set by SetActiveMutant (tests) or, if none was set, read once
-// from the environment variable SCHEDTRACE_MUTANT=<name> (CLI, fuzz targets,
-// ci/nightly-mutants). The self-test (mutants/) proves that the golden corpus,
-// the properties or the generated differential traces catch every one.
+// This header is the part every build sees: the table (`schedtrace mutants`
+// lists it in the normal CLI too), MutantsBuild() and ActiveMutant(). In the
+// mutants build one mutant at a time is active: set by SetActiveMutant
+// (tests) or, if none was set, read once from the environment variable
+// SCHEDTRACE_MUTANT=<name> (CLI, fuzz targets, ci/nightly-mutants); elsewhere
+// none ever is. The self-test (mutants/) proves that the golden corpus, the
+// properties or the generated differential traces catch every one.
 #ifndef SCHEDTRACE_IMPL_MUTANTS_H_
 #define SCHEDTRACE_IMPL_MUTANTS_H_
 
@@ -131,6 +132,7 @@ struct MutantInfo {
   Mutant mutant;
   std::string_view name;         // kebab-case, the SCHEDTRACE_MUTANT value
   std::string_view where;        // impl function the bug is planted in
+                                 // (by mutants/patches/)
   std::string_view description;  // the failure mode, one line
   std::string_view caught_by;    // what is expected to catch it
   std::string_view upstream;     // upstream issue/PR whose old behaviour it
@@ -159,12 +161,10 @@ namespace mutants_internal {
 extern Mutant active;  // initialized from SCHEDTRACE_MUTANT
 }  // namespace mutants_internal
 
-inline bool MutantActive(Mutant m) { return mutants_internal::active == m; }
 inline Mutant ActiveMutant() { return mutants_internal::active; }
 // Tests: makes `m` the active mutant (kNone: none) for everything after.
 void SetActiveMutant(Mutant m);
 #else
-constexpr bool MutantActive(Mutant) { return false; }
 constexpr Mutant ActiveMutant() { return Mutant::kNone; }
 #endif
 

@@ -12,7 +12,6 @@
 
 #include "impl/go_equal.h"
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 
@@ -66,10 +65,6 @@ bool PriorityQueue::ActiveLess::operator()(uint32_t a, uint32_t b) const {
 
 // upstream: PriorityQueue.podsCompareBackoffCompleted.
 bool PriorityQueue::BackoffLess::operator()(uint32_t a, uint32_t b) const {
-  if (MutantActive(Mutant::kBackoffHeapByTimestamp)) {
-    // Planted: ordered by the time the pod entered, not by its expiry.
-    return q->slab_[a].timestamp_ns < q->slab_[b].timestamp_ns;
-  }
   return q->BackoffTimeNs(q->slab_[a]) < q->BackoffTimeNs(q->slab_[b]);
 }
 
@@ -156,9 +151,8 @@ uint16_t PriorityQueue::InternPlugin(const std::string& name) {
 // affinity terms computed earlier; another uid recomputes them.
 void PriorityQueue::SetPod(uint32_t h, const PodPtr& pod) {
   Record& r = slab_[h];
-  if (r.pod == nullptr || (r.pod->uid != pod->uid &&
-                           !MutantActive(Mutant::kRecreatedPodKeepsTerms))) {
-    r.terms_pod = pod;  // planted (when skipped): terms kept by name
+  if (r.pod == nullptr || r.pod->uid != pod->uid) {
+    r.terms_pod = pod;
   }
   r.pod = pod;
   if (unsched_[r.key] == h) TrackHints(r.key);  // the name may change
@@ -189,14 +183,7 @@ void PriorityQueue::BackoffDelete(uint32_t key) {
 // int64 arithmetic (docs/UPSTREAM.md item 29).
 int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
   int64_t d = initial_backoff_ns_;
-  const int first = MutantActive(Mutant::kBackoffOffByOne) ? 0 : 1;
-  for (int i = first; i < r.attempts; ++i) {
-    if (MutantActive(Mutant::kBackoffOverflow)) {
-      // The old order: double, then compare (overflows with a huge max).
-      d = WrapAdd(d, d);
-      if (d > max_backoff_ns_) return max_backoff_ns_;
-      continue;
-    }
+  for (int i = 1; i < r.attempts; ++i) {
     if (d > WrapSub(max_backoff_ns_, d)) return max_backoff_ns_;
     d = WrapAdd(d, d);
   }
@@ -206,18 +193,12 @@ int64_t PriorityQueue::BackoffDurationNs(const Record& r) const {
 // upstream: PriorityQueue.getBackoffTime (Go's Time.Add: exact, far past
 // the int64 nanosecond range).
 TimeNs PriorityQueue::BackoffTimeNs(const Record& r) const {
-  if (MutantActive(Mutant::kBackoffExpiryWraps)) {
-    return WrapAdd(static_cast<int64_t>(r.timestamp_ns), BackoffDurationNs(r));
-  }
   return r.timestamp_ns + BackoffDurationNs(r);
 }
 
 // upstream: PriorityQueue.isPodBackingoff.
 bool PriorityQueue::IsPodBackingOff(const Record& r) const {
-  if (r.gated && !MutantActive(Mutant::kGatedUpdateBackoff)) return false;
-  if (MutantActive(Mutant::kBackoffExpiryInclusive)) {
-    return BackoffTimeNs(r) >= now_ns_;
-  }
+  if (r.gated) return false;
   return BackoffTimeNs(r) > now_ns_;
 }
 
@@ -225,7 +206,6 @@ bool PriorityQueue::IsPodBackingOff(const Record& r) const {
 // is SchedulingGates (schedulinggates.go), a no-op without the
 // PodSchedulingReadiness feature. Other names always succeed.
 bool PriorityQueue::RunPreEnqueuePlugins(uint32_t h) {
-  if (MutantActive(Mutant::kGatesIgnored)) return true;
   auto it = pre_enqueue_.find(slab_[h].pod->scheduler_name);
   if (it == pre_enqueue_.end()) return true;
   for (const std::string& name : it->second) {
@@ -257,11 +237,7 @@ bool PriorityQueue::IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const {
 // upstream: PriorityQueue.addToActiveQ.
 bool PriorityQueue::AddToActiveQ(uint32_t h) {
   const bool gated = !RunPreEnqueuePlugins(h);
-  if (MutantActive(Mutant::kGatedFlagKeptAfterUngate)) {
-    slab_[h].gated = slab_[h].gated || gated;  // planted: never cleared
-  } else {
-    slab_[h].gated = gated;
-  }
+  slab_[h].gated = gated;
   if (gated) {
     UnschedAddOrUpdate(h);
     return false;
@@ -280,7 +256,7 @@ QueueResult PriorityQueue::Add(const PodPtr& pod) {
   if (AddToActiveQ(h)) {
     const uint32_t key = slab_[h].key;
     UnschedDelete(key);
-    if (!MutantActive(Mutant::kAddLeavesBackoff)) BackoffDelete(key);
+    BackoffDelete(key);
     AddNominatedPodUnlocked(h, std::nullopt);
   }
   Unref(h);
@@ -296,9 +272,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
         const uint32_t h = active_.Get(*key);
         SetPod(h, new_pod);
         if (!UpdateNominatedPodUnlocked(old_pod, h)) return QueueResult::kFatal;
-        // Planted (when skipped): the record is shared and already in the
-        // heap, so the heap is not fixed after a priority change.
-        if (!MutantActive(Mutant::kActiveUpdateNotFixed)) ActiveUpsert(h);
+        ActiveUpsert(h);
         return QueueResult::kOk;
       }
       if (backoff_.Contains(*key)) {
@@ -315,12 +289,6 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     const uint32_t h = unsched_[*key];
     Ref(h);
     SetPod(h, new_pod);
-    if (MutantActive(Mutant::kStatusUpdateSkipsNominator) &&
-        old_pod != nullptr && !IsPodUpdated(*old_pod, *new_pod)) {
-      // Planted: a status-only update is a no-op, nominator included.
-      Unref(h);
-      return QueueResult::kOk;
-    }
     if (!UpdateNominatedPodUnlocked(old_pod, h)) {
       Unref(h);
       return QueueResult::kFatal;  // NominatedNodeName(nil) panics
@@ -328,7 +296,7 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
     if (IsPodUpdated(*old_pod, *new_pod)) {
       if (IsPodBackingOff(slab_[h])) {
         BackoffUpsert(h);
-        if (!MutantActive(Mutant::kTwoQueuesOnUpdate)) UnschedDelete(*key);
+        UnschedDelete(*key);
       } else if (AddToActiveQ(h)) {
         UnschedDelete(*key);
       }
@@ -345,13 +313,13 @@ QueueResult PriorityQueue::Update(const PodPtr& old_pod,
 
 // upstream: PriorityQueue.Delete.
 QueueResult PriorityQueue::Delete(const PodPtr& pod) {
-  if (!MutantActive(Mutant::kNominationKeptOnDelete)) NominatorDelete(*pod);
+  NominatorDelete(*pod);
   std::optional<uint32_t> key = FindKey(*pod);
   if (!key) return QueueResult::kOk;
   if (active_.Contains(*key)) {
     ActiveDelete(*key);
   } else {
-    if (!MutantActive(Mutant::kDeleteMissesBackoff)) BackoffDelete(*key);
+    BackoffDelete(*key);
     UnschedDelete(*key);
   }
   return QueueResult::kOk;
@@ -364,15 +332,12 @@ void PriorityQueue::Activate(const std::vector<PodPtr>& pods) {
     if (!key || active_.Contains(*key)) continue;
     uint32_t h = unsched_[*key];
     if (h == kNone) {
-      if (MutantActive(Mutant::kActivateSkipsBackoff)) continue;  // planted
       if (!backoff_.Contains(*key)) continue;
       h = backoff_.Get(*key);
     }
     Ref(h);
     if (AddToActiveQ(h)) {
-      if (!MutantActive(Mutant::kActivateLeavesUnschedulable)) {
-        UnschedDelete(*key);
-      }
+      UnschedDelete(*key);
       BackoffDelete(*key);
       AddNominatedPodUnlocked(h, std::nullopt);
     }

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 #include "impl/queue.h"
 
 namespace schedtrace::impl {
@@ -12,11 +11,7 @@ namespace schedtrace::impl {
 std::optional<PriorityQueue::Handle> PriorityQueue::PopHandle() {
   if (active_.empty()) return std::nullopt;
   const uint32_t h = active_.Pop();
-  if (MutantActive(Mutant::kBackoffResetAfterIdle) &&
-      SubSaturating(now_ns_, slab_[h].timestamp_ns) > max_backoff_ns_) {
-    slab_[h].attempts = 0;  // planted: the old backoff map forgot idle pods
-  }
-  if (!MutantActive(Mutant::kAttemptsNotCounted)) ++slab_[h].attempts;
+  ++slab_[h].attempts;
   ++scheduling_cycle_;
   // kubernetes#120334 (v1.30): the plugins of the previous attempt are
   // cleared, so a failure without a FitError has none.
@@ -33,11 +28,7 @@ PriorityQueue::Handle PriorityQueue::CloneHandle(Handle h, const PodPtr& pod,
   Record& to = slab_[c];
   to.attempts = from.attempts;
   to.timestamp_ns = from.timestamp_ns;
-  if (new_pod_info && MutantActive(Mutant::kCloneDropsPlugins)) {
-    to.plugins.clear();  // planted: the new PodInfo loses the plugin set
-  } else {
-    to.plugins = from.plugins;
-  }
+  to.plugins = from.plugins;
   // A new PodInfo in the same QueuedPodInfo keeps its set as it is; a
   // DeepCopy's Clone makes a set even of a nil one.
   to.plugins_nil = new_pod_info && from.plugins_nil;
@@ -63,22 +54,17 @@ QueueResult PriorityQueue::AddUnschedulableIfNotPresent(Handle h,
                                                         int64_t cycle) {
   const uint32_t key = slab_[h].key;
   if (unsched_[key] != kNone || active_.Contains(key) ||
-      (backoff_.Contains(key) &&
-       !MutantActive(Mutant::kAddUnschedulableSkipsBackoffCheck))) {
-    return QueueResult::kError;  // planted (when skipped): backoffQ missed
+      backoff_.Contains(key)) {
+    return QueueResult::kError;
   }
-  if (!MutantActive(Mutant::kBackoffTimestampNotReset)) {
-    slab_[h].timestamp_ns = now_ns_;  // planted (when skipped)
-  }
+  slab_[h].timestamp_ns = now_ns_;
   // kubernetes#119105 (the hint-off path from v1.29): a pod no plugin
   // rejected (an error, no nodes) goes to backoffQ, for no event would move
   // it. UnschedulablePlugins stands for the rejector plugins: no plugin here
   // is ever Pending.
   const bool no_rejector =
       up_.backoff_pods_without_rejector_plugins && slab_[h].plugins.empty();
-  if ((move_request_cycle_ >= cycle &&
-       !MutantActive(Mutant::kMoveRequestLost)) ||
-      no_rejector) {
+  if (move_request_cycle_ >= cycle || no_rejector) {
     BackoffUpsert(h);
   } else {
     UnschedAddOrUpdate(h);

@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 #include "impl/names.h"
 #include "impl/queue.h"
 
@@ -152,7 +151,6 @@ void PriorityQueue::CollectCandidates(const ClusterEvent& event) {
     if (!event_plugins_[p]) continue;
     for (uint32_t key : plugin_index_[p]) take(key);
   }
-  if (MutantActive(Mutant::kMoveSkipsPodsWithoutPlugins)) return;
   for (uint32_t key : no_plugins_) take(key);
   for (uint32_t key : without_hints_) take(key);
 }
@@ -179,16 +177,12 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const ClusterEvent& event) {
     }
     if (!r.plugins.empty() && !PodMatchesEvent(r, event)) continue;
     const uint32_t key = r.key;
-    if (IsPodBackingOff(r) && !MutantActive(Mutant::kMoveIgnoresBackoff)) {
+    if (IsPodBackingOff(r)) {
       BackoffUpsert(h);
       UnschedDelete(key);
     } else if (AddToActiveQ(h)) {
       UnschedDelete(key);
     }
-  }
-  if (MutantActive(Mutant::kMoveRequestCycleNotRecorded) &&
-      candidates_.empty()) {
-    return;
   }
   move_request_cycle_ = scheduling_cycle_;
 }
@@ -202,7 +196,7 @@ void PriorityQueue::MoveAllToActiveOrBackoffQueue(
   ComputeEventPlugins(event);
   if (DropsEvent()) return;  // before the precheck, as upstream
   CollectCandidates(event);
-  if (precheck && !MutantActive(Mutant::kMoveIgnoresPrecheck)) {
+  if (precheck) {
     candidates_.erase(
         std::remove_if(candidates_.begin(), candidates_.end(),
                        [&](uint32_t h) { return !precheck(*slab_[h].pod); }),
@@ -269,13 +263,8 @@ void PriorityQueue::FlushUnschedulablePodsLeftover() {
   for (uint32_t key : unsched_keys_) {
     const uint32_t h = unsched_[key];
     if (h == kNone) continue;
-    if (MutantActive(Mutant::kLeftoverFlushSkipsGated) && slab_[h].gated) {
-      continue;  // planted: a gated pod would stay gated anyway
-    }
     const int64_t age = SubSaturating(now_ns_, slab_[h].timestamp_ns);
-    if (age > max_in_unschedulable_ns_ ||
-        (MutantActive(Mutant::kLeftoverFlushInclusive) &&
-         age == max_in_unschedulable_ns_)) {
+    if (age > max_in_unschedulable_ns_) {
       candidates_.push_back(h);
     }
   }

@@ -4,7 +4,6 @@
 #include <string>
 #include <utility>
 
-#include "impl/mutants.h"
 #include "impl/queue.h"
 
 namespace schedtrace::impl {
@@ -37,11 +36,7 @@ void PriorityQueue::NominatorDelete(const Pod& pod) {
 void PriorityQueue::AddNominatedPodUnlocked(uint32_t h,
                                             std::optional<std::string> node) {
   const PodPtr pod = slab_[h].pod;  // keep alive across NominatorDelete
-  if (MutantActive(Mutant::kNominationMoveKeepsOldNode)) {
-    nominated_pod_to_node_.erase(pod->uid);  // planted: the list keeps it
-  } else {
-    NominatorDelete(*pod);
-  }
+  NominatorDelete(*pod);
   std::string node_name;
   if (node) {
     node_name = *node;
@@ -51,8 +46,7 @@ void PriorityQueue::AddNominatedPodUnlocked(uint32_t h,
   }
   auto lister_it = lister_.find(pod->Key());
   if (lister_it == lister_.end()) return;
-  if (!lister_it->second->node_name.empty() &&
-      !MutantActive(Mutant::kNominateBoundPod)) {
+  if (!lister_it->second->node_name.empty()) {
     return;
   }
   nominated_pod_to_node_[pod->uid] = node_name;

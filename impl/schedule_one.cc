@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "impl/go_int.h"
-#include "impl/mutants.h"
 #include "impl/scheduler.h"
 
 namespace schedtrace::impl {
@@ -31,18 +30,8 @@ void Scheduler::CollectNominated() {
     if (id == Cache::kNoNode) continue;
     for (uint32_t h : handles) {
       const Pod& other = *queue_.HandlePod(h);
-      if (MutantActive(Mutant::kNominatedEqualPriorityIgnored)) {
-        // Planted: only strictly higher priorities are counted.
-        if (other.Priority() <= pod.Priority() || other.uid == pod.uid) {
-          continue;
-        }
-      } else if (MutantActive(Mutant::kNominatedSelfCounted)) {
-        // Planted: the pod's own nomination is counted too.
-        if (other.Priority() < pod.Priority()) continue;
-      } else {
-        if (other.Priority() < pod.Priority() || other.uid == pod.uid) {
-          continue;
-        }
+      if (other.Priority() < pod.Priority() || other.uid == pod.uid) {
+        continue;
       }
       if (nominated_epoch_.size() <= id) {
         nominated_epoch_.resize(id + 1, 0);
@@ -112,15 +101,12 @@ bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
   }
   // upstream: skipPodSchedule
   if (pod->deletion_timestamp) {
-    if (!MutantActive(Mutant::kSkipDeletingPodNoEvent)) {
-      out_.events.push_back({*out_.popped, "FailedScheduling"});
-    }  // planted (when skipped): the skip is not reported
+    out_.events.push_back({*out_.popped, "FailedScheduling"});
     out_.result = ScheduleResult{*out_.popped, "skipped"};
     queue_.Release(*h);
     return true;
   }
-  if (cache_.IsAssumedPod(pod->uid) &&
-      !MutantActive(Mutant::kAssumedPodScheduledTwice)) {
+  if (cache_.IsAssumedPod(pod->uid)) {
     out_.result = ScheduleResult{*out_.popped, "skipped"};
     queue_.Release(*h);
     return true;
@@ -178,12 +164,6 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
     // upstream: RunReservePluginsUnreserve, then ForgetPod (errors logged).
     const CacheResult forget = cache_.ForgetPod(assumed_pod);
     if (forget == CacheResult::kFatal) return false;
-    if (MutantActive(Mutant::kSchedulingFailureRequestsMove) &&
-        forget == CacheResult::kOk) {
-      // Planted: as handleBindingCycleError does after forgetting.
-      queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
-                                           std::function<bool(const Pod&)>());
-    }
     const bool reserve_failed = reserve == ReserveOutcome::kError;
     result.outcome = reserve_failed ? "error" : "unschedulable";
     return HandleSchedulingFailure(
@@ -192,10 +172,7 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   }
   result.outcome = "scheduled";
   return StartBindingCycle(
-      BindingCycle{MutantActive(Mutant::kBindingCycleFirstProfile)
-                       ? config_.profiles.front()  // planted
-                       : profile,
-                   assumed, node_name, result.pod, assumed_pod->uid},
+      BindingCycle{profile, assumed, node_name, result.pod, assumed_pod->uid},
       permit);
 }
 
@@ -274,9 +251,6 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
 // only when none is feasible.
 void Scheduler::FindNodesThatPassFilters(uint32_t& mask) {
   bool early_stop = out_of_range_scores_ == 0;
-  if (MutantActive(Mutant::kEarlyStopIgnoresOutOfRange)) {
-    early_stop = true;  // planted: scores never checked
-  }
   if (early_stop) {
     for (uint32_t id : score_order_) {
       FilterInto(id, mask);
@@ -293,8 +267,6 @@ void Scheduler::FilterInto(uint32_t id, uint32_t& mask) {
   int r = FilterNode(id);
   if (r == kPass) {
     feasible_.push_back(id);
-  } else if (MutantActive(Mutant::kFitErrorLastPluginOnly)) {
-    mask = 1u << r;  // planted: the last rejection only
   } else {
     mask |= 1u << r;
   }
@@ -363,14 +335,11 @@ bool Scheduler::HandleBindingCycleError(
     const BindingCycle& cycle, bool unschedulable,
     const std::vector<std::string>* rejected_by) {
   const PodPtr assumed = queue_.HandlePod(cycle.assumed);
-  const CacheResult forget =
-      MutantActive(Mutant::kBindFailureNotForgotten) && !unschedulable
-          ? CacheResult::kError  // planted: stays assumed, no move request
-          : cache_.ForgetPod(assumed);
+  const CacheResult forget = cache_.ForgetPod(assumed);
   if (forget == CacheResult::kFatal) return false;
   bool deferred_move = false;
   if (forget == CacheResult::kOk) {
-    if (unschedulable && !MutantActive(Mutant::kRejectedPodMoveNotDeferred)) {
+    if (unschedulable) {
       deferred_move = true;  // runs after the failure handler
     } else {
       queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
@@ -378,9 +347,6 @@ bool Scheduler::HandleBindingCycleError(
     }
   }
   const char* reason = unschedulable ? kUnschedulable : kSchedulerError;
-  if (MutantActive(Mutant::kBindingFailureReasonUnschedulable)) {
-    reason = kUnschedulable;  // planted: every binding failure
-  }
   if (!HandleSchedulingFailure(cycle.assumed, reason, std::nullopt, true,
                                rejected_by)) {
     return false;
@@ -413,19 +379,10 @@ bool Scheduler::HandleSchedulingFailure(
   std::string key = pod->Key();
   Handle current = h;
   const PodPtr* cached = queue_.ListerGet(key);
-  if (MutantActive(Mutant::kFailureRequeuesDeletedPod) && cached == nullptr) {
-    // Planted: the informer no longer has the pod; requeue it anyway.
-    queue_.AddUnschedulableIfNotPresent(h, queue_.SchedulingCycle());
-  }
   if (cached != nullptr && (*cached)->node_name.empty()) {
     // upstream: a new PodInfo of the informer's object.
-    if (MutantActive(Mutant::kFailureRequeuesPoppedObject)) {
-      // Planted: the informer is only asked whether the pod still exists;
-      // the QueuedPodInfo that failed is requeued as it is.
-    } else {
-      current = queue_.CloneHandle(h, *cached, true);
-      queue_.Release(h);
-    }
+    current = queue_.CloneHandle(h, *cached, true);
+    queue_.Release(h);
     if (queue_.AddUnschedulableIfNotPresent(
             current, queue_.SchedulingCycle()) == QueueResult::kFatal) {
       queue_.Release(current);
@@ -433,9 +390,6 @@ bool Scheduler::HandleSchedulingFailure(
     }
   }
   static const std::optional<std::string> kClear = std::string();
-  if (MutantActive(Mutant::kNominationKeptOnFailure)) {
-    clear_nominated_node = false;  // planted: the old failure path
-  }
   queue_.AddNominatedPod(
       current, clear_nominated_node ? kClear : std::optional<std::string>());
   // upstream: the FailedScheduling event and updatePod's status patch.

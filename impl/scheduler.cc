@@ -11,7 +11,6 @@
 
 #include "harness/refill.h"
 #include "impl/event_registrations.h"
-#include "impl/mutants.h"
 
 namespace schedtrace::impl {
 namespace {
@@ -71,10 +70,6 @@ bool Scheduler::Responsible(const Pod& pod) const {
 
 // upstream: the cache handler's filter, assignedPod(pod).
 bool Scheduler::ForCache(const Pod& pod) const {
-  if (MutantActive(Mutant::kCacheFilterSkipsOtherSchedulers)) {
-    // Planted: only this scheduler's pods are tracked by the cache.
-    return !pod.node_name.empty() && Responsible(pod);
-  }
   return !pod.node_name.empty();
 }
 
@@ -113,14 +108,6 @@ bool Scheduler::RunContinuations() {
         return false;
       }
     } else {
-      if (MutantActive(Mutant::kFinishBindingAtPark)) {
-        // Planted: the binding is finished as soon as the cycle parks.
-        if (cache_.FinishBinding(queue_.HandlePod(c.cycle.assumed), now_ms_) ==
-            CacheResult::kFatal) {
-          continuations_.clear();
-          return false;
-        }
-      }
       parked_.push_back(std::move(c.cycle));
     }
   }
@@ -147,13 +134,6 @@ size_t Scheduler::FindWaiting(const std::string& key) const {
 bool Scheduler::PermitAllow(const std::string& key) {
   const size_t found = FindWaiting(key);
   if (found == waiting_.size()) return true;
-  if (MutantActive(Mutant::kFinishBindingAtPark)) {
-    // Planted: the binding is finished as soon as the cycle parks.
-    if (cache_.FinishBinding(queue_.HandlePod(waiting_[found].assumed),
-                             now_ms_) == CacheResult::kFatal) {
-      return false;
-    }
-  }
   parked_.push_back(std::move(waiting_[found]));
   waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(found));
   return true;

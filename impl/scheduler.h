@@ -136,9 +136,7 @@ class Scheduler {
   bool AddPodToSchedulingQueue(const PodPtr& pod);
   bool UpdatePodInSchedulingQueue(const PodPtr& old_pod, const PodPtr& new_pod);
   bool DeletePodFromSchedulingQueue(const PodPtr& pod);
-  // `old_node`: the update's old object (null for an add).
-  void MoveForNode(const ClusterEvent& event, uint32_t node_id,
-                   const NodePtr& old_node = nullptr);
+  void MoveForNode(const ClusterEvent& event, uint32_t node_id);
 
   // upstream: schedule_one.go (impl/schedule_one.cc)
   bool SchedulingCycle(const std::string& profile, Handle h,

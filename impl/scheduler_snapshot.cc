@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "impl/mutants.h"
 #include "impl/scheduler.h"
 
 namespace schedtrace::impl {
@@ -27,11 +26,7 @@ bool Scheduler::UpdateSnapshot() {
     }
     if (s.facts.node != node) {
       ComputeNodeFacts(node, cache_, s.facts);
-      if (MutantActive(Mutant::kAffinityMemoStale)) {
-        // Planted: the verdicts of the old object are kept.
-      } else {
-        s.affinity_memo.clear();
-      }
+      s.affinity_memo.clear();
       score_order_dirty_ = true;
     }
     s.pods = static_cast<int64_t>(cache_.NodePodCount(id));
@@ -43,9 +38,7 @@ bool Scheduler::UpdateSnapshot() {
     std::vector<std::pair<std::string, uint32_t>> gone;
     for (uint32_t id = 0; id < snap_.size(); ++id) {
       const bool deleted =
-          MutantActive(Mutant::kSnapshotKeepsDeletedNode)
-              ? !cache_.NodeLive(id)  // planted: placeholders stay
-              : !cache_.NodeLive(id) || cache_.NodeObject(id) == nullptr;
+          !cache_.NodeLive(id) || cache_.NodeObject(id) == nullptr;
       if (snap_[id].in_map && deleted) {
         gone.emplace_back(cache_.NodeName(id), id);
       }

@@ -1,5 +1,6 @@
 // MutantCatcher: finds out whether, and by what, the harness catches the
-// mutant that is active in impl (impl/mutants.h, a SCHEDTRACE_MUTANTS build).
+// mutant that is active in the mutant copy of impl (impl/mutants.h, the
+// planted bugs of mutants/patches/, a SCHEDTRACE_MUTANTS build).
 //
 // Two nets, tried in order, each stopping at its first failing trace:
 //  1. the golden corpus (every layer; golden/regression first), replayed on

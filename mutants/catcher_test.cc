@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "impl/mutants.h"
+#include "mutants/planted.h"
 
 namespace schedtrace::mutants {
 namespace {
