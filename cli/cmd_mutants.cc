@@ -25,8 +25,9 @@ int Mutants(const CommandLine& cl) {
     return 0;
   }
   if (!impl::MutantsBuild()) {
-    std::cout << "# not a mutants build: the planted bugs are compiled out "
-                 "(build schedtrace_mutants with -DSCHEDTRACE_MUTANTS=ON)\n";
+    std::cout << "# not a mutants build: the planted bugs are not in it "
+                 "(mutants/patches/ plants them in schedtrace_mutants, built "
+                 "with -DSCHEDTRACE_MUTANTS=ON)\n";
   } else {
     std::cout << "# active: " << impl::Info(impl::ActiveMutant()).name
               << " (SCHEDTRACE_MUTANT)\n";
