@@ -8,8 +8,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/codec.h"
-#include "harness/quantity.h"
+#include "core/codec.h"
+#include "core/quantity.h"
+#include "run/driven_system.h"
 
 namespace schedtrace::bench {
 namespace {
@@ -84,7 +85,7 @@ class IndexSet {
 class Generator {
  public:
   Generator(System& sut, const BenchGenOptions& options, std::ostream& out)
-      : sut_(sut), o_(options), out_(out), rng_(options.seed) {}
+      : run_(sut), o_(options), out_(out), rng_(options.seed) {}
 
   absl::StatusOr<BenchGenStats> Run() {
     TraceHeader h;
@@ -106,7 +107,9 @@ class Generator {
     c.profiles = {"default-scheduler"};
     c.features = {{"PodSchedulingReadiness", true}};
     c.percentage_of_nodes_to_score = 100;
-    if (absl::Status s = sut_.Configure(h); !s.ok()) return s;
+    if (absl::Status s = run_.Configure(h, /*snapshots=*/false); !s.ok()) {
+      return s;
+    }
     out_ << EncodeHeader(h) << "\n";
 
     for (int i = 0; i < o_.nodes; ++i) {
@@ -133,9 +136,8 @@ class Generator {
     out_ << EncodeStep(step, /*with_expect=*/false) << "\n";
     ++stats_.steps;
     ++stats_.ops[std::string(OpName(step.op))];
-    absl::StatusOr<StepOut> out = sut_.Apply(step);
-    if (!out.ok()) return out.status();
-    if (out->fatal) {
+    const absl::StatusOr<StepOut>& out = run_.Apply(step);
+    if (run_.ended()) {
       return absl::InternalError(absl::StrCat("step ", stats_.steps, " (",
                                               std::string(OpName(step.op)),
                                               ") was fatal"));
@@ -530,7 +532,7 @@ class Generator {
     }
   }
 
-  System& sut_;
+  DrivenSystem run_;
   const BenchGenOptions o_;
   std::ostream& out_;
   Rng rng_;

@@ -29,7 +29,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "harness/system.h"
+#include "core/system.h"
 
 namespace schedtrace::bench {
 

@@ -4,9 +4,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/codec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
 #include "model/system.h"
 
 namespace schedtrace::bench {

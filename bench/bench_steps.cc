@@ -4,10 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/generator.h"
-#include "harness/quantity.h"
+#include "core/quantity.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "run/generator.h"
 
 namespace schedtrace::bench {
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "harness/system.h"
-#include "harness/trace.h"
+#include "core/system.h"
+#include "core/trace.h"
 
 namespace schedtrace::bench {
 

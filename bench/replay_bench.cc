@@ -16,9 +16,9 @@
 
 #include "bench/bench_steps.h"
 #include "benchmark/benchmark.h"
-#include "harness/codec.h"
-#include "harness/replay.h"
+#include "core/codec.h"
 #include "properties/checker.h"
+#include "run/replay.h"
 
 namespace schedtrace::bench {
 namespace {

@@ -1,6 +1,6 @@
 // schedtrace bench: one system's throughput and peak memory on one trace.
 //
-// Parsing is outside the timing (harness/bench_run.h): only System::Apply is
+// Parsing is outside the timing (run/bench_run.h): only System::Apply is
 // timed. Prints, one per line:
 //
 //   bench: impl on FILE: 83636 steps (20193 schedule_one), layer scheduler
@@ -34,8 +34,8 @@
 #include "cli/flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/bench_run.h"
-#include "harness/bench_stream.h"
+#include "run/bench_run.h"
+#include "run/bench_stream.h"
 
 namespace schedtrace::cli {
 namespace {

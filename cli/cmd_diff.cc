@@ -1,4 +1,4 @@
-// schedtrace diff: two systems side by side (harness/differential.h), on
+// schedtrace diff: two systems side by side (run/differential.h), on
 // given traces or on generated ones; every property checked on both.
 //
 //   schedtrace diff --a=model --b=impl golden/
@@ -29,20 +29,20 @@
 #include "cli/run_flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
-#include "harness/generator.h"
-#include "harness/interrupt.h"
-#include "harness/minimize.h"
-#include "harness/text_sanitize.h"
-#include "harness/timeline.h"
+#include "core/codec.h"
 #include "properties/checker.h"
+#include "run/differential.h"
+#include "run/generator.h"
+#include "run/interrupt.h"
+#include "run/minimize.h"
+#include "run/text_sanitize.h"
+#include "run/timeline.h"
 
 namespace schedtrace::cli {
 namespace {
 
 // How a differential run fails, coarse enough to survive shrinking
-// (harness/minimize.h FailureSignature), with the side whose check fired.
+// (run/minimize.h FailureSignature), with the side whose check fired.
 std::optional<std::string> DiffSignature(const DiffResult& r) {
   std::optional<std::string> sig =
       FailureSignature(r.verdict, r.divergence, r.message);
@@ -51,7 +51,7 @@ std::optional<std::string> DiffSignature(const DiffResult& r) {
 }
 
 // The hook for delta debugging (`--minimize`): shrinks a trace on which
-// systems `a` and `b` disagree (harness/minimize.h) to a small one that
+// systems `a` and `b` disagree (run/minimize.h) to a small one that
 // disagrees the same way, writes it next to `path` as *.min.jsonl with a's
 // expectations and, beside it, *.min.explain.txt (cli/explanation.h: the
 // small trace explained on b, or on a when a broke a property), and returns
@@ -89,7 +89,7 @@ std::string MinimizeDisagreement(const std::string& a, const std::string& b,
   file << EncodeTrace(small);
   file.close();
   if (!file) return "";
-  // Beside it, its timeline (harness/timeline.h): a's expectations against
+  // Beside it, its timeline (run/timeline.h): a's expectations against
   // what b does, readable without running anything; on a itself when the
   // failure is a's (a property a violates).
   const bool a_failed = m->signature.rfind("a ", 0) == 0;
@@ -276,7 +276,7 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
     GenOptions g = plan.gen;
     g.seed = plan.gen.seed + static_cast<uint64_t>(k);
     // One trace in four with 40 to 64 pods, unless --pods says
-    // (CountRunOptions, harness/gen_options.h).
+    // (CountRunOptions, run/gen_options.h).
     g = CountRunOptions(g, {.pods = cl.Has("pods"),
                             .queue_pool = cl.Has("queue-pool"),
                             .steps = cl.Has("steps")});
@@ -429,7 +429,7 @@ const CommandRegistrar kDiff({
            .boolean = true},
           {.name = "minimize",
            .help =
-               "shrink each disagreeing trace (harness/minimize.h) and write "
+               "shrink each disagreeing trace (run/minimize.h) and write "
                "it next to the trace as *.min.jsonl, with a's expectations, "
                "and beside it *.min.explain.txt, its explanation on b (what "
                "explain --all prints)",

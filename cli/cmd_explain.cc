@@ -1,5 +1,5 @@
 // schedtrace explain: a per-pod timeline of one trace on one system
-// (harness/timeline.h): after every step, where each pod of interest is on
+// (run/timeline.h): after every step, where each pod of interest is on
 // the expected side (the trace's expect.state) and on the actual side (the
 // system's snapshot), the first failure marked.
 //
@@ -22,10 +22,10 @@
 #include "cli/flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/text_sanitize.h"
-#include "harness/timeline.h"
-#include "harness/timeline_format.h"
+#include "core/codec.h"
+#include "run/text_sanitize.h"
+#include "run/timeline.h"
+#include "run/timeline_format.h"
 
 namespace schedtrace::cli {
 namespace {

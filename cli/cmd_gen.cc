@@ -11,10 +11,10 @@
 #include "cli/gen_flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/generator.h"
-#include "harness/replay.h"
+#include "core/codec.h"
 #include "properties/checker.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::cli {
 namespace {
@@ -76,7 +76,7 @@ const CommandRegistrar kGen({
                 "[--step-ms=MIN:MAX] [...] [--upstream=V] [--sut=S] "
                 "[--out=FILE]",
     .summary = "write a random valid trace, expectations recorded from S "
-               "(default model); the generator's flags (harness/gen_options.h "
+               "(default model); the generator's flags (run/gen_options.h "
                "GenOptions) are diff's too",
     .flags = JoinFlags({{{.name = "layer",
                           .help = "queue, cache or scheduler",

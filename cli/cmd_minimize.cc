@@ -1,5 +1,5 @@
 // schedtrace minimize: delta-debugs a failing trace down to a small one that
-// fails the same way (harness/minimize.h), and writes it as a regression
+// fails the same way (run/minimize.h), and writes it as a regression
 // trace.
 //
 // With --against=R the candidate traces are replayed on S and R side by side
@@ -11,7 +11,7 @@
 // whole trace no longer hold once steps are gone).
 //
 // With --out=FILE.jsonl it also writes FILE.explain.txt beside it: the
-// minimized trace's timeline on S, every step (harness/timeline.h, what
+// minimized trace's timeline on S, every step (run/timeline.h, what
 // `schedtrace explain --all` prints), so a CI artifact reads without
 // running anything. On stdout (no --out) only the trace is written.
 #include <fstream>
@@ -23,11 +23,11 @@
 #include "cli/flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
-#include "harness/minimize.h"
-#include "harness/timeline.h"
+#include "core/codec.h"
 #include "properties/checker.h"
+#include "run/differential.h"
+#include "run/minimize.h"
+#include "run/timeline.h"
 
 namespace schedtrace::cli {
 namespace {

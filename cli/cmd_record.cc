@@ -14,8 +14,9 @@
 #include "cli/flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
+#include "core/codec.h"
+#include "run/differential.h"
+#include "run/record.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -15,7 +15,7 @@
 #include "cli/summary.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/interrupt.h"
+#include "run/interrupt.h"
 
 namespace schedtrace::cli {
 namespace {

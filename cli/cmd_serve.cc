@@ -31,8 +31,8 @@
 #include "cli/flags.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/json_codec.h"
+#include "core/codec.h"
+#include "core/json_codec.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {

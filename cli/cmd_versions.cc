@@ -28,9 +28,9 @@
 #include "cli/run_flags.h"
 #include "cli/version_diff.h"
 #include "cli/versions_report.h"
-#include "harness/codec.h"
-#include "harness/interrupt.h"
-#include "harness/upstream_versions.h"
+#include "core/codec.h"
+#include "core/upstream_versions.h"
+#include "run/interrupt.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -12,8 +12,8 @@
 #include "cli/report_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
 #include "nlohmann/json.hpp"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/suts.h"
-#include "harness/codec.h"
-#include "harness/text_sanitize.h"
-#include "harness/timeline_format.h"
+#include "core/codec.h"
 #include "properties/checker.h"
+#include "run/text_sanitize.h"
+#include "run/timeline_format.h"
 
 namespace schedtrace::cli {
 

@@ -1,5 +1,5 @@
 // Explaining a trace on a system named on the command line
-// (harness/timeline.h): the options `explain`, `minimize` and
+// (run/timeline.h): the options `explain`, `minimize` and
 // `diff --minimize` share, and the FILE.explain.txt written beside a
 // minimized trace so that a CI artifact reads without running anything.
 //
@@ -13,9 +13,9 @@
 
 #include <string>
 
-#include "harness/system.h"
-#include "harness/timeline.h"
-#include "harness/trace.h"
+#include "core/system.h"
+#include "core/trace.h"
+#include "run/timeline.h"
 
 namespace schedtrace::cli {
 

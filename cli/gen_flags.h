@@ -1,6 +1,6 @@
 // The generator's flags on the command line: `schedtrace gen` and
 // `schedtrace diff` (generated traces) take the same set, every option of
-// harness/gen_options.h's GenOptions, parsed and checked in one place
+// run/gen_options.h's GenOptions, parsed and checked in one place
 // (ApplyGenFlags there; the RapidCheck tests read the same flags from
 // SCHEDTRACE_GEN).
 //
@@ -19,7 +19,7 @@
 #include "absl/status/statusor.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "harness/generator.h"
+#include "run/generator.h"
 
 namespace schedtrace::cli {
 

@@ -3,9 +3,9 @@
 #include <string>
 
 #include "cli/cli_test_util.h"
+#include "core/codec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
 
 namespace schedtrace::cli {
 namespace {

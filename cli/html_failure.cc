@@ -10,7 +10,7 @@
 #include "cli/html_text.h"
 #include "cli/html_timeline.h"
 #include "cli/run_tally.h"
-#include "harness/text_sanitize.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli::html {
 namespace {

@@ -15,14 +15,14 @@
 //     where; inside, the description, the divergent step
 //     (t, summary, the steps before), every Difference (or the first one,
 //     path / expected / actual, when the list is empty), the message, and
-//     the timeline (TraceRun::timeline, harness/timeline.h) as a table: a row
+//     the timeline (TraceRun::timeline, run/timeline.h) as a table: a row
 //     per step, a column per pod followed, expected above actual where they
 //     differ, the failing row highlighted, anchored "tN-sSTEP" and linked;
 //     the steps shown are those `schedtrace explain` shows;
 //   - passing traces as lists of names per system and version, skipped ones
 //     per system and reason.
 // Text from a run goes through SanitizeText / SanitizeLine
-// (harness/text_sanitize.h), is cut when very long, then HTML-escaped; the
+// (run/text_sanitize.h), is cut when very long, then HTML-escaped; the
 // bytes depend only on the runs (timings aside).
 // The page's parts: its text (html_text.h), CSS and script
 // (html_assets.h), one failure (html_failure.h) with its timeline

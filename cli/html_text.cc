@@ -1,7 +1,7 @@
 #include "cli/html_text.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/text_sanitize.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli::html {
 
@@ -57,7 +57,7 @@ std::string Clip(std::string s, size_t max) {
   return s + "\xE2\x80\xA6";
 }
 
-// Text from a run, as HTML: sanitized (harness/text_sanitize.h), cut,
+// Text from a run, as HTML: sanitized (run/text_sanitize.h), cut,
 // escaped. Text keeps its newlines (shown by `white-space: pre-wrap`); Line
 // is one line.
 std::string Text(std::string_view s, size_t max) {

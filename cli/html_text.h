@@ -1,5 +1,5 @@
 // The HTML report's text (cli/html_report.h): text from a run made safe for
-// the page -- sanitized (harness/text_sanitize.h), cut when very long, then
+// the page -- sanitized (run/text_sanitize.h), cut when very long, then
 // HTML-escaped. Tested through the page (html_report_test.cc).
 //
 //   absl::StrAppend(&out, "<td>", html::Line(value), "</td>");

@@ -8,12 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/html_text.h"
-#include "harness/timeline_format.h"
+#include "run/timeline_format.h"
 
 namespace schedtrace::cli::html {
 namespace {
 
-// SamePlace (harness/pod_place.h), each place compared too.
+// SamePlace (run/pod_place.h), each place compared too.
 bool SameInEveryPlace(const PodPlace& a, const PodPlace& b) {
   return a.where == b.where && a.attempts == b.attempts &&
          a.nominated == b.nominated && a.places == b.places && a.note == b.note;

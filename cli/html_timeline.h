@@ -1,5 +1,5 @@
 // A failing trace's timeline in the HTML report (cli/html_report.h;
-// TraceRun::timeline, harness/timeline.h) as a table: a row per step, a
+// TraceRun::timeline, run/timeline.h) as a table: a row per step, a
 // column per pod followed, expected above actual where they differ, the
 // failing row highlighted, each row anchored "tN-sSTEP"; the steps shown
 // are those `schedtrace explain` shows, the others one gap row each saying
@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "harness/timeline.h"
+#include "run/timeline.h"
 
 namespace schedtrace::cli::html {
 

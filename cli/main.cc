@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "harness/interrupt.h"
+#include "run/interrupt.h"
 
 namespace schedtrace::cli {
 namespace {
@@ -44,7 +44,7 @@ int Main(int argc, char** argv) {
   if (!cl.ok()) return UsageError(std::string(cl.status().message()));
   if (cl->command == "help") return Help(*cl);
   // SIGINT/SIGTERM kill every child and end the run with what completed
-  // (harness/interrupt.h); the exit status then says which signal it was.
+  // (run/interrupt.h); the exit status then says which signal it was.
   // `serve` starts no child and blocks on its stdin: it keeps the default
   // action, dying at once.
   if (cl->command != "serve") InstallInterruptHandlers();

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "harness/text_sanitize.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {

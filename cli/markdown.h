@@ -1,7 +1,7 @@
 // Text from a run made safe for Markdown (the `--report=FILE.md` reports of
 // report.h and versions_report.h): whatever bytes it holds (a child's
 // stderr, a trace's names), it stays text, sanitized first
-// (harness/text_sanitize.h), and cannot end a table cell, a code span or a
+// (run/text_sanitize.h), and cannot end a table cell, a code span or a
 // fenced block early.
 //
 //   out << "| " << MdText(name) << " | " << MdCode(path) << " |\n";

@@ -18,9 +18,9 @@
 #include "cli/markdown.h"
 #include "cli/report_file.h"
 #include "cli/run_tally.h"
-#include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {

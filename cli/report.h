@@ -5,7 +5,7 @@
 // Whatever a system under test wrote (its messages quote a child's stderr
 // and the bytes of a bad reply: invalid UTF-8, NUL, ANSI escapes, 64 KiB
 // lines), every report is well-formed: text from a run goes through
-// SanitizeText / SanitizeLine (harness/text_sanitize.h) and then the
+// SanitizeText / SanitizeLine (run/text_sanitize.h) and then the
 // format's own escaping, and nothing here throws.
 //
 // Markdown: the counts and the run's time, the upstream version every trace
@@ -62,7 +62,7 @@
 //   failure signatures group by), `differences` every difference of out and
 //   state at that step with lists matched by pod key, kind "missing",
 //   "extra", "moved" (expected and actual are 1-based positions "#N") or
-//   "changed" (harness/state_diff.h); t is the step's clock, summary the step
+//   "changed" (run/state_diff.h); t is the step's clock, summary the step
 //   in one line with its arguments, description the trace header's, before
 //   the steps before it in one line each ("step 5 t=3000: q_add ...", oldest
 //   first). Markdown and JUnit show the same as Divergence::Format.

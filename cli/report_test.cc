@@ -13,8 +13,8 @@
 #include "cli/report_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {

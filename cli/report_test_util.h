@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "cli/cli_test_util.h"
-#include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 

@@ -12,11 +12,11 @@
 #include "cli/summary.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
-#include "harness/codec.h"
-#include "harness/interrupt.h"
-#include "harness/text_sanitize.h"
-#include "harness/upstream_versions.h"
+#include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "properties/checker.h"
+#include "run/interrupt.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {
@@ -70,19 +70,20 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
                                   properties::CheckMode::kIncremental,
                                   ReportsOf(**system), &one.not_checked);
     }
+    // The failure's timeline (the HTML report), recorded by the run that
+    // fails: it goes on to the trace's end for the journey after the
+    // failure.
+    std::optional<TimelineRecorder> timeline;
+    if (options.explain_failures) {
+      timeline.emplace(*trace,
+                       ExplainOptionsFor(**system, sut, options.properties));
+      replay_options.observer = &*timeline;
+      replay_options.keep_going = true;
+    }
     tr.result = Replay(**system, *trace, replay_options);
     tr.declared_upstream = DeclaredUpstream(**system).value_or("");
-    // The failure's timeline, replayed on a fresh system (the HTML report).
-    if (options.explain_failures && Failed(tr) && !Interrupted()) {
-      absl::StatusOr<std::unique_ptr<System>> fresh = MakeSystem(sut);
-      if (fresh.ok()) {
-        // Checked as this replay was, so a property failure shows as one.
-        ExplainOptions explain =
-            ExplainOptionsFor(**fresh, sut, options.properties);
-        absl::StatusOr<Timeline> timeline =
-            ExplainTrace(**fresh, *trace, explain);
-        if (timeline.ok()) tr.timeline = *std::move(timeline);
-      }
+    if (timeline && Failed(tr) && !Interrupted()) {
+      tr.timeline = timeline->Finish();
     }
   }
   tr.seconds = SecondsSince(start);
@@ -93,7 +94,7 @@ OneRun ReplayOne(const std::string& sut, const TraceFile& file,
 }
 
 // What a child wrote may be any bytes (its stderr tail, a bad reply): the
-// terminal gets them as visible, valid UTF-8 (harness/text_sanitize.h), so
+// terminal gets them as visible, valid UTF-8 (run/text_sanitize.h), so
 // no escape sequence or BEL acts on it.
 void PrintTrace(const TraceRun& tr, bool quiet, std::ostream& out) {
   const std::string path = SanitizeLine(tr.result.path);

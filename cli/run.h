@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cli/select.h"
-#include "harness/replay.h"
-#include "harness/timeline.h"
 #include "properties/inputs.h"
+#include "run/replay.h"
+#include "run/timeline.h"
 
 namespace schedtrace::cli {
 
@@ -27,11 +27,11 @@ struct TraceRun {
   // TraceFile's ("" when its header names no known version).
   std::string upstream;
   // The version an exec: child declared in its header reply for this trace
-  // (harness/child_process.h Capabilities::upstream); "" when it declared
+  // (run/child_process.h Capabilities::upstream); "" when it declared
   // none, and for model and impl.
   std::string declared_upstream;
   // Each pod's journey through a failed trace (a divergence or an error),
-  // replayed again on a fresh system: set only with
+  // recorded by the replay that failed: set only with
   // RunOptions::explain_failures (the HTML report shows it).
   std::optional<Timeline> timeline;
 };
@@ -74,8 +74,8 @@ struct RunOptions {
   bool fail_fast = false;  // stop after the first failure (-x)
   bool quiet = false;      // print failures only, not PASS lines (-q)
   bool progress = false;   // a progress line on stderr (a terminal)
-  // Replay each failed trace once more to record its timeline
-  // (TraceRun::timeline), for the HTML report.
+  // Record each failed trace's timeline as it runs (TraceRun::timeline),
+  // for the HTML report.
   bool explain_failures = false;
   // --upstream: every trace runs as this version instead of its header's.
   std::optional<std::string> upstream;
@@ -89,7 +89,7 @@ struct RunOptions {
 // one naming the properties not checked (`properties not checked on SYSTEM:
 // 4 (needs waiting)`), when some were not.
 // Stops early on a failure with fail_fast, and on SIGINT/SIGTERM
-// (harness/interrupt.h): then `interrupted` is set and `traces` holds the
+// (run/interrupt.h): then `interrupted` is set and `traces` holds the
 // traces that completed before (a replay the interrupt cut short is left
 // out).
 SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,

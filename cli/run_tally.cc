@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 #include "properties/known_violations.h"
 
 namespace schedtrace::cli {

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 #include "nlohmann/json.hpp"
 
 namespace schedtrace::cli {

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/trace.h"
+#include "core/trace.h"
 
 namespace schedtrace::cli {
 

@@ -18,9 +18,9 @@
 #include "cli/cli_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/state_diff.h"
-#include "harness/text_sanitize.h"
+#include "run/state_diff.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {

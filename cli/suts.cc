@@ -8,9 +8,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cli/default_paths.h"
-#include "harness/child_process.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "run/child_process.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -1,5 +1,5 @@
 // Systems under test by name: `model`, `impl`, `exec:CMD` — any program
-// speaking the child-process protocol (harness/child_process.h), started as
+// speaking the child-process protocol (run/child_process.h), started as
 // `/bin/sh -c CMD` afresh for every trace — and `upstream:vX.Y.Z`, the real
 // kube-scheduler of that version (schedtrace-upstream, built by
 // upstream/build), an exec: system found by its version.
@@ -19,8 +19,8 @@
 #include "absl/status/statusor.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "harness/replay.h"
-#include "harness/system.h"
+#include "core/system.h"
+#include "run/replay.h"
 
 namespace schedtrace::cli {
 

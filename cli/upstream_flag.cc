@@ -1,7 +1,7 @@
 #include "cli/upstream_flag.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::cli {
 

@@ -1,5 +1,5 @@
 // `--upstream=V`, on every command that reads or makes traces: the upstream
-// version (harness/upstream_versions.h) a run uses instead of each trace
+// version (core/upstream_versions.h) a run uses instead of each trace
 // header's `upstream`. Reading commands (conformance, replay, explain,
 // minimize, record, bench, diff with PATHs, versions' --versions aside) run
 // every trace as V, its expectations unchanged, so a v1.26.7 trace replayed
@@ -19,8 +19,8 @@
 #include "absl/status/statusor.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "harness/trace.h"
-#include "harness/upstream_versions.h"
+#include "core/trace.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::cli {
 

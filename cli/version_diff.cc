@@ -7,12 +7,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "harness/codec.h"
-#include "harness/state_diff.h"
-#include "harness/step_summary.h"
-#include "harness/upstream_versions.h"
+#include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "model/system.h"
 #include "nlohmann/json.hpp"
+#include "run/driven_system.h"
+#include "run/state_diff.h"
+#include "run/step_summary.h"
 
 namespace schedtrace::cli {
 namespace {
@@ -36,18 +37,16 @@ TraceHeader HeaderAs(const Trace& trace, const std::string& version) {
   return h;
 }
 
-// What a system did at a step it applied.
-VersionStep Did(const std::string& version, const absl::StatusOr<StepOut>& out,
-                const System& system, State& scratch) {
+// What a version's run did at its last step (a snapshot taken after it).
+VersionStep Did(const std::string& version, const DrivenSystem& run) {
   VersionStep did;
   did.version = version;
-  if (!out.ok()) {
-    did.out = absl::StrCat("error: ", out.status().message());
+  if (run.refused()) {
+    did.out = absl::StrCat("error: ", run.out().status().message());
     return did;
   }
-  did.out = EncodeOut(*out);
-  system.SnapshotInto(scratch);
-  did.state = EncodeState(scratch);
+  did.out = EncodeOut(*run.out());
+  did.state = EncodeState(run.after());
   return did;
 }
 
@@ -60,21 +59,20 @@ std::optional<VersionStep> RunTo(const Trace& trace,
   VersionStep did;
   did.version = profile.version;
   std::unique_ptr<System> system = MakeOn(options, profile);
-  if (absl::Status s = system->Configure(HeaderAs(trace, profile.version));
+  DrivenSystem run(*system);
+  if (absl::Status s =
+          run.Configure(HeaderAs(trace, profile.version), /*snapshots=*/false);
       !s.ok()) {
     did.out = absl::StrCat("refused: ", s.message());
     return did;
   }
-  State scratch;
   for (int i = 0; i < step; ++i) {
     if (!KeepGoing(options)) return std::nullopt;
-    absl::StatusOr<StepOut> out = system->Apply(trace.steps[i]);
-    if (i + 1 == step || !out.ok()) {
-      VersionStep at = Did(profile.version, out, *system, scratch);
-      // A refusal before the step is what it did there too.
-      return at;
-    }
-    if (out->fatal) {
+    const bool last = i + 1 == step;
+    run.Apply(trace.steps[i], /*snapshot=*/last);
+    // A refusal before the step is what it did there too.
+    if (last || run.refused()) return Did(profile.version, run);
+    if (run.ended()) {
       did.out = "error: ended by a fatal step before this one";
       return did;
     }
@@ -221,23 +219,23 @@ VersionDiff CompareVersions(const Trace& trace,
   // encoded only where versions differ or stop.
   struct Run {
     std::unique_ptr<System> system;
+    std::optional<DrivenSystem> run;  // once the version's profile is known
     bool stopped = false;  // refused a step or the header, or ended (fatal)
     bool at_header = true;
     std::string refusal;  // "refused: ..." or "error: ...", else ""
-    StepOut out;
-    State state;
     bool SameAs(const Run& o, bool with_state) const {
       return refusal == o.refusal && at_header == o.at_header &&
              (!refusal.empty() || at_header ||
-              (out == o.out && (!with_state || state == o.state)));
+              (*run->out() == *o.run->out() &&
+               (!with_state || run->after() == o.run->after())));
     }
     VersionStep Encoded(const std::string& version) const {
       VersionStep did;
       did.version = version;
       did.out = refusal;
       if (refusal.empty() && !at_header) {
-        did.out = EncodeOut(out);
-        did.state = EncodeState(state);
+        did.out = EncodeOut(*run->out());
+        did.state = EncodeState(run->after());
       }
       return did;
     }
@@ -297,7 +295,8 @@ VersionDiff CompareVersions(const Trace& trace,
     absl::Status configured = profile.status();
     if (profile.ok()) {
       runs[v].system = MakeOn(options, *profile);
-      configured = runs[v].system->Configure(header);
+      runs[v].run.emplace(*runs[v].system);
+      configured = runs[v].run->Configure(header, /*snapshots=*/false);
     }
     if (!configured.ok()) {
       runs[v].refusal = absl::StrCat("refused: ", configured.message());
@@ -327,16 +326,13 @@ VersionDiff CompareVersions(const Trace& trace,
           (v > 0 && !decided[v - 1]) || (v + 1 < n && !decided[v]);
       if (runs[v].stopped || !needed) continue;
       Run& r = runs[v];
-      absl::StatusOr<StepOut> out = r.system->Apply(step);
+      r.run->Apply(step, /*snapshot=*/true);
       r.at_header = false;
-      if (out.ok()) {
-        r.out = *std::move(out);
-        r.system->SnapshotInto(r.state);
-      } else {
-        r.refusal = absl::StrCat("error: ", out.status().message());
+      if (r.run->refused()) {
+        r.refusal = absl::StrCat("error: ", r.run->out().status().message());
       }
       // A refusal, or upstream's exit: the trace ends here for it.
-      r.stopped = !r.refusal.empty() || r.out.fatal;
+      r.stopped = r.run->refused() || r.run->ended();
     }
     if (d.same) d.steps_run = i + 1;
     const bool errors = !runs.front().refusal.empty();

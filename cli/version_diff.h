@@ -3,7 +3,7 @@
 //
 // The trace runs on the model under the profile of every version asked for
 // (model/upstream.h), side by side, its own expectations ignored. After
-// every step each version's out and state (canonical JSON, harness/codec.h
+// every step each version's out and state (canonical JSON, core/codec.h
 // EncodeOut and EncodeState) are compared; the first step where some
 // versions disagree is the answer: what each did there, and for each pair
 // of adjacent versions (an upgrade) the first step where those two
@@ -31,7 +31,7 @@
 //   if (!d.same) { d.step, d.did, d.changes ... }
 //
 // Deterministic: versions oldest first, switches in UpstreamSwitches()
-// order, differences as harness/state_diff.h orders them.
+// order, differences as run/state_diff.h orders them.
 #ifndef SCHEDTRACE_CLI_VERSION_DIFF_H_
 #define SCHEDTRACE_CLI_VERSION_DIFF_H_
 
@@ -42,10 +42,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/replay.h"
-#include "harness/system.h"
-#include "harness/trace.h"
+#include "core/system.h"
+#include "core/trace.h"
 #include "model/upstream.h"
+#include "run/replay.h"
 
 namespace schedtrace::cli {
 
@@ -83,7 +83,7 @@ struct PairChange {
   std::string op, summary;
   VersionStep older_did, newer_did;
   // Every difference of out and state, the older version's value as
-  // `expected`, the newer's as `actual` (harness/state_diff.h).
+  // `expected`, the newer's as `actual` (run/state_diff.h).
   std::vector<Difference> differences;
   Cause cause = Cause::kNoSwitch;
   std::vector<const model::UpstreamSwitch*> switches;
@@ -101,7 +101,7 @@ struct VersionDiff {
   // Where every version stopped alike (the same refusal of the header or
   // of a step; `same` stays true), or where they first disagree: the step
   // (1-based; 0 is the header), its line, op and one-line summary
-  // (harness/step_summary.h), and what each version did there.
+  // (run/step_summary.h), and what each version did there.
   bool stopped = false;
   int step = 0;
   int line = 0;

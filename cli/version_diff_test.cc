@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/codec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
 #include "model/upstream.h"
 
 namespace schedtrace::cli {

@@ -16,8 +16,8 @@
 #include "absl/strings/str_join.h"
 #include "cli/markdown.h"
 #include "cli/report_file.h"
-#include "harness/text_sanitize.h"
 #include "nlohmann/json.hpp"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {

@@ -44,7 +44,7 @@
 // differs under its own heading (its step, a table of what each version
 // did, per upgrade its cause and a table of the differences), the traces
 // that stop alike, then the traces the same on all versions as a list.
-// Text from traces is sanitized (harness/text_sanitize.h) and escaped for
+// Text from traces is sanitized (run/text_sanitize.h) and escaped for
 // its format; the bytes depend only on the run (timings aside).
 #ifndef SCHEDTRACE_CLI_VERSIONS_REPORT_H_
 #define SCHEDTRACE_CLI_VERSIONS_REPORT_H_

@@ -1,6 +1,6 @@
 // The fuzz inputs' byte format (fuzz/decoder.h): a config byte, an optional
-// perturbation header, then the step source's choices (harness/
-// step_source.h) as ByteChoices reads them (harness/choice_stream.h). A
+// perturbation header, then the step source's choices (run/
+// step_source.h) as ByteChoices reads them (run/choice_stream.h). A
 // contract with the committed corpus/ (decoder_pin_test pins it): a change
 // here, or in the order or ranges of the step source's draws, changes what
 // committed inputs mean, so re-derive corpus/ in the same change (README,
@@ -35,8 +35,8 @@
 #include <string>
 #include <string_view>
 
-#include "harness/gen_options.h"
-#include "harness/op_table.h"
+#include "core/op_table.h"
+#include "run/gen_options.h"
 
 namespace schedtrace::fuzz {
 

@@ -6,8 +6,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "harness/codec.h"
-#include "harness/quantity.h"
+#include "core/codec.h"
+#include "core/quantity.h"
 
 namespace schedtrace::fuzz {
 namespace {

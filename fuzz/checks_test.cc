@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::fuzz {
 namespace {

@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "harness/json_codec.h"
+#include "core/json_codec.h"
+#include "run/driver.h"
+#include "run/record.h"
 
 namespace schedtrace::fuzz {
 namespace {
@@ -82,30 +84,28 @@ absl::StatusOr<Trace> DecodeTrace(Layer layer, Mode mode, std::string_view data,
   Decoder dec(layer, mode, data, options);
   Trace trace;
   trace.header = dec.header();
-  if (reference != nullptr) {
-    if (absl::Status s = reference->Configure(trace.header); !s.ok()) return s;
-  }
-  while (std::optional<Step> step = dec.Next()) {
-    if (reference == nullptr) {  // no outs: nothing to observe
+  if (reference == nullptr) {  // no outs: nothing to observe
+    while (std::optional<Step> step = dec.Next()) {
       trace.steps.push_back(*std::move(step));
-      continue;
     }
-    absl::StatusOr<StepOut> out = reference->Apply(*step);
-    if (!out.ok()) {
+    return trace;
+  }
+  Driver driver(*reference, nullptr, {.record = record});
+  if (std::optional<DriveEnd> end = driver.Configure(trace.header)) {
+    return end->status;
+  }
+  while (!driver.ended()) {
+    std::optional<Step> step = dec.Next();
+    if (!step) break;
+    if (driver.Apply(*step)) {
       // The reference refused the step: the trace ends before it (hostile
       // input the model rejects); keep the step so the trace shows it.
       trace.steps.push_back(*std::move(step));
       break;
     }
-    if (record) {
-      auto expect = std::make_shared<Expect>();
-      expect->out = OutToJson(*out);
-      if (!out->fatal) expect->state = StateToJson(reference->Snapshot());
-      step->expect = expect;
-    }
-    dec.Observe(*step, *out);
+    if (record) step->expect = RecordedExpect(driver.a());
+    dec.Observe(*step, *driver.last_out());
     trace.steps.push_back(*std::move(step));
-    if (out->fatal) break;
   }
   return trace;
 }

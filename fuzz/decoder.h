@@ -1,7 +1,7 @@
 // Turns fuzzer bytes into a schedtrace, one step at a time, for the
 // libFuzzer targets of fuzz/targets/ and for the tools that replay or
 // convert their inputs. The bytes are the step source's choices
-// (harness/step_source.h, read through ByteChoices): the fuzz targets make
+// (run/step_source.h, read through ByteChoices): the fuzz targets make
 // their steps with the same source as `schedtrace gen`, `diff --count` and
 // the RapidCheck tests, so every step is one an apiserver and informer
 // could deliver (hostile mode adds the source's hostile steps) and a
@@ -28,12 +28,12 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "core/system.h"
+#include "core/trace.h"
 #include "fuzz/byte_format.h"
-#include "harness/choice_stream.h"
-#include "harness/gen_options.h"
-#include "harness/step_source.h"
-#include "harness/system.h"
-#include "harness/trace.h"
+#include "run/choice_stream.h"
+#include "run/gen_options.h"
+#include "run/step_source.h"
 
 namespace schedtrace::fuzz {
 

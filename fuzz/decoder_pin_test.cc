@@ -35,9 +35,9 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "core/codec.h"
 #include "fuzz/decoder.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
 #include "model/system.h"
 
 namespace schedtrace::fuzz {

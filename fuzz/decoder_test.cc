@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/upstream_versions.h"
 #include "model/system.h"
 
 namespace schedtrace::fuzz {

@@ -12,10 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "harness/choice_stream.h"
-#include "harness/step_source.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 #include "model/system.h"
+#include "run/choice_stream.h"
+#include "run/driver.h"
+#include "run/step_source.h"
 
 namespace schedtrace::fuzz {
 namespace {
@@ -355,8 +356,9 @@ std::string Encode(const Trace& trace, Mode mode, uint8_t config,
   out += header;
   std::unique_ptr<StepSource> source = StepSource::New(layer, options);
   std::unique_ptr<System> model = model::NewSystem();
+  Driver driver(*model, nullptr);
   ByteChoices header_choices(header);
-  if (!model->Configure(source->Header(header_choices)).ok()) return out;
+  if (driver.Configure(source->Header(header_choices))) return out;
   Scorer scorer;
   const size_t n = std::min<size_t>(trace.steps.size(), kMaxSteps);
   for (size_t i = 0; i < n; ++i) {
@@ -365,9 +367,9 @@ std::string Encode(const Trace& trace, Mode mode, uint8_t config,
     const Step step = source->Next(choices);
     out += best.bytes;
     scorer.Bind(step, trace.steps[i]);
-    absl::StatusOr<StepOut> applied = model->Apply(step);
-    if (!applied.ok() || applied->fatal) break;  // the decoding ends here too
-    source->Observe(step, *applied);
+    // A refused or fatal step: the decoding ends here too.
+    if (driver.Apply(step) || driver.ended()) break;
+    source->Observe(step, *driver.last_out());
   }
   return out;
 }
@@ -399,14 +401,14 @@ std::string Recorded(Layer layer, Mode mode, uint8_t config,
       OptionsFor(layer, mode, static_cast<uint8_t>(out[0]), levels);
   std::unique_ptr<StepSource> source = StepSource::New(layer, options);
   std::unique_ptr<System> model = model::NewSystem();
+  Driver driver(*model, nullptr);
   RandomChoices random(seed);
   RecordingChoices choices(random);
-  if (model->Configure(source->Header(choices)).ok()) {
+  if (!driver.Configure(source->Header(choices))) {
     for (int i = 0; i < std::min(steps, kMaxSteps); ++i) {
       const Step step = source->Next(choices);
-      absl::StatusOr<StepOut> applied = model->Apply(step);
-      if (!applied.ok() || applied->fatal) break;
-      source->Observe(step, *applied);
+      if (driver.Apply(step) || driver.ended()) break;
+      source->Observe(step, *driver.last_out());
     }
   }
   return out + choices.bytes();

@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/trace.h"
 #include "fuzz/byte_format.h"
-#include "harness/trace.h"
 
 namespace schedtrace::fuzz {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/codec.h"
 #include "fuzz/decoder.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/golden_test_util.h"
 #include "model/system.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::fuzz {
 namespace {

@@ -1,7 +1,7 @@
 // Every trace writer writes Kubernetes JSON: the traces
 // `schedtrace gen` makes (every layer, plain, --hostile and --perturb), the
 // traces `record` and `minimize` write, and those `schedtrace_fuzz_tool
-// decode` writes from the corpus pass harness/k8s_json_check.h, and their
+// decode` writes from the corpus pass testkit/k8s_json_check.h, and their
 // step lines read t, op, the op's arguments, expect.
 //
 // GoDecodeTest also runs them, and every golden trace, through
@@ -22,16 +22,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/codec.h"
+#include "core/go_rfc3339.h"
 #include "fuzz/decoder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
-#include "harness/generator.h"
-#include "harness/go_rfc3339.h"
-#include "harness/k8s_json_check.h"
-#include "harness/minimize.h"
 #include "model/system.h"
+#include "run/differential.h"
+#include "run/generator.h"
+#include "run/minimize.h"
+#include "run/record.h"
+#include "testkit/k8s_json_check.h"
 
 namespace schedtrace {
 namespace {

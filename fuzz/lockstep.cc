@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/codec.h"
-#include "harness/json_codec.h"
-#include "harness/replay.h"
+#include "core/codec.h"
+#include "core/json_codec.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "run/driver.h"
 
 namespace schedtrace::fuzz {
 namespace {
@@ -38,36 +38,43 @@ LockstepResult Fail(LockstepResult r, std::string signature,
   return r;
 }
 
-// One system applied the step, the other refused it.
-LockstepResult StatusDiffers(LockstepResult r, const Step& step,
-                             const absl::Status& model,
-                             const absl::Status& impl,
-                             const std::string& where) {
-  return Fail(
-      r, absl::StrCat("status:", std::string(OpName(step.op))),
-      absl::StrCat(where, ": model ",
-                   model.ok() ? "applied it" : std::string(model.message()),
-                   ", impl ",
-                   impl.ok() ? "applied it" : std::string(impl.message()),
-                   "\nstep: ", EncodeStep(step, false)));
+std::string Where(const Step& step, int step_no) {
+  return absl::StrCat("step ", step_no, " (", std::string(OpName(step.op)),
+                      ", t=", step.t, ")");
 }
 
-// The states differ (the cheap comparison failed): now find where, as the
-// replayer would against the model's recording.
-LockstepResult StateDiffers(LockstepResult r, const Step& step,
-                            const StepOut& out, const State& model,
-                            const State& impl, const std::string& where) {
-  Step expected = step;
-  auto expect = std::make_shared<Expect>();
-  expect->state = StateToJson(model);
-  expected.expect = expect;
-  std::optional<Divergence> d = CompareStep(expected, r.steps, out, impl);
-  const std::string path = d ? d->path : "state";
-  return Fail(r, absl::StrCat("state:", StripIndices(path)),
-              absl::StrCat(where, ": state differs at ", path,
-                           "\nmodel: ", d ? d->expected : "",
-                           "\nimpl:  ", d ? d->actual : "",
-                           "\nstep: ", EncodeStep(step, false)));
+std::string Status(const absl::StatusOr<StepOut>& out) {
+  return out.ok() ? "applied it" : std::string(out.status().message());
+}
+
+// What the driver's end of a run means for a fuzz target: a signature to
+// de-duplicate crashes by and a readable message.
+LockstepResult Failed(LockstepResult r, const Driver& driver, const Step& step,
+                      const DriveEnd& end, int property) {
+  const std::string where = Where(step, end.step_no);
+  const std::string step_json = EncodeStep(step, false);
+  if (!end.divergence) {
+    return Fail(r, absl::StrCat("property:", property),
+                absl::StrCat(where, ": ", end.message, "\nstep: ", step_json));
+  }
+  const Divergence& d = *end.divergence;
+  if (d.path == "out (refused)") {  // one applied the step, one refused it
+    return Fail(
+        r, absl::StrCat("status:", end.op),
+        absl::StrCat(where, ": model ", Status(driver.a().out()), ", impl ",
+                     Status(driver.b().out()), "\nstep: ", step_json));
+  }
+  if (d.path.starts_with("out")) {
+    return Fail(
+        r, absl::StrCat("out:", end.op),
+        absl::StrCat(
+            where, ": out differs\nmodel: ", EncodeOut(*driver.a().out()),
+            "\nimpl:  ", EncodeOut(*driver.b().out()), "\nstep: ", step_json));
+  }
+  return Fail(r, absl::StrCat("state:", StripIndices(d.path)),
+              absl::StrCat(where, ": state differs at ", d.path,
+                           "\nmodel: ", d.expected, "\nimpl:  ", d.actual,
+                           "\nstep: ", step_json));
 }
 
 }  // namespace
@@ -76,64 +83,45 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
                              Mode mode, std::string_view data) {
   LockstepResult r;
   Decoder dec(layer, mode, data);
-  const TraceHeader& header = dec.header();
-  if (absl::Status s = model.Configure(header); !s.ok()) {
-    return Fail(r, "configure", absl::StrCat("model: ", s.message()));
-  }
-  if (impl != nullptr) {
-    absl::Status s = impl->Configure(header);
-    if (s.code() == absl::StatusCode::kUnimplemented) {
-      impl = nullptr;
-      r.impl_skipped = true;
-    } else if (!s.ok()) {
-      return Fail(r, "configure", absl::StrCat("impl: ", s.message()));
-    }
-  }
+  // Properties on the model's transitions (equal to impl's, or the
+  // comparison has failed first); a violation upstream itself commits is
+  // counted, not failed.
   std::optional<properties::Checker> checker;
-  if (mode == Mode::kValid) checker.emplace(&header);  // dec outlives it
-  // Three States reused across steps (SnapshotInto keeps their storage):
-  // once a trace's state has its shape, a step's snapshots allocate nothing.
-  State before, after, impl_after;
-  model.SnapshotInto(before);
+  int property = 0;
+  DriveOptions options;
+  options.drop_unconfigurable_b = true;
+  options.check_b = false;
+  if (mode == Mode::kValid) {
+    options.make_check = [&](const TraceHeader& header) -> StepCheck {
+      checker.emplace(&header);  // the driver's copy outlives the run
+      return [&](const State& before, const Step& step, const StepOut& out,
+                 const State& after) -> std::string {
+        for (const properties::Finding& f :
+             checker->Observe(before, step, out, after)) {
+          if (f.known != nullptr) continue;
+          property = f.violation.property;
+          return f.violation.Format();
+        }
+        return "";
+      };
+    };
+  }
+  Driver driver(model, impl, std::move(options));
+  if (std::optional<DriveEnd> end = driver.Configure(dec.header())) {
+    return Fail(
+        r, "configure",
+        absl::StrCat(end->side == "b" ? "impl: " : "model: ", end->message));
+  }
+  r.impl_skipped = driver.b_dropped();
   while (std::optional<Step> step = dec.Next()) {
     ++r.steps;
-    // Built only on a failure: the common path allocates nothing here.
-    auto op = [&] { return std::string(OpName(step->op)); };
-    auto where = [&] {
-      return absl::StrCat("step ", r.steps, " (", op(), ", t=", step->t, ")");
-    };
-    absl::StatusOr<StepOut> mo = model.Apply(*step);
-    std::optional<absl::StatusOr<StepOut>> io;
-    if (impl != nullptr) io = impl->Apply(*step);
-    if (io && mo.ok() != io->ok()) {
-      return StatusDiffers(r, *step, mo.status(), io->status(), where());
+    if (std::optional<DriveEnd> end = driver.Apply(*step)) {
+      // The model alone refused the step: the trace ends here.
+      if (end->verdict != Verdict::kFailed) break;
+      return Failed(r, driver, *step, *end, property);
     }
-    if (!mo.ok()) break;  // both refused it: the trace ends here
-    if (io && **io != *mo) {
-      return Fail(r, absl::StrCat("out:", op()),
-                  absl::StrCat(where(), ": out differs\nmodel: ",
-                               EncodeOut(*mo), "\nimpl:  ", EncodeOut(**io),
-                               "\nstep: ", EncodeStep(*step, false)));
-    }
-    if (mo->fatal) break;  // upstream exits: the trace ends here
-    model.SnapshotInto(after);
-    if (impl != nullptr) {
-      impl->SnapshotInto(impl_after);
-      if (impl_after != after) {
-        return StateDiffers(r, *step, *mo, after, impl_after, where());
-      }
-    }
-    if (checker) {
-      for (const properties::Finding& f :
-           checker->Observe(before, *step, *mo, after)) {
-        if (f.known != nullptr) continue;
-        return Fail(r, absl::StrCat("property:", f.violation.property),
-                    absl::StrCat(where(), ": ", f.violation.Format(),
-                                 "\nstep: ", EncodeStep(*step, false)));
-      }
-    }
-    dec.Observe(*step, *mo);
-    std::swap(before, after);
+    if (driver.ended()) break;  // upstream exits: the trace ends here
+    if (const StepOut* out = driver.last_out()) dec.Observe(*step, *out);
   }
   if (checker) r.known_counts = checker->known_counts();
   return r;

@@ -1,7 +1,9 @@
 // Runs the model and impl side by side on a decoded fuzz input: the body of
 // every differential fuzz target, and of `schedtrace_fuzz_tool run`.
 //
-// After every step: both Apply statuses must agree (ok or not), both outs
+// The step driver (run/driver.h) runs the two, its rules for a refused or
+// fatal step included (a step both refuse is an agreement and the input
+// goes on). After every step: both Apply statuses must agree, both outs
 // must be equal, both snapshots must be equal (compared as values first,
 // and diffed into a readable divergence only on a mismatch), and — unless
 // turned off for hostile input — every property (properties/properties.h)
@@ -22,8 +24,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/system.h"
 #include "fuzz/decoder.h"
-#include "harness/system.h"
 
 namespace schedtrace::fuzz {
 

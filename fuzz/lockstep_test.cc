@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/codec.h"
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/golden_test_util.h"
-#include "harness/step_source.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "run/step_source.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::fuzz {
 namespace {

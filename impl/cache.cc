@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "impl/go_int.h"
 #include "impl/names.h"
 #include "impl/quantity_sum.h"

@@ -31,8 +31,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
-#include "harness/objects.h"
-#include "harness/state.h"
+#include "core/objects.h"
+#include "core/state.h"
 #include "impl/deadline_heap.h"
 #include "impl/go_int.h"
 #include "impl/upstream.h"
@@ -73,7 +73,7 @@ class Cache {
 
   CacheState Snapshot() const;
   // The same value written into `out`, reusing the storage it holds
-  // (harness/refill.h) and this cache's snapshot scratch: no two snapshots
+  // (core/refill.h) and this cache's snapshot scratch: no two snapshots
   // of one cache may run concurrently.
   void SnapshotInto(CacheState& out) const;
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <optional>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "impl/cache.h"
 #include "impl/system.h"
 #include "impl/upstream.h"

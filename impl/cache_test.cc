@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
+#include "core/quantity.h"
 #include "gtest/gtest.h"
-#include "harness/quantity.h"
 
 namespace schedtrace::impl {
 namespace {

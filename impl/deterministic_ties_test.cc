@@ -13,11 +13,11 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/codec.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/gen_options.h"
-#include "harness/generator.h"
 #include "model/system.h"
+#include "run/gen_options.h"
+#include "run/generator.h"
 
 namespace schedtrace {
 namespace {

@@ -2,12 +2,12 @@
 // impl must replay every expectation (out and state) exactly.
 #include <string>
 
+#include "core/json_codec.h"
 #include "gtest/gtest.h"
-#include "harness/generator.h"
-#include "harness/json_codec.h"
-#include "harness/replay.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::impl {
 namespace {

@@ -15,7 +15,7 @@
 
 #include <vector>
 
-#include "harness/trace.h"
+#include "core/trace.h"
 #include "impl/upstream.h"
 
 namespace schedtrace::impl {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "harness/step_source.h"
+#include "run/step_source.h"
 
 namespace schedtrace::impl {
 namespace {

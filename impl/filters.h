@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "harness/objects.h"
+#include "core/objects.h"
 #include "impl/cache.h"
 #include "impl/upstream.h"
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "harness/go_rfc3339.h"
+#include "core/go_rfc3339.h"
 
 namespace schedtrace::impl {
 namespace {

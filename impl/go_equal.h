@@ -6,12 +6,12 @@
 // slip in either.
 //
 // Go sees a nil map or slice as different from an empty one (GivenEmpty in
-// harness/objects.h), and a resource.Quantity as its parsed fields, not its
-// value (harness/quantity.h).
+// core/objects.h), and a resource.Quantity as its parsed fields, not its
+// value (core/quantity.h).
 #ifndef SCHEDTRACE_IMPL_GO_EQUAL_H_
 #define SCHEDTRACE_IMPL_GO_EQUAL_H_
 
-#include "harness/objects.h"
+#include "core/objects.h"
 
 namespace schedtrace::impl {
 

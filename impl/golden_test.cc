@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
 #include "impl/system.h"
 #include "properties/golden_pass_test_util.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::impl {
 namespace {

@@ -1,7 +1,7 @@
 #include "impl/names.h"
 
 #include "gtest/gtest.h"
-#include "harness/name_cases_test_util.h"
+#include "testkit/name_cases_test_util.h"
 
 namespace schedtrace::impl {
 namespace {

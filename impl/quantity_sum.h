@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/quantity.h"
+#include "core/quantity.h"
 
 namespace schedtrace::impl {
 

@@ -1,7 +1,7 @@
 #include "impl/quantity_sum.h"
 
 #include "gtest/gtest.h"
-#include "harness/quantity_sum_cases_test_util.h"
+#include "testkit/quantity_sum_cases_test_util.h"
 
 namespace schedtrace::impl {
 namespace {

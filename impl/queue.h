@@ -39,9 +39,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
-#include "harness/objects.h"
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "impl/indexed_heap.h"
 #include "impl/time_ns.h"
 #include "impl/upstream.h"
@@ -99,7 +99,7 @@ class PriorityQueue {
 
   // The spec's snapshot parts (impl/queue_snapshot.cc). The *Into forms
   // write the same value into `out`, reusing the storage it holds
-  // (harness/refill.h) and this queue's snapshot scratch: no two snapshots
+  // (core/refill.h) and this queue's snapshot scratch: no two snapshots
   // of one queue may run concurrently.
   QueueState SnapshotQueue() const;
   void SnapshotQueueInto(QueueState& out) const;

@@ -1,8 +1,8 @@
 // impl::PriorityQueue's snapshots (impl/queue.h): the spec's `queue` and
-// `nominated` state parts, written into reused storage (harness/refill.h).
+// `nominated` state parts, written into reused storage (core/refill.h).
 #include <algorithm>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "impl/go_int.h"
 #include "impl/queue.h"
 

@@ -12,7 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "impl/queue.h"
 #include "impl/system.h"
 #include "impl/upstream.h"

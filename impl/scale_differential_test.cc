@@ -9,11 +9,11 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "harness/generator.h"
-#include "harness/replay.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::impl {
 namespace {

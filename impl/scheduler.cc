@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "impl/event_registrations.h"
 
 namespace schedtrace::impl {

@@ -37,9 +37,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
-#include "harness/objects.h"
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "impl/cache.h"
 #include "impl/filters.h"
 #include "impl/queue.h"

@@ -2,12 +2,12 @@
 // every step's out and state, impl must replay all of them exactly.
 #include <string>
 
+#include "core/json_codec.h"
 #include "gtest/gtest.h"
-#include "harness/generator.h"
-#include "harness/json_codec.h"
-#include "harness/replay.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::impl {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/quantity.h"
 #include "gtest/gtest.h"
-#include "harness/quantity.h"
 #include "impl/scheduler_test_util.h"
 #include "impl/system.h"
 #include "model/system.h"

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "harness/system.h"
+#include "core/system.h"
 
 namespace schedtrace::impl {
 

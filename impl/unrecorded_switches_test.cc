@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/quantity.h"
 #include "gtest/gtest.h"
-#include "harness/quantity.h"
 #include "impl/cache.h"
 #include "impl/filters.h"
 #include "impl/queue.h"

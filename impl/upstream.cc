@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::impl {
 

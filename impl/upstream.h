@@ -1,5 +1,5 @@
 // impl's version profiles: every behaviour that differs between the
-// upstream versions a trace may name (harness/upstream_versions.h) is one
+// upstream versions a trace may name (core/upstream_versions.h) is one
 // named switch here, true for the newer behaviour, and UpstreamSwitches()
 // says from which version on each is true. The fields have the names of
 // model/upstream.h, so that a reader can match the two sides, but impl keeps
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/trace.h"
+#include "core/trace.h"
 
 namespace schedtrace::impl {
 
@@ -125,7 +125,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view version);
 absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header);
 
 // InvalidArgument naming the field when `up` sums requests as quantities and
-// a pod of `step` has one beyond the range impl sums exactly (harness's
+// a pod of `step` has one beyond the range impl sums exactly (core's
 // CheckRequestsSummable): the cache and scheduler systems refuse the step.
 absl::Status RefuseUnsummableRequests(const Step& step, const Upstream& up);
 

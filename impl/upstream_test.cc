@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/upstream_versions.h"
 #include "gtest/gtest.h"
-#include "harness/upstream_versions.h"
 #include "model/upstream.h"
 
 namespace schedtrace::impl {

@@ -35,7 +35,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "harness/objects.h"
+#include "core/objects.h"
 #include "model/go_time.h"
 #include "model/node_info.h"
 #include "model/node_tree.h"

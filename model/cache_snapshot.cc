@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 
 namespace schedtrace::model {
 

@@ -3,7 +3,7 @@
 #ifndef SCHEDTRACE_MODEL_CACHE_SNAPSHOT_H_
 #define SCHEDTRACE_MODEL_CACHE_SNAPSHOT_H_
 
-#include "harness/state.h"
+#include "core/state.h"
 #include "model/cache.h"
 
 namespace schedtrace::model {
@@ -13,7 +13,7 @@ namespace schedtrace::model {
 // bindingFinished pods as sorted keys.
 CacheState SnapshotCache(const Cache& cache);
 // The same value written into `out`, reusing the storage it holds
-// (harness/refill.h).
+// (core/refill.h).
 void SnapshotCacheInto(const Cache& cache, CacheState& out);
 
 }  // namespace schedtrace::model

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "model/cache.h"
 #include "model/cache_snapshot.h"
 #include "model/fatal.h"

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "core/quantity.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/quantity.h"
 #include "model/fatal.h"
 #include "model/node_info.h"
 #include "model/node_tree.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/objects.h"
+#include "core/objects.h"
 #include "model/node_info.h"
 #include "model/upstream.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/go_rfc3339.h"
+#include "core/go_rfc3339.h"
 
 namespace schedtrace::model {
 namespace {

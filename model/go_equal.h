@@ -3,15 +3,15 @@
 // pods, nodeAllocatableChanged, nodeLabelsChanged and nodeTaintsChanged
 // (eventhandlers.go) to parts of two nodes.
 //
-// DeepEqual tells a nil map or slice from an empty one (harness/objects.h,
+// DeepEqual tells a nil map or slice from an empty one (core/objects.h,
 // GivenEmpty) and compares a resource.Quantity field by field, not by value:
-// "1" and "1000m" differ, "1000" and "01000" do not (harness/quantity.h).
+// "1" and "1000m" differ, "1000" and "01000" do not (core/quantity.h).
 //
 //   if (!DeepEqual(PodForUpdateCheck(a), PodForUpdateCheck(b))) ...
 #ifndef SCHEDTRACE_MODEL_GO_EQUAL_H_
 #define SCHEDTRACE_MODEL_GO_EQUAL_H_
 
-#include "harness/objects.h"
+#include "core/objects.h"
 
 namespace schedtrace::model {
 

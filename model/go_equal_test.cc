@@ -1,7 +1,7 @@
 #include "model/go_equal.h"
 
 #include "gtest/gtest.h"
-#include "harness/go_equal_cases_test_util.h"
+#include "testkit/go_equal_cases_test_util.h"
 
 namespace schedtrace::model {
 namespace {

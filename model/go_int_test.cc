@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "gtest/gtest.h"
-#include "harness/go_int_cases_test_util.h"
+#include "testkit/go_int_cases_test_util.h"
 
 namespace schedtrace::model {
 namespace {

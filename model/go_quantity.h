@@ -3,14 +3,14 @@
 // exact quantities before converting them (kubernetes#115367). The sum is
 // kept in the form upstream keeps it, an int64Amount while it fits and an
 // inf.Dec after, because Value() and MilliValue() round the two differently
-// (harness/quantity.h). impl has its own (impl/quantity_sum.h).
+// (core/quantity.h). impl has its own (impl/quantity_sum.h).
 //
 //   Quantity sum = QuantityAdd(*ParseQuantity("1"), *ParseQuantity("500m"));
 //   sum.MilliValue();  // 1500
 #ifndef SCHEDTRACE_MODEL_GO_QUANTITY_H_
 #define SCHEDTRACE_MODEL_GO_QUANTITY_H_
 
-#include "harness/quantity.h"
+#include "core/quantity.h"
 
 namespace schedtrace::model {
 

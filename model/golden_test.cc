@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "core/upstream_versions.h"
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
-#include "harness/upstream_versions.h"
 #include "model/system.h"
 #include "properties/golden_pass_test_util.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::model {
 namespace {

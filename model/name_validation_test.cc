@@ -1,7 +1,7 @@
 #include "model/name_validation.h"
 
 #include "gtest/gtest.h"
-#include "harness/name_cases_test_util.h"
+#include "testkit/name_cases_test_util.h"
 
 namespace schedtrace::model {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/objects.h"
-#include "harness/trace.h"
+#include "core/objects.h"
+#include "core/trace.h"
 #include "model/node_info.h"
 #include "model/upstream.h"
 

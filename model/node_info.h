@@ -22,7 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "harness/objects.h"
+#include "core/objects.h"
 #include "model/resource.h"
 
 namespace schedtrace::model {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/objects.h"
+#include "core/objects.h"
 
 namespace schedtrace::model {
 

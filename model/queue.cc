@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "model/fatal.h"
 #include "model/go_equal.h"
 #include "model/go_int.h"

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/objects.h"
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "model/go_heap.h"
 #include "model/go_time.h"
 #include "model/upstream.h"
@@ -125,7 +125,7 @@ class PriorityQueue {
       const std::string& nodeName) const;
 
   // The spec's snapshot parts. The *Into forms write the same value into
-  // `out`, reusing the storage it holds (harness/refill.h).
+  // `out`, reusing the storage it holds (core/refill.h).
   QueueState SnapshotQueue() const;
   void SnapshotQueueInto(QueueState& out) const;
   Nominated SnapshotNominated() const;

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "model/fatal.h"
 #include "model/queue.h"
 #include "model/system.h"

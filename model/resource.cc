@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/objects.h"
+#include "core/objects.h"
 #include "model/go_int.h"
 #include "model/go_quantity.h"
 #include "model/name_validation.h"

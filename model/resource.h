@@ -2,7 +2,7 @@
 // upstream's scalar-resource naming. impl computes its own (impl/cache.h);
 // properties check the systems' snapshots against these.
 //
-// `Resources` (harness/state.h) maps a resource name to an integer amount:
+// `Resources` (core/state.h) maps a resource name to an integer amount:
 // "cpu" in millicores, "memory" and "ephemeral-storage" in bytes, "pods" and
 // every scalar resource (extended, hugepages-*, attachable-volumes-*) as a
 // count. Zero amounts are not stored, so two equal `Resources` compare equal
@@ -15,8 +15,8 @@
 #include <map>
 #include <string>
 
-#include "harness/objects.h"
-#include "harness/state.h"
+#include "core/objects.h"
+#include "core/state.h"
 #include "model/upstream.h"
 
 namespace schedtrace::model {

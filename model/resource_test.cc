@@ -8,12 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/objects.h"
+#include "core/quantity.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/name_cases_test_util.h"
-#include "harness/objects.h"
-#include "harness/quantity.h"
 #include "nlohmann/json.hpp"
+#include "testkit/name_cases_test_util.h"
 
 namespace schedtrace::model {
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/refill.h"
+#include "core/refill.h"
 #include "model/cache_snapshot.h"
 #include "model/node_events.h"
 

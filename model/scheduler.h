@@ -32,8 +32,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "model/cache.h"
 #include "model/filters.h"
 #include "model/node_info.h"
@@ -76,7 +76,7 @@ class Scheduler {
   // A panic of the queue in this step (PriorityQueue::Panic), OK otherwise.
   absl::Status QueuePanic() const { return queue_->Panic(); }
   // The spec's full scheduler-layer snapshot; SnapshotInto writes the same
-  // value into `out`, reusing the storage it holds (harness/refill.h).
+  // value into `out`, reusing the storage it holds (core/refill.h).
   State Snapshot() const;
   void SnapshotInto(State& out) const;
 

@@ -1,16 +1,16 @@
 // The model's SnapshotInto writes what its Snapshot returns, into a State
 // reused from step to step as the fuzz targets reuse it: before Configure, at
 // every step of generated traces of each layer and of GoldenSample(), from a
-// dirty State (CheckSnapshotIntoEverywhere, harness/snapshot_into_check.h).
+// dirty State (CheckSnapshotIntoEverywhere, testkit/snapshot_into_check.h).
 // Every step of the whole golden corpus gets the same check in the model's
 // golden pass (model/golden_test.cc).
 #include <filesystem>
 #include <string>
 
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
-#include "harness/snapshot_into_check.h"
 #include "model/system.h"
+#include "testkit/golden_test_util.h"
+#include "testkit/snapshot_into_check.h"
 
 namespace schedtrace::model {
 namespace {

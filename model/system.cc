@@ -1,6 +1,6 @@
 #include "model/system.h"
 
-#include "harness/layered_system.h"
+#include "core/layered_system.h"
 
 namespace schedtrace::model {
 

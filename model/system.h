@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "harness/system.h"
+#include "core/system.h"
 #include "model/upstream.h"
 
 namespace schedtrace::model {
@@ -37,7 +37,7 @@ absl::StatusOr<Upstream> ProfileFor(const TraceHeader& header,
 
 // InvalidArgument when `up` sums requests as quantities
 // (pod_requests_summed_as_quantities) and a pod of `step` has a request the
-// model cannot sum exactly (harness CheckRequestsSummable): the cache and
+// model cannot sum exactly (core's CheckRequestsSummable): the cache and
 // scheduler layers refuse that step as bad input.
 absl::Status CheckRequestsSummable(const Step& step, const Upstream& up);
 

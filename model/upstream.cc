@@ -1,7 +1,7 @@
 #include "model/upstream.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::model {
 

@@ -1,5 +1,5 @@
 // The model's version profiles: every behaviour that differs between the
-// upstream versions a trace may name (harness/upstream_versions.h) is one
+// upstream versions a trace may name (core/upstream_versions.h) is one
 // named switch here, true for the newer behaviour, each citing the upstream
 // change. The model's code reads a switch where upstream's code differs, and
 // nowhere else. impl/upstream.h holds impl's own copy of the same switches.
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/trace.h"
+#include "core/trace.h"
 
 namespace schedtrace::model {
 
@@ -104,7 +104,7 @@ struct Upstream {
   bool diagnosis_plugin_sets_allocated_lazily = false;
   // kubernetes#118389: framework.ActionType gains UpdateNodeAnnotation (a
   // node update changing annotations, NodeAnnotationChange), which Update
-  // and All include; before, the action name is unknown (harness's
+  // and All include; before, the action name is unknown (core's
   // ActionTypeBits).
   bool node_annotation_action = false;
   // kubernetes#115367 (v1.27): calculateResource and NodeResourcesFit's

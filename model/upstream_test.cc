@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/upstream_versions.h"
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
-#include "harness/replay.h"
-#include "harness/upstream_versions.h"
 #include "model/system.h"
+#include "run/replay.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace::model {
 namespace {

@@ -7,12 +7,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "harness/codec.h"
-#include "harness/generator.h"
-#include "harness/trace_files.h"
+#include "core/codec.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "run/generator.h"
+#include "run/trace_files.h"
 
 namespace schedtrace::mutants {
 namespace {

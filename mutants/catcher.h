@@ -6,7 +6,7 @@
 //  1. the golden corpus (every layer; golden/regression first), replayed on
 //     impl::NewSystem() with the properties checker (unknown property
 //     violations fail a trace, known upstream ones do not);
-//  2. generated traces recorded from the model (harness/generator.h, every
+//  2. generated traces recorded from the model (run/generator.h, every
 //     layer impl implements, fixed seeds): valid ones, half of them with
 //     informer perturbations, replayed on impl with the same checker; then
 //     hostile ones (sequences the apiserver never sends), on which impl must
@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/replay.h"
-#include "harness/trace.h"
+#include "core/trace.h"
+#include "run/replay.h"
 
 namespace schedtrace::mutants {
 

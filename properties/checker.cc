@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::properties {
 

@@ -28,12 +28,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/replay.h"
 #include "properties/history.h"
 #include "properties/incremental.h"
 #include "properties/inputs.h"
 #include "properties/known_violations.h"
 #include "properties/properties.h"
+#include "run/replay.h"
 
 namespace schedtrace::properties {
 

@@ -1,16 +1,16 @@
-// Random valid scheduler-layer traces (harness/generator.h) recorded from
+// Random valid scheduler-layer traces (run/generator.h) recorded from
 // the model must replay on a fresh model exactly (the model is
 // deterministic) and fire no property that is not a known upstream
 // violation.
 #include <map>
 #include <string>
 
+#include "core/codec.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/generator.h"
-#include "harness/replay.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::properties {
 namespace {

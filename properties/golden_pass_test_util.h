@@ -2,11 +2,11 @@
 // model/golden_test.cc and impl/golden_test.cc run RunGoldenPass on each
 // layer's traces, and every step is checked at once for everything a golden
 // replay is asked:
-//  - the trace's expectations (harness/replay.h), every step run;
+//  - the trace's expectations (run/replay.h), every step run;
 //  - no property violation but the known upstream ones (properties/checker.h),
 //    and the incremental check finding what the full check finds
 //    (properties/incremental.h);
-//  - SnapshotInto writing what Snapshot returns (harness/snapshot_into_check.h)
+//  - SnapshotInto writing what Snapshot returns (testkit/snapshot_into_check.h)
 //    before the first Configure, after Configure and after every step (a
 //    fatal one too), into the replayer's two reused States, into one State
 //    carried through every trace and into a fresh DirtyState();
@@ -30,16 +30,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/codec.h"
+#include "core/layered_system.h"
+#include "core/state.h"
+#include "core/system.h"
+#include "core/trace.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/golden_test_util.h"
-#include "harness/layered_system.h"
-#include "harness/replay.h"
-#include "harness/snapshot_into_check.h"
-#include "harness/state.h"
-#include "harness/system.h"
-#include "harness/trace.h"
 #include "properties/checker.h"
+#include "run/replay.h"
+#include "testkit/golden_test_util.h"
+#include "testkit/snapshot_into_check.h"
 
 namespace schedtrace::properties {
 
@@ -326,7 +326,7 @@ inline void ExpectSampleShowsWhatTheCorpusShows(
   EXPECT_GT(in_sample, 0) << "no sample trace of this layer";
   for (const auto& [feature, rel] : example) {
     EXPECT_TRUE(shown.contains(feature))
-        << "GoldenSample() (harness/golden_test_util.h) shows no \"" << feature
+        << "GoldenSample() (testkit/golden_test_util.h) shows no \"" << feature
         << "\"; " << rel << " does";
   }
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "harness/op_table.h"
-#include "harness/upstream_versions.h"
+#include "core/op_table.h"
+#include "core/upstream_versions.h"
 #include "model/resource.h"
 #include "model/upstream.h"
 

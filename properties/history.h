@@ -20,9 +20,9 @@
 #include <set>
 #include <string>
 
-#include "harness/objects.h"
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "model/upstream.h"
 
 namespace schedtrace::properties {

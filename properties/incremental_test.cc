@@ -16,11 +16,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "harness/generator.h"
-#include "harness/replay.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::properties {
 namespace {

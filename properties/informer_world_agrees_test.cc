@@ -1,4 +1,4 @@
-// The step source's informer world (harness/informer_world.h) reads from the
+// The step source's informer world (run/informer_world.h) reads from the
 // outs alone what the state shows: on every golden trace recorded from
 // upstream and every handwritten one, after every step, the pods it has
 // waiting, parked and assumed are those the recorded state shows.
@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/out_state_json.h"
 #include "gtest/gtest.h"
-#include "harness/golden_test_util.h"
-#include "harness/informer_world.h"
-#include "harness/out_state_json.h"
+#include "run/informer_world.h"
+#include "testkit/golden_test_util.h"
 
 namespace schedtrace {
 namespace {

@@ -21,12 +21,12 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/trace.h"
+#include "core/trace.h"
 
 namespace schedtrace::properties {
 
 // Whether a system shows the state at `path`; null: it shows everything
-// (harness/replay.h ReportsState has this type).
+// (run/replay.h ReportsState has this type).
 using Shown = std::function<bool(std::string_view path)>;
 
 // Whether property `id` (1..10) can fire on a trace of `layer` at all (its

@@ -1,5 +1,5 @@
 // Upstream's own violations of our properties: the registry, with the
-// versions (harness/upstream_versions.h) that commit each.
+// versions (core/upstream_versions.h) that commit each.
 //
 // The model follows upstream faithfully, bugs included, so a property can
 // fire on it. Each entry names the property, the upstream issue, a minimal

@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
+#include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/upstream_versions.h"
 #include "model/system.h"
 #include "properties/checker.h"
 

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "harness/upstream_versions.h"
+#include "core/upstream_versions.h"
 
 namespace schedtrace::properties {
 namespace {

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/state.h"
-#include "harness/trace.h"
+#include "core/state.h"
+#include "core/trace.h"
 #include "properties/history.h"
 
 namespace schedtrace::properties {

@@ -1,4 +1,4 @@
-// The step source (harness/step_source.h) on RapidCheck's draws. A run's
+// The step source (run/step_source.h) on RapidCheck's draws. A run's
 // choices are drawn up front, one fixed-length block per step (and one for
 // the header), as a RapidCheck container: shrinking then removes whole
 // steps — the steps after a removed one keep their own choices — and
@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/choice_stream.h"
 #include "rapidcheck.h"
+#include "run/choice_stream.h"
 
 namespace schedtrace::properties {
 

@@ -1,20 +1,20 @@
-// The generators (harness/generator.h) driven by the real systems: queue
+// The generators (run/generator.h) driven by the real systems: queue
 // traces are valid and deterministic, every informer perturbation shows up
 // as what it promises, hostile traces are answered alike by model and impl.
 #include <map>
 #include <memory>
 #include <string>
 
+#include "core/codec.h"
+#include "core/json_codec.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
-#include "harness/generator.h"
-#include "harness/json_codec.h"
-#include "harness/replay.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
 #include "properties/step_shapes_test_util.h"
+#include "run/differential.h"
+#include "run/generator.h"
+#include "run/replay.h"
 
 namespace schedtrace::properties {
 namespace {

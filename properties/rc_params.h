@@ -18,8 +18,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "harness/gen_options.h"
 #include "rapidcheck.h"
+#include "run/gen_options.h"
 
 namespace schedtrace::properties {
 

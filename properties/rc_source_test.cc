@@ -1,7 +1,7 @@
-// RapidCheck on the step source (harness/step_source.h) through RcChoices
+// RapidCheck on the step source (run/step_source.h) through RcChoices
 // (properties/rc_choices.h): the source decides what is valid from its own
 // informer world, RapidCheck draws its choices. Model and impl run in
-// lockstep (harness/differential.h) with every property checked on both
+// lockstep (run/differential.h) with every property checked on both
 // (known upstream violations counted, never failures); a planted bug is
 // found and shrunk on the choices to its two steps. The options come from
 // the environment (properties/rc_params.h: RC_CASES, RC_SEED,
@@ -14,17 +14,17 @@
 #include <tuple>
 #include <vector>
 
+#include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/differential.h"
-#include "harness/step_source.h"
-#include "harness/upstream_versions.h"
 #include "impl/system.h"
 #include "model/system.h"
 #include "properties/checker.h"
 #include "properties/rc_choices.h"
 #include "properties/rc_params.h"
 #include "properties/step_shapes_test_util.h"
+#include "run/differential.h"
+#include "run/step_source.h"
 
 namespace schedtrace::properties {
 namespace {
@@ -50,7 +50,7 @@ std::optional<DiffResult> RunDrawn(Layer layer, const GenOptions& options,
   for (int i = 1; choices.NextStep() && !diff.ended(); ++i) {
     Step step = source->Next(choices);
     trace.steps.push_back(step);
-    if (std::optional<DiffResult> r = diff.Apply(step, i)) return r;
+    if (std::optional<DiffResult> r = diff.Apply(step)) return r;
     if (diff.last_out()) source->Observe(step, *diff.last_out());
   }
   return std::nullopt;

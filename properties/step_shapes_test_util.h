@@ -4,7 +4,7 @@
 #ifndef SCHEDTRACE_PROPERTIES_STEP_SHAPES_TEST_UTIL_H_
 #define SCHEDTRACE_PROPERTIES_STEP_SHAPES_TEST_UTIL_H_
 
-#include "harness/trace.h"
+#include "core/trace.h"
 
 namespace schedtrace::properties {
 

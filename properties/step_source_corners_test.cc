@@ -1,4 +1,4 @@
-// The corners the step source (harness/step_source.h) must reach (the README's
+// The corners the step source (run/step_source.h) must reach (the README's
 // "What generated traces reach"), each asserted over a modest number of seeded
 // traces recorded from the model, as `schedtrace gen` and `diff --count` make
 // them: names with '-' and '.' whose key order and (namespace, name) order
@@ -16,12 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/codec.h"
+#include "core/json_codec.h"
+#include "core/out_state_json.h"
 #include "gtest/gtest.h"
-#include "harness/codec.h"
-#include "harness/generator.h"
-#include "harness/json_codec.h"
-#include "harness/out_state_json.h"
 #include "model/system.h"
+#include "run/generator.h"
 
 namespace schedtrace {
 namespace {

@@ -1,4 +1,4 @@
-// libFuzzer target: the step source's hostile mode (harness/step_source.h;
+// libFuzzer target: the step source's hostile mode (run/step_source.h;
 // fuzz/decoder.h, Mode::kHostile): sequences with steps an apiserver would
 // never send (duplicate adds, unknown pods, nodeName changes (a bound pod
 // moved), decreasing resourceVersion), any layer (the first byte picks it).

@@ -40,14 +40,14 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "core/codec.h"
 #include "fuzz/checks.h"
 #include "fuzz/decoder.h"
 #include "fuzz/encoder.h"
 #include "fuzz/lockstep.h"
-#include "harness/codec.h"
-#include "harness/generator.h"
-#include "harness/trace_files.h"
 #include "model/system.h"
+#include "run/generator.h"
+#include "run/trace_files.h"
 
 namespace schedtrace::fuzz {
 namespace {

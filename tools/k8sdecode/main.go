@@ -3,7 +3,7 @@
 // and v1.Node fields traces use, with time.Time for metav1.Time (RFC 3339)
 // and a Quantity that reads as resource.Quantity.UnmarshalJSON does (a
 // quoted or bare quantity in ParseQuantity's grammar). Standard library
-// only, so it builds offline; the C++ checker harness/k8s_json_check.h is
+// only, so it builds offline; the C++ checker testkit/k8s_json_check.h is
 // the stricter, always-run twin of this tool.
 //
 //	go run ./tools/k8sdecode PATH...
