@@ -54,7 +54,8 @@ void BM_LargeReplay(benchmark::State& state, Check check) {
         break;
       case Check::kSnapshots:
         options.check = [](const State&, const Step&, const StepOut&,
-                           const State&) { return std::string(); };
+                           const State&,
+                           const StateTouch&) { return std::string(); };
         break;
       case Check::kIncremental:
         options.check = properties::AsStepCheck(

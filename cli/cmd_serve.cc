@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -65,6 +66,48 @@ std::vector<std::string> ImplementedLayers(const std::string& sut) {
 
 std::string ErrorReply(const std::string& message) {
   return json{{"ok", false}, {"error", message}}.dump();
+}
+
+// What changed from `last` to `now` (both encoded snapshots), as a reply's
+// `stateChanged` (docs/FORMAT.md, E13): the parts and the keys of queue and
+// cache that differ, whole, but of cache.nodes only the NodeInfos that
+// differ or appeared, and in cache.nodesRemoved the names of those that went.
+json StateChanges(const json& last, const json& now) {
+  json changed = json::object();
+  for (const auto& [part, value] : now.items()) {
+    auto was = last.find(part);
+    if (was != last.end() && *was == value) continue;
+    if ((part != "queue" && part != "cache") || was == last.end() ||
+        !was->is_object() || !value.is_object()) {
+      changed[part] = value;
+      continue;
+    }
+    json keys = json::object();
+    for (const auto& [key, v] : value.items()) {
+      auto k = was->find(key);
+      if (k != was->end() && *k == v) continue;
+      if (part != "cache" || key != "nodes" || k == was->end()) {
+        keys[key] = v;
+        continue;
+      }
+      std::map<std::string, const json*> before;
+      for (const json& n : *k) before[n.value("name", "")] = &n;
+      json nodes = json::array();
+      for (const json& n : v) {
+        auto b = before.find(n.value("name", ""));
+        if (b == before.end() || *b->second != n) nodes.push_back(n);
+        if (b != before.end()) before.erase(b);
+      }
+      keys["nodes"] = std::move(nodes);
+      if (!before.empty()) {
+        json gone = json::array();
+        for (const auto& [name, n] : before) gone.push_back(name);
+        keys["nodesRemoved"] = std::move(gone);
+      }
+    }
+    changed[part] = std::move(keys);
+  }
+  return changed;
 }
 
 // Keeps only the parts and keys `state` lists (docs/FORMAT.md, "Capabilities").
@@ -146,6 +189,8 @@ int Serve(const CommandLine& cl) {
   if (!upstream.ok())
     return UsageError(std::string(upstream.status().message()));
   const bool filter_state = cl.Has("state");
+  const bool state_changes = cl.Has("state-changes");
+  json last_state;  // what the last reply showed (--state-changes)
   const std::set<std::string> state_parts = SplitList(cl.Last("state", ""));
   json hello = {{"ok", true}, {"layers", ImplementedLayers(sut)}};
   if (cl.Has("ops")) hello["ops"] = SplitList(cl.Last("ops", ""));
@@ -166,6 +211,7 @@ int Serve(const CommandLine& cl) {
     if (!decoder || (probe.is_object() && probe.contains("schedtrace"))) {
       decoder = std::make_unique<TraceDecoder>("<stdin>");
       step_no = 0;
+      last_state = json::object();
       absl::StatusOr<TraceHeader> header = decoder->DecodeHeader(line, line_no);
       absl::Status configured = header.status();
       if (header.ok()) {
@@ -195,8 +241,15 @@ int Serve(const CommandLine& cl) {
       } else {
         json state = StateToJson(system->Snapshot());
         if (filter_state) state = FilterState(std::move(state), state_parts);
-        reply = absl::StrCat("{\"out\":", EncodeOut(*out),
-                             ",\"state\":", state.dump(), "}");
+        if (state_changes) {
+          json changed = StateChanges(last_state, state);
+          last_state = std::move(state);
+          reply = absl::StrCat("{\"out\":", EncodeOut(*out),
+                               ",\"stateChanged\":", changed.dump(), "}");
+        } else {
+          reply = absl::StrCat("{\"out\":", EncodeOut(*out),
+                               ",\"state\":", state.dump(), "}");
+        }
       }
       if (!InjectFault(fault, step_no, reply)) continue;
     }
@@ -209,6 +262,7 @@ const CommandRegistrar kServe({
     .name = "serve",
     .order = 70,
     .synopsis = "[--sut=model|impl] [--upstream=V] [--state=PARTS] "
+                "[--state-changes] "
                 "[--ops=OPS] [--fatal-reply=full|exact] "
                 "[--fault=KIND --fault-step=N]",
     .summary = "speak the child-process protocol on stdin/stdout (what an "
@@ -224,6 +278,11 @@ const CommandRegistrar kServe({
                "declare and report only these state parts or keys, "
                "comma-separated (e.g. queue,cache.nodes)"},
               {"ops", "declare only these ops, comma-separated"},
+              {.name = "state-changes",
+               .help = "answer each step with what changed since the last "
+                       "reply (stateChanged, docs/FORMAT.md E13) instead of "
+                       "the whole state",
+               .boolean = true},
               {"fatal-reply",
                "full (default): a fatal step's reply carries the system's out "
                "and state; exact: only {\"out\": {\"fatal\": true}}, as "

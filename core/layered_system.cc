@@ -55,6 +55,19 @@ class LayeredSystem : public System {
     layer_->SnapshotInto(out);
   }
 
+  void Touched(StateTouch& out) const override {
+    if (layer_ == nullptr) return out.SetAll();
+    layer_->Touched(out);
+  }
+
+  void RefreshInto(State& out, const StateTouch& touch) const override {
+    if (layer_ == nullptr) {
+      out = State{};
+      return;
+    }
+    layer_->RefreshInto(out, touch);
+  }
+
  private:
   std::string name_;
   SystemFactory queue_, cache_, scheduler_;

@@ -20,6 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/state.h"
+#include "core/state_touch.h"
 #include "core/trace.h"
 
 namespace schedtrace {
@@ -42,6 +43,19 @@ class System {
   // same `out`, a snapshot stops allocating once the state's shape is stable.
   // The default assigns Snapshot().
   virtual void SnapshotInto(State& out) const { out = Snapshot(); }
+  // Overwrites `out` with what the last Apply may have changed, at least
+  // (core/state_touch.h); everything by default. A system that names less lets
+  // the step driver refresh its snapshots, compare it and check the properties
+  // on that alone, so it must never leave out a change: testkit's snapshot
+  // check holds model and impl to it on every golden and generated trace.
+  virtual void Touched(StateTouch& out) const { out.SetAll(); }
+  // Refreshes `out`, an earlier snapshot of this system that differs from
+  // its state now only in what `touch` names, so that it equals Snapshot(),
+  // rewriting only that. The default writes it whole (SnapshotInto).
+  virtual void RefreshInto(State& out, const StateTouch& touch) const {
+    (void)touch;
+    SnapshotInto(out);
+  }
   // The `out` of the last successful Apply as the system itself wrote it
   // (compact JSON), for a system whose out crosses a wire and is decoded
   // into the StepOut Apply returned (run/child_process.h). The replayer

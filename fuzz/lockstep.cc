@@ -95,9 +95,9 @@ LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
     options.make_check = [&](const TraceHeader& header) -> StepCheck {
       checker.emplace(&header);  // the driver's copy outlives the run
       return [&](const State& before, const Step& step, const StepOut& out,
-                 const State& after) -> std::string {
+                 const State& after, const StateTouch& touch) -> std::string {
         for (const properties::Finding& f :
-             checker->Observe(before, step, out, after)) {
+             checker->Observe(before, step, out, after, &touch)) {
           if (f.known != nullptr) continue;
           property = f.violation.property;
           return f.violation.Format();

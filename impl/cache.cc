@@ -285,6 +285,7 @@ CacheResult Cache::RemoveFromNode(uint32_t pod_id, const Pod& pod) {
 void Cache::SetState(PodSlot& s, const PodPtr& pod) {
   if (s.pod == nullptr) ++s.refs;
   s.pod = pod;
+  pod_lists_touched_ = true;
 }
 
 // Returns `pod_id` (interned from `uid`) to the free list when neither
@@ -301,6 +302,7 @@ void Cache::Unassume(PodSlot& s, bool keep_binding_finished) {
   if (s.assumed) --assumed_count_;
   s.assumed = false;
   if (!keep_binding_finished) s.binding_finished = false;
+  pod_lists_touched_ = true;
   ++s.stamp;
 }
 
@@ -313,6 +315,7 @@ CacheResult Cache::RemoveCached(uint32_t pod_id, const Pod& pod) {
   Unassume(s);
   if (s.pod != nullptr) --s.refs;
   s.pod = nullptr;
+  pod_lists_touched_ = true;
   return CacheResult::kOk;
 }
 
@@ -328,6 +331,7 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
   SetState(s, pod);
   s.assumed = true;
   s.binding_finished = false;
+  pod_lists_touched_ = true;
   ++assumed_count_;
   return CacheResult::kOk;
 }
@@ -338,6 +342,7 @@ CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   PodSlot* s = FindPod(pod->uid);
   if (s == nullptr || !s->assumed) return CacheResult::kOk;
   s->binding_finished = true;
+  pod_lists_touched_ = true;
   ++s->stamp;
   if (ttl_ns_ != 0) {  // now.Add(ttl), exact
     deadlines_.Push(TimeFromMs(now_ms) + ttl_ns_,
@@ -421,6 +426,7 @@ CacheResult Cache::UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod) {
   // not finished) but leaves assumedPods as it is.
   PodSlot& ns = pods_[new_id];
   ns.binding_finished = false;
+  pod_lists_touched_ = true;
   ++ns.stamp;
   SetState(ns, new_pod);
   if (new_id != id) MaybeRelease(id, old_pod->uid);
@@ -479,12 +485,14 @@ CacheState Cache::Snapshot() const {
 
 // The spec's cache snapshot: NodeInfos by name with their pod keys and
 // non-zero Requested, assumed and binding-finished pod keys, all sorted.
+void Cache::SnapshotInto(CacheState& cs) const {
+  WriteNodes(cs);
+  WritePodLists(cs);
+}
+
 // NodeInfos are written in name order, so that a node's pod list and
 // Requested map are reused by the same node from one snapshot to the next.
-void Cache::SnapshotInto(CacheState& cs) const {
-  static const std::string kCpu = "cpu";
-  static const std::string kMemory = "memory";
-  static const std::string kEphemeral = "ephemeral-storage";
+void Cache::WriteNodes(CacheState& cs) const {
   std::vector<uint32_t>& order = snapshot_order_;
   order.clear();
   for (uint32_t id = 0; id < nodes_.size(); ++id) {
@@ -494,29 +502,35 @@ void Cache::SnapshotInto(CacheState& cs) const {
     return nodes_[a].name < nodes_[b].name;
   });
   Refill<NodeInfoState> nodes(cs.nodes);
-  for (uint32_t id : order) {
-    const NodeSlot& n = nodes_[id];
-    NodeInfoState& ns = nodes.Next();
-    ns.name = n.name;
-    ns.present = n.node != nullptr;
-    Refill<std::string> pods(ns.pods);
-    for (const NodePod& p : n.pods) AssignKey(pods.Next(), *p.obj);
-    pods.Finish();
-    std::sort(ns.pods.begin(), ns.pods.end());
-    absl::InlinedVector<std::pair<const std::string*, int64_t>, 8> amounts;
-    if (n.cpu != 0) amounts.emplace_back(&kCpu, n.cpu);
-    if (n.memory != 0) amounts.emplace_back(&kMemory, n.memory);
-    if (n.ephemeral != 0) amounts.emplace_back(&kEphemeral, n.ephemeral);
-    for (const auto& [scalar, v] : n.scalars) {
-      if (v != 0) amounts.emplace_back(&scalar_names_[scalar], v);
-    }
-    std::sort(amounts.begin(), amounts.end(),
-              [](const auto& a, const auto& b) { return *a.first < *b.first; });
-    RefillMap<Resources> requested(ns.requested);
-    for (const auto& [name, v] : amounts) requested.Next(*name) = v;
-    requested.Finish();
-  }
+  for (uint32_t id : order) WriteNodeInfo(nodes_[id], nodes.Next());
   nodes.Finish();
+}
+
+void Cache::WriteNodeInfo(const NodeSlot& n, NodeInfoState& ns) const {
+  static const std::string kCpu = "cpu";
+  static const std::string kMemory = "memory";
+  static const std::string kEphemeral = "ephemeral-storage";
+  ns.name = n.name;
+  ns.present = n.node != nullptr;
+  Refill<std::string> pods(ns.pods);
+  for (const NodePod& p : n.pods) AssignKey(pods.Next(), *p.obj);
+  pods.Finish();
+  std::sort(ns.pods.begin(), ns.pods.end());
+  absl::InlinedVector<std::pair<const std::string*, int64_t>, 8> amounts;
+  if (n.cpu != 0) amounts.emplace_back(&kCpu, n.cpu);
+  if (n.memory != 0) amounts.emplace_back(&kMemory, n.memory);
+  if (n.ephemeral != 0) amounts.emplace_back(&kEphemeral, n.ephemeral);
+  for (const auto& [scalar, v] : n.scalars) {
+    if (v != 0) amounts.emplace_back(&scalar_names_[scalar], v);
+  }
+  std::sort(amounts.begin(), amounts.end(),
+            [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  RefillMap<Resources> requested(ns.requested);
+  for (const auto& [name, v] : amounts) requested.Next(*name) = v;
+  requested.Finish();
+}
+
+void Cache::WritePodLists(CacheState& cs) const {
   Refill<std::string> assumed(cs.assumed);
   Refill<std::string> binding_finished(cs.binding_finished);
   for (const PodSlot& s : pods_) {
@@ -528,6 +542,57 @@ void Cache::SnapshotInto(CacheState& cs) const {
   binding_finished.Finish();
   std::sort(cs.assumed.begin(), cs.assumed.end());
   std::sort(cs.binding_finished.begin(), cs.binding_finished.end());
+}
+
+void Cache::AddTouched(StateTouch& t) const {
+  for (uint32_t id : touched_) {
+    const bool was_live = id < reported_live_.size() && reported_live_[id];
+    if (nodes_[id].live != was_live) {
+      t.Add(StateTouch::kNodeSet);  // a NodeInfo came or went
+    }
+    t.AddNode(nodes_[id].name);
+  }
+  if (pod_lists_touched_) {
+    t.Add(StateTouch::kAssumed);
+    t.Add(StateTouch::kBindingFinished);
+  }
+}
+
+void Cache::ForgetTouched() {
+  if (reported_live_.size() < nodes_.size()) {
+    reported_live_.resize(nodes_.size(), 0);
+  }
+  for (uint32_t id : touched_) {
+    touched_flag_[id] = 0;
+    reported_live_[id] = nodes_[id].live;
+  }
+  touched_.clear();
+  pod_lists_touched_ = false;
+}
+
+void Cache::RefreshInto(CacheState& cs, const StateTouch& t) const {
+  if (t.Touches(StateTouch::kNodeSet)) {
+    WriteNodes(cs);
+  } else {
+    for (const std::string& name : t.nodes()) {
+      auto id = node_ids_.find(name);
+      if (id == node_ids_.end() || !nodes_[id->second].live) continue;
+      auto at =
+          std::lower_bound(cs.nodes.begin(), cs.nodes.end(), name,
+                           [](const NodeInfoState& n, const std::string& k) {
+                             return n.name < k;
+                           });
+      if (at == cs.nodes.end() || at->name != name) {
+        WriteNodes(cs);  // not the snapshot `t` describes: all of it
+        break;
+      }
+      WriteNodeInfo(nodes_[id->second], *at);
+    }
+  }
+  if (t.Touches(StateTouch::kAssumed) ||
+      t.Touches(StateTouch::kBindingFinished)) {
+    WritePodLists(cs);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -555,6 +620,11 @@ void Cache::NodeRequested(uint32_t id, Requests& out) const {
 }
 
 void Cache::MarkDirty(uint32_t node_id) {
+  if (node_id >= touched_flag_.size()) touched_flag_.resize(nodes_.size(), 0);
+  if (!touched_flag_[node_id]) {
+    touched_flag_[node_id] = 1;
+    touched_.push_back(node_id);
+  }
   if (node_id >= dirty_flag_.size()) dirty_flag_.resize(nodes_.size(), 0);
   if (dirty_flag_[node_id]) return;
   dirty_flag_[node_id] = 1;

@@ -33,6 +33,7 @@
 #include "absl/container/inlined_vector.h"
 #include "core/objects.h"
 #include "core/state.h"
+#include "core/state_touch.h"
 #include "impl/deadline_heap.h"
 #include "impl/go_int.h"
 #include "impl/upstream.h"
@@ -76,6 +77,15 @@ class Cache {
   // (core/refill.h) and this cache's snapshot scratch: no two snapshots
   // of one cache may run concurrently.
   void SnapshotInto(CacheState& out) const;
+  // Adds to `t` what changed in the snapshot since ForgetTouched (the
+  // NodeInfos by name, whether one came or went, the assumed and
+  // binding-finished lists).
+  void AddTouched(StateTouch& t) const;
+  // Forgets what changed so far: a step starts.
+  void ForgetTouched();
+  // `out`, an earlier snapshot that differs only in what `t` names,
+  // refreshed in that alone (System::RefreshInto).
+  void RefreshInto(CacheState& out, const StateTouch& t) const;
 
   // --- The scheduler layer's read side (impl/scheduler.h) ---
   static constexpr uint32_t kNoNode = ~uint32_t{0};
@@ -180,6 +190,17 @@ class Cache {
   std::vector<uint32_t> dirty_;          // see TakeDirtyNodes
   std::vector<char> dirty_flag_;         // node id -> in dirty_
   void MarkDirty(uint32_t node_id);
+  // What changed in the spec's snapshot (AddTouched): node ids, whether
+  // each was live when last forgotten, the pod lists.
+  std::vector<uint32_t> touched_;
+  std::vector<char> touched_flag_;
+  std::vector<char> reported_live_;
+  bool pod_lists_touched_ = false;
+  // The snapshot's parts (SnapshotInto): every NodeInfo in name order, one
+  // NodeInfo, the assumed and binding-finished lists.
+  void WriteNodes(CacheState& cs) const;
+  void WriteNodeInfo(const NodeSlot& n, NodeInfoState& ns) const;
+  void WritePodLists(CacheState& cs) const;
   absl::flat_hash_map<std::string, uint32_t> scalar_ids_;  // or kNotScalar
   std::vector<std::string> scalar_names_;
   Requests scratch_;  // requests of a removed object that is not cached

@@ -32,6 +32,7 @@ class CacheSystem : public SnapshotIntoSystem {
   // One op: the cacheImpl method it names, at time step.t.
   absl::StatusOr<StepOut> Apply(const Step& step) override {
     if (!cache_) return absl::FailedPreconditionError("impl: not configured");
+    cache_->ForgetTouched();
     if (exited_) {
       return absl::FailedPreconditionError(
           "impl: the cache exited at an earlier step");
@@ -81,6 +82,18 @@ class CacheSystem : public SnapshotIntoSystem {
     out.fatal = r == CacheResult::kFatal;
     exited_ = out.fatal;
     return out;
+  }
+
+  // The NodeInfos and pod lists the last step changed.
+  void Touched(StateTouch& t) const override {
+    if (!cache_) return t.SetAll();
+    t.Clear();
+    cache_->AddTouched(t);
+  }
+
+  void RefreshInto(State& s, const StateTouch& t) const override {
+    if (!cache_ || !s.cache || s.queue || s.waiting) return SnapshotInto(s);
+    cache_->RefreshInto(*s.cache, t);
   }
 
   // The spec's cache snapshot (upstream: cacheImpl.Dump, sorted).

@@ -31,7 +31,8 @@ TEST_P(ScaleDifferentialTest, ImplAgreesWithTheModelOnLargePools) {
     const StepCheck properties =
         properties::AsStepCheck(trace->header, nullptr);
     replay.check = [&](const State& before, const Step& step,
-                       const StepOut& out, const State& after) {
+                       const StepOut& out, const State& after,
+                       const StateTouch& touch) {
       if (after.queue) {
         most_queued =
             std::max(most_queued, after.queue->active.size() +
@@ -41,7 +42,7 @@ TEST_P(ScaleDifferentialTest, ImplAgreesWithTheModelOnLargePools) {
       if (after.cache) {
         most_nodes = std::max(most_nodes, after.cache->nodes.size());
       }
-      return properties(before, step, out, after);
+      return properties(before, step, out, after, touch);
     };
     std::unique_ptr<System> impl = NewSystem();
     TraceResult r = Replay(*impl, *trace, replay);

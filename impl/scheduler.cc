@@ -162,10 +162,30 @@ State Scheduler::Snapshot() const {
   return state;
 }
 
+void Scheduler::Touched(StateTouch& t) const {
+  t.Clear();
+  for (StateTouch::Part part :
+       {StateTouch::kActive, StateTouch::kBackoff, StateTouch::kUnschedulable,
+        StateTouch::kCycles, StateTouch::kNominated, StateTouch::kWaiting,
+        StateTouch::kParked}) {
+    t.Add(part);
+  }
+  cache_.AddTouched(t);
+}
+
+void Scheduler::RefreshInto(State& state, const StateTouch& t) const {
+  cache_.RefreshInto(Engage(state.cache), t);
+  SnapshotAllButCacheInto(state);
+}
+
 void Scheduler::SnapshotInto(State& state) const {
+  cache_.SnapshotInto(Engage(state.cache));
+  SnapshotAllButCacheInto(state);
+}
+
+void Scheduler::SnapshotAllButCacheInto(State& state) const {
   queue_.SnapshotQueueInto(Engage(state.queue));
   queue_.SnapshotNominatedInto(Engage(state.nominated));
-  cache_.SnapshotInto(Engage(state.cache));
   std::vector<std::string>& waiting = Engage(state.waiting);
   Refill<std::string> waiting_fill(waiting);
   for (const BindingCycle& c : waiting_) waiting_fill.Next() = c.key;

@@ -85,6 +85,15 @@ class Scheduler {
   State Snapshot() const;
   // The same value written into `out`, reusing the storage it holds.
   void SnapshotInto(State& out) const;
+  // What the last step may have changed in the snapshot (System::Touched):
+  // every part but the cache's, which says which NodeInfos and lists.
+  void Touched(StateTouch& t) const;
+  // `out`, an earlier snapshot, refreshed in what `t` names.
+  void RefreshInto(State& out, const StateTouch& t) const;
+  // The queue, nominations, waiting and parked parts of SnapshotInto.
+  void SnapshotAllButCacheInto(State& out) const;
+  // A step starts: what changed before it is forgotten.
+  void ForgetTouched() { cache_.ForgetTouched(); }
 
  private:
   using Handle = PriorityQueue::Handle;

@@ -30,6 +30,7 @@ class SchedulerSystem : public SnapshotIntoSystem {
     if (scheduler_ == nullptr) {
       return absl::FailedPreconditionError("impl: not configured");
     }
+    scheduler_->ForgetTouched();
     if (exited_) {
       return absl::FailedPreconditionError(
           "impl: the scheduler exited at an earlier step");
@@ -91,6 +92,18 @@ class SchedulerSystem : public SnapshotIntoSystem {
       return StepOut{.fatal = true};
     }
     return out;
+  }
+
+  // The queue's parts, waiting and parked as touched whatever the step (they
+  // are rewritten whole); the cache's NodeInfos and lists as it says.
+  void Touched(StateTouch& t) const override {
+    if (scheduler_ == nullptr) return t.SetAll();
+    scheduler_->Touched(t);
+  }
+
+  void RefreshInto(State& s, const StateTouch& t) const override {
+    if (scheduler_ == nullptr || !s.cache) return SnapshotInto(s);
+    scheduler_->RefreshInto(s, t);
   }
 
   void SnapshotInto(State& s) const override {

@@ -21,7 +21,8 @@ Checker::Checker(const TraceHeader* header, CheckMode mode, Shown shown)
 const std::vector<Finding>& Checker::Observe(const State& before,
                                              const Step& step,
                                              const StepOut& out,
-                                             const State& after) {
+                                             const State& after,
+                                             const StateTouch* touch) {
   if (!shown_asked_) {
     shown_asked_ = true;
     unchecked_ = UncheckedProperties(history_.layer(), shown_);
@@ -29,7 +30,7 @@ const std::vector<Finding>& Checker::Observe(const State& before,
     skips_any_ = !unchecked_.empty();
   }
   history_.Observe(before, step, out, &after);
-  Observation o{before, step, out, after, history_};
+  Observation o{before, step, out, after, history_, touch};
   violations_.clear();
   if (mode_ == CheckMode::kIncremental) {
     incremental_.Check(o, &violations_);
@@ -69,9 +70,9 @@ StepCheck AsStepCheck(const TraceHeader& header,
   auto checker = std::make_shared<Checker>(header, mode, std::move(shown));
   return [checker, known_counts, unchecked](
              const State& before, const Step& step, const StepOut& out,
-             const State& after) -> std::string {
+             const State& after, const StateTouch& touch) -> std::string {
     const std::vector<Finding>& findings =
-        checker->Observe(before, step, out, after);
+        checker->Observe(before, step, out, after, &touch);
     if (unchecked != nullptr && unchecked->empty()) {
       *unchecked = checker->unchecked();  // known from the first step on
     }

@@ -62,8 +62,11 @@ class Checker {
 
   // What fired on this step; valid until the next call. Steps must come in
   // order: each `before` is the previous call's `after`.
+  // `touch`: what the step may have changed (null: anything); the
+  // incremental check reads only that of the states.
   const std::vector<Finding>& Observe(const State& before, const Step& step,
-                                      const StepOut& out, const State& after);
+                                      const StepOut& out, const State& after,
+                                      const StateTouch* touch = nullptr);
 
   // How often each known violation fired so far (by id).
   const std::map<std::string, int>& known_counts() const;

@@ -204,7 +204,8 @@ inline std::string ReplayChecked(Checked& sut, const Trace& trace,
   Checker incremental(trace.header, CheckMode::kIncremental);
   ReplayOptions options;
   options.check = [&](const State& before, const Step& step, const StepOut& out,
-                      const State& after) -> std::string {
+                      const State& after,
+                      const StateTouch& touch) -> std::string {
     if (after != sut.fresh()) {
       return absl::StrCat(
           "the replayer's reused State (SnapshotInto) differs "
@@ -221,7 +222,10 @@ inline std::string ReplayChecked(Checked& sut, const Trace& trace,
         unknown = f.violation.Format();
       }
     }
-    for (const Finding& f : incremental.Observe(before, step, out, after)) {
+    // The incremental check reads only what the system says its step
+    // touched: a system that leaves out a change fails here.
+    for (const Finding& f :
+         incremental.Observe(before, step, out, after, &touch)) {
       b.push_back(Describe(f));
     }
     if (a != b) {

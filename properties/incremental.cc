@@ -54,6 +54,15 @@ const std::vector<NodeInfoState>& Nodes(const State& s) {
   return Or(s.cache ? &s.cache->nodes : nullptr);
 }
 
+// The NodeInfo named `name` in a list sorted by name; null when absent.
+const NodeInfoState* FindNode(const std::vector<NodeInfoState>& nodes,
+                              const std::string& name) {
+  auto it = std::lower_bound(
+      nodes.begin(), nodes.end(), name,
+      [](const NodeInfoState& n, const std::string& k) { return n.name < k; });
+  return it != nodes.end() && it->name == name ? &*it : nullptr;
+}
+
 bool SortedByName(const std::vector<NodeInfoState>& nodes) {
   for (size_t i = 1; i < nodes.size(); ++i) {
     if (!(nodes[i - 1].name < nodes[i].name)) return false;
@@ -97,32 +106,70 @@ void IncrementalCheck::Move(std::string_view key, int Place::*field,
   if (it->second.empty()) places_.erase(it);
 }
 
-bool IncrementalCheck::DiffLists(const State& before, const State& after) {
+bool IncrementalCheck::DiffLists(const State& before, const State& after,
+                                 const StateTouch* touch) {
   auto diff = [this](const auto& a, const auto& b, int Place::*field) {
     return DiffKeys(a, b, [&](std::string_view key, int delta) {
       Move(key, field, delta);
     });
   };
+  // A list the step did not touch is as it was.
+  auto touched = [touch](StateTouch::Part part) {
+    return touch == nullptr || touch->Touches(part);
+  };
   const QueueState* qa = Ptr(before.queue);
   const QueueState* qb = Ptr(after.queue);
-  bool active_moved = diff(Or(qa ? &qa->active : nullptr),
-                           Or(qb ? &qb->active : nullptr), &Place::active);
-  diff(Or(qa ? &qa->backoff : nullptr), Or(qb ? &qb->backoff : nullptr),
-       &Place::backoff);
-  diff(Or(qa ? &qa->unschedulable : nullptr),
-       Or(qb ? &qb->unschedulable : nullptr), &Place::unschedulable);
-  diff(Or(Ptr(before.waiting)), Or(Ptr(after.waiting)), &Place::waiting);
-  diff(Or(Ptr(before.parked)), Or(Ptr(after.parked)), &Place::parked);
-  diff(Or(before.cache ? &before.cache->assumed : nullptr),
-       Or(after.cache ? &after.cache->assumed : nullptr), &Place::assumed);
+  bool active_moved = false;
+  if (touched(StateTouch::kActive)) {
+    active_moved = diff(Or(qa ? &qa->active : nullptr),
+                        Or(qb ? &qb->active : nullptr), &Place::active);
+  }
+  if (touched(StateTouch::kBackoff)) {
+    diff(Or(qa ? &qa->backoff : nullptr), Or(qb ? &qb->backoff : nullptr),
+         &Place::backoff);
+  }
+  if (touched(StateTouch::kUnschedulable)) {
+    diff(Or(qa ? &qa->unschedulable : nullptr),
+         Or(qb ? &qb->unschedulable : nullptr), &Place::unschedulable);
+  }
+  if (touched(StateTouch::kWaiting)) {
+    diff(Or(Ptr(before.waiting)), Or(Ptr(after.waiting)), &Place::waiting);
+  }
+  if (touched(StateTouch::kParked)) {
+    diff(Or(Ptr(before.parked)), Or(Ptr(after.parked)), &Place::parked);
+  }
+  if (touched(StateTouch::kAssumed)) {
+    diff(Or(before.cache ? &before.cache->assumed : nullptr),
+         Or(after.cache ? &after.cache->assumed : nullptr), &Place::assumed);
+  }
   return active_moved;
 }
 
 bool IncrementalCheck::DiffNodes(const State& before, const State& after,
-                                 std::vector<std::string>* touched) {
+                                 std::vector<std::string>* touched,
+                                 const StateTouch* touch) {
   const std::vector<NodeInfoState>& a = Nodes(before);
   const std::vector<NodeInfoState>& b = Nodes(after);
-  if (!SortedByName(a) || !SortedByName(b)) return false;
+  // The NodeInfos the step touched, when it says which: none came or went,
+  // and the lists are sorted by name (a system that says is held to both).
+  std::vector<std::pair<const NodeInfoState*, const NodeInfoState*>>& named =
+      touched_nodes_;
+  named.clear();
+  bool by_name = touch != nullptr && !touch->Touches(StateTouch::kNodeSet) &&
+                 a.size() == b.size();
+  if (by_name) {
+    for (const std::string& name : touch->nodes()) {
+      const NodeInfoState* x = FindNode(a, name);
+      const NodeInfoState* y = FindNode(b, name);
+      if (x == nullptr || y == nullptr) {
+        by_name = x == y;  // in neither: nothing to diff
+        if (!by_name) break;
+        continue;
+      }
+      named.emplace_back(x, y);
+    }
+  }
+  if (!by_name && (!SortedByName(a) || !SortedByName(b))) return false;
   auto pods = [this](const std::vector<std::string>& x,
                      const std::vector<std::string>& y,
                      const std::string& node) {
@@ -141,6 +188,14 @@ bool IncrementalCheck::DiffNodes(const State& before, const State& after,
       if (nodes.empty()) node_pods_.erase(it);
     });
   };
+  if (by_name) {
+    for (const auto& [x, y] : named) {
+      if (*x == *y) continue;
+      pods(x->pods, y->pods, y->name);
+      touched->push_back(y->name);
+    }
+    return true;
+  }
   static const std::vector<std::string> kNone;
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
@@ -172,7 +227,8 @@ IncrementalCheck::Touched IncrementalCheck::Update(const Observation& o) {
     indexed_ = true;
   }
   changes_.clear();
-  t.active_moved = DiffLists(o.before, o.after) || first;
+  t.active_moved =
+      DiffLists(o.before, o.after, first ? nullptr : o.touch) || first;
 
   const bool first_nodes = !nodes_indexed_;
   if (first_nodes) {
@@ -180,7 +236,10 @@ IncrementalCheck::Touched IncrementalCheck::Update(const Observation& o) {
     nodes_.clear();
     t.nodes_ok = DiffNodes(kEmpty, o.before, &t.nodes);
   }
-  if (t.nodes_ok) t.nodes_ok = DiffNodes(o.before, o.after, &t.nodes);
+  if (t.nodes_ok) {
+    t.nodes_ok =
+        DiffNodes(o.before, o.after, &t.nodes, first_nodes ? nullptr : o.touch);
+  }
   nodes_indexed_ = t.nodes_ok;
   if (first_nodes) {
     t.nodes.clear();

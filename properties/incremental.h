@@ -20,7 +20,9 @@
 // read the queues.
 //
 // It reads only the states, the step, its out and the history: what any
-// system shows. States must follow each other (each call's `before` is the
+// system shows. When the system says what its step touched
+// (Observation::touch), the lists and NodeInfos it did not touch are not
+// diffed at all. States must follow each other (each call's `before` is the
 // previous call's `after`, as the replayer passes them); NodeInfos must be
 // sorted by name, as the spec says, or property 6 is checked in full for
 // that step and its index rebuilt.
@@ -65,11 +67,13 @@ class IncrementalCheck {
   void Move(std::string_view key, int Place::*field, int delta);
   // The lists of `before` and `after` diffed into places_ and changes_;
   // whether activeQ's order of keys changed.
-  bool DiffLists(const State& before, const State& after);
+  bool DiffLists(const State& before, const State& after,
+                 const StateTouch* touch = nullptr);
   // The NodeInfos diffed into node_pods_; the nodes that changed, appended
   // to `*touched`. False when the nodes are not sorted by name.
   bool DiffNodes(const State& before, const State& after,
-                 std::vector<std::string>* touched);
+                 std::vector<std::string>* touched,
+                 const StateTouch* touch = nullptr);
   void Index(const State& state);  // from nothing: the first call
   void IndexNodes(const State& state);
 
@@ -95,6 +99,9 @@ class IncrementalCheck {
   void OneCopy(const Observation& o, const Touched& t,
                std::vector<Violation>* violations);
 
+  // DiffNodes' scratch: the touched NodeInfos before and after.
+  std::vector<std::pair<const NodeInfoState*, const NodeInfoState*>>
+      touched_nodes_;
   bool indexed_ = false;
   bool nodes_indexed_ = false;
   KeyMap places_;  // of the last `after`; no empty places

@@ -39,11 +39,12 @@ class SideBySide {
         incremental_(header, CheckMode::kIncremental) {}
 
   // "" when both found the same; else what differs.
+  // `touch`: what the step touched, handed to the incremental check only.
   std::string Observe(const State& before, const Step& step, const StepOut& out,
-                      const State& after) {
+                      const State& after, const StateTouch* touch = nullptr) {
     const std::vector<Finding>& f = full_.Observe(before, step, out, after);
     const std::vector<Finding>& i =
-        incremental_.Observe(before, step, out, after);
+        incremental_.Observe(before, step, out, after, touch);
     std::vector<std::string> a, b;
     for (const Finding& x : f) {
       a.push_back(Describe(x));
@@ -71,8 +72,8 @@ std::map<int, int> ReplayBoth(System& sut, const Trace& trace,
   std::string first;
   ReplayOptions options;
   options.check = [&](const State& before, const Step& step, const StepOut& out,
-                      const State& after) {
-    std::string d = both.Observe(before, step, out, after);
+                      const State& after, const StateTouch& touch) {
+    std::string d = both.Observe(before, step, out, after, &touch);
     if (!d.empty() && first.empty()) {
       first = absl::StrCat(what, " line ", step.line, ":\n", d);
     }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/state.h"
+#include "core/state_touch.h"
 #include "core/trace.h"
 #include "properties/history.h"
 
@@ -27,6 +28,9 @@ struct Observation {
   const StepOut& out;
   const State& after;
   const History& history;  // including `step`
+  // What the step may have changed (core/state_touch.h): `after` equals
+  // `before` elsewhere. Null: anything.
+  const StateTouch* touch = nullptr;
 };
 
 struct Violation {

@@ -555,9 +555,10 @@ TEST(CheckerTest, UnknownViolationFailsTheStepCheck) {
   Step step;
   step.op = Op::kFlushBackoff;
   State ok = Queues({"default/a"}, {}, {});
-  EXPECT_EQ(check(ok, step, {}, ok), "");
+  EXPECT_EQ(check(ok, step, {}, ok, StateTouch()), "");
   State bad = Queues({"default/a"}, {"default/a"}, {});
-  EXPECT_NE(check(ok, step, {}, bad).find("property 1"), std::string::npos);
+  EXPECT_NE(check(ok, step, {}, bad, StateTouch()).find("property 1"),
+            std::string::npos);
   EXPECT_TRUE(counts.empty());
 }
 

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -23,6 +24,116 @@
 
 namespace schedtrace {
 namespace {
+
+// Applies a reply's `stateChanged` (docs/FORMAT.md, E13) to `state`, what
+// the child showed before, and says in `touch` what it changed: each part
+// and key given replaces the one held, but `cache.nodes`, whose NodeInfos
+// replace those of the same name (or join the list, in name order), and
+// `cache.nodesRemoved`, the names of those that went.
+absl::Status ApplyStateChanged(const nlohmann::json& changed, State& state,
+                               StateTouch& touch) {
+  using T = StateTouch;
+  if (!changed.is_object()) return absl::InvalidArgumentError("not an object");
+  nlohmann::json parts = changed;
+  std::vector<std::string> removed;
+  if (auto cache = parts.find("cache");
+      cache != parts.end() && cache->is_object()) {
+    if (auto gone = cache->find("nodesRemoved"); gone != cache->end()) {
+      if (!gone->is_array()) {
+        return absl::InvalidArgumentError(
+            "state.cache.nodesRemoved is not a list of names");
+      }
+      for (const nlohmann::json& name : *gone) {
+        if (!name.is_string()) {
+          return absl::InvalidArgumentError(
+              "state.cache.nodesRemoved is not a list of names");
+        }
+        removed.push_back(name.get<std::string>());
+      }
+      cache->erase(gone);
+    }
+  }
+  absl::StatusOr<State> given = StateFromJson(parts);
+  if (!given.ok()) return given.status();
+  touch.Clear();
+  if (given->queue) {
+    QueueState& q = state.queue ? *state.queue : state.queue.emplace();
+    const nlohmann::json& keys = parts["queue"];
+    if (keys.contains("active")) {
+      q.active = std::move(given->queue->active);
+      touch.Add(T::kActive);
+    }
+    if (keys.contains("backoff")) {
+      q.backoff = std::move(given->queue->backoff);
+      touch.Add(T::kBackoff);
+    }
+    if (keys.contains("unschedulable")) {
+      q.unschedulable = std::move(given->queue->unschedulable);
+      touch.Add(T::kUnschedulable);
+    }
+    if (keys.contains("schedulingCycle")) {
+      q.scheduling_cycle = given->queue->scheduling_cycle;
+      touch.Add(T::kCycles);
+    }
+    if (keys.contains("moveRequestCycle")) {
+      q.move_request_cycle = given->queue->move_request_cycle;
+      touch.Add(T::kCycles);
+    }
+  }
+  if (given->nominated) {
+    state.nominated = std::move(given->nominated);
+    touch.Add(T::kNominated);
+  }
+  if (given->cache || !removed.empty()) {
+    CacheState& c = state.cache ? *state.cache : state.cache.emplace();
+    const nlohmann::json& keys = parts["cache"];
+    auto at = [&c](const std::string& name) {
+      return std::lower_bound(c.nodes.begin(), c.nodes.end(), name,
+                              [](const NodeInfoState& n, const std::string& k) {
+                                return n.name < k;
+                              });
+    };
+    for (const std::string& name : removed) {
+      auto it = at(name);
+      if (it == c.nodes.end() || it->name != name) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("state.cache.nodesRemoved names ", name,
+                         ", which it never showed"));
+      }
+      c.nodes.erase(it);
+      touch.Add(T::kNodeSet);
+    }
+    if (given->cache) {
+      for (NodeInfoState& n : given->cache->nodes) {
+        auto it = at(n.name);
+        if (it != c.nodes.end() && it->name == n.name) {
+          touch.AddNode(n.name);
+          *it = std::move(n);
+        } else {
+          touch.Add(T::kNodeSet);
+          c.nodes.insert(it, std::move(n));
+        }
+      }
+      if (keys.contains("assumed")) {
+        c.assumed = std::move(given->cache->assumed);
+        touch.Add(T::kAssumed);
+      }
+      if (keys.contains("bindingFinished")) {
+        c.binding_finished = std::move(given->cache->binding_finished);
+        touch.Add(T::kBindingFinished);
+      }
+    }
+  }
+  if (given->waiting) {
+    state.waiting = std::move(given->waiting);
+    touch.Add(T::kWaiting);
+  }
+  if (given->parked) {
+    state.parked = std::move(given->parked);
+    touch.Add(T::kParked);
+  }
+  return absl::OkStatus();
+}
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -512,6 +623,11 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
     return malformed(
         absl::StrCat("has a bad \"out\" (", out.status().message(), ")"));
   }
+  touch_.SetAll();
+  const bool changed = j.contains("stateChanged");
+  if (j.contains("state") && changed) {
+    return malformed("has both \"state\" and \"stateChanged\"");
+  }
   if (j.contains("state")) {
     absl::StatusOr<State> state = StateFromJson(j["state"]);
     if (!state.ok()) {
@@ -519,6 +635,13 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
           absl::StrCat("has a bad \"state\" (", state.status().message(), ")"));
     }
     state_ = *std::move(state);
+  } else if (changed) {
+    // What changed since the last reply (docs/FORMAT.md, E13).
+    if (absl::Status s = ApplyStateChanged(j["stateChanged"], state_, touch_);
+        !s.ok()) {
+      return malformed(
+          absl::StrCat("has a bad \"stateChanged\" (", s.message(), ")"));
+    }
   } else if (out->fatal) {
     state_ = State{};  // the spec: a fatal step records no state
   } else {
@@ -531,6 +654,10 @@ absl::StatusOr<StepOut> ChildProcess::Apply(const Step& step) {
   // not copied) and extract the state from it then.
   if (j.contains("state")) state_reply_ = *std::move(reply);
   return out;
+}
+
+void ChildProcess::RefreshInto(State& out, const StateTouch& touch) const {
+  CopyTouched(state_, touch, out);
 }
 
 std::optional<std::string_view> ChildProcess::StateAsSent() const {

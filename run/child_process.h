@@ -91,6 +91,10 @@ class ChildProcess : public System {
   // the child answered `{"ok": false, "error": ...}`.
   absl::StatusOr<StepOut> Apply(const Step& step) override;
   State Snapshot() const override { return state_; }
+  // What the last reply changed: everything after a `state`, the parts and
+  // NodeInfos a `stateChanged` gave (docs/FORMAT.md, E13).
+  void Touched(StateTouch& out) const override { out = touch_; }
+  void RefreshInto(State& out, const StateTouch& touch) const override;
   // The last step reply's `out` as the child wrote it (compact JSON; the
   // replayer compares it exactly with `expect.out`); empty after Configure
   // and after an Apply that failed.
@@ -141,6 +145,7 @@ class ChildProcess : public System {
   Layer layer_ = Layer::kQueue;
   bool configured_ = false;
   State state_;
+  StateTouch touch_;
   std::optional<std::string> out_as_sent_;
   // The last step reply line, when it carried a state; StateAsSent's JSON,
   // extracted from it when first asked for.

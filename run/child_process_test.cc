@@ -195,6 +195,73 @@ TEST_F(ChildProcessTest, AReplyWithoutStateOrWithABadOutFails) {
   EXPECT_TRUE(out->fatal);
 }
 
+TEST_F(ChildProcessTest, StateChangesApplyToTheStateHeld) {
+  // Three replies: the whole state, then only what changed (a NodeInfo
+  // updated, one added, the assumed list), then a NodeInfo removed.
+  const std::string first =
+      std::string(R"({"out":{},"state":{"cache":{"nodes":[)") +
+      R"({"name":"n1","present":true,"pods":[]},)" +
+      R"({"name":"n3","present":true,"pods":[]}],)" +
+      R"("assumed":[],"bindingFinished":[]}}})";
+  const std::string second =
+      std::string(R"({"out":{},"stateChanged":{"cache":{"nodes":[)") +
+      R"({"name":"n1","present":true,"pods":["d/a"]},)" +
+      R"({"name":"n2","present":false,"pods":["d/b"]}],)" +
+      R"("assumed":["d/a"]}}})";
+  const std::string third =
+      R"({"out":{},"stateChanged":{"cache":{"nodesRemoved":["n3"]}}})";
+  ChildProcess child("read h; echo '" + std::string(kOk) + "'; read l; echo '" +
+                     first + "'; read l; echo '" + second +
+                     "'; read l; echo '" + third + "'; cat > /dev/null");
+  ASSERT_TRUE(child.Configure(CacheHeader()).ok());
+  ASSERT_TRUE(child.Apply(Cleanup(2)).ok());
+  StateTouch touch;
+  child.Touched(touch);
+  EXPECT_TRUE(touch.all());  // a whole state
+
+  ASSERT_TRUE(child.Apply(Cleanup(3)).ok());
+  State s = child.Snapshot();
+  ASSERT_TRUE(s.cache.has_value());
+  ASSERT_EQ(s.cache->nodes.size(), 3u);
+  EXPECT_EQ(s.cache->nodes[0].pods, std::vector<std::string>{"d/a"});
+  EXPECT_EQ(s.cache->nodes[1].name, "n2");  // joined in name order
+  EXPECT_FALSE(s.cache->nodes[1].present);
+  EXPECT_EQ(s.cache->assumed, std::vector<std::string>{"d/a"});
+  child.Touched(touch);
+  EXPECT_TRUE(touch.Touches(StateTouch::kNodeSet));
+  EXPECT_TRUE(touch.Touches(StateTouch::kAssumed));
+  EXPECT_FALSE(touch.Touches(StateTouch::kBindingFinished));
+  EXPECT_FALSE(child.StateAsSent().has_value());  // no whole state sent
+
+  State before = s;
+  ASSERT_TRUE(child.Apply(Cleanup(4)).ok());
+  s = child.Snapshot();
+  ASSERT_EQ(s.cache->nodes.size(), 2u);
+  EXPECT_EQ(s.cache->nodes[1].name, "n2");
+  EXPECT_EQ(s.cache->assumed, std::vector<std::string>{"d/a"});  // kept
+  // The snapshot before it, refreshed in what changed, is the state now.
+  child.Touched(touch);
+  EXPECT_FALSE(touch.Touches(StateTouch::kAssumed));
+  child.RefreshInto(before, touch);
+  EXPECT_EQ(before, s);
+}
+
+TEST_F(ChildProcessTest, BadStateChangesFail) {
+  ChildProcess both(Child(kOk, R"({"out":{},"state":{},"stateChanged":{}})"));
+  ASSERT_TRUE(both.Configure(CacheHeader()).ok());
+  EXPECT_THAT(both.Apply(Cleanup(2)).status().message(),
+              HasSubstr("has both \"state\" and \"stateChanged\""));
+  ChildProcess unknown(Child(
+      kOk, R"({"out":{},"stateChanged":{"cache":{"nodesRemoved":["n9"]}}})"));
+  ASSERT_TRUE(unknown.Configure(CacheHeader()).ok());
+  EXPECT_THAT(unknown.Apply(Cleanup(2)).status().message(),
+              HasSubstr("nodesRemoved names n9, which it never showed"));
+  ChildProcess not_object(Child(kOk, R"({"out":{},"stateChanged":[]})"));
+  ASSERT_TRUE(not_object.Configure(CacheHeader()).ok());
+  EXPECT_THAT(not_object.Apply(Cleanup(2)).status().message(),
+              HasSubstr("has a bad \"stateChanged\" (not an object)"));
+}
+
 TEST_F(ChildProcessTest, ExtraLinesAreAFailure) {
   ChildProcess child("read h; echo '" + std::string(kOk) +
                      "'; while read l; do printf '%s\\n%s\\n' '" + kEmptyReply +

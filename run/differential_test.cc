@@ -164,9 +164,8 @@ TEST(DifferentialTest, PartsBDoesNotReportAreNotComparedNorChecked) {
   int checked = 0;
   options.make_check = [&checked](const TraceHeader&) -> StepCheck {
     ++checked;
-    return [](const State&, const Step&, const StepOut&, const State&) {
-      return std::string();
-    };
+    return [](const State&, const Step&, const StepOut&, const State&,
+              const StateTouch&) { return std::string(); };
   };
   DiffResult r = RunDifferential(a, b, AddPopTrace(), options);
   EXPECT_EQ(r.verdict, Verdict::kPassed) << r.Format("a", "b");
@@ -194,8 +193,8 @@ TEST(DifferentialTest, CheckRunsOnBothSidesAndNamesTheSide) {
   int made = 0;
   options.make_check = [&made](const TraceHeader&) -> StepCheck {
     const bool is_b = made++ == 1;
-    return [is_b](const State&, const Step& step, const StepOut&,
-                  const State&) -> std::string {
+    return [is_b](const State&, const Step& step, const StepOut&, const State&,
+                  const StateTouch&) -> std::string {
       return is_b && step.op == Op::kQPop ? "popped on b" : "";
     };
   };
@@ -240,7 +239,7 @@ TEST(DifferentialTest, AFatalStepIsNotChecked) {
   int checked = 0;
   options.make_check = [&checked](const TraceHeader&) -> StepCheck {
     return [&checked](const State&, const Step&, const StepOut&,
-                      const State& after) -> std::string {
+                      const State& after, const StateTouch&) -> std::string {
       ++checked;
       return after.queue ? "" : "the queue is gone";
     };
@@ -278,8 +277,8 @@ TEST(DifferentialTest, AGeneratedTraceCheckFailureCitesStepAndSeed) {
   ToySystem a, b;
   DiffOptions options;
   options.make_check = [](const TraceHeader&) -> StepCheck {
-    return [](const State&, const Step& step, const StepOut&,
-              const State&) -> std::string {
+    return [](const State&, const Step& step, const StepOut&, const State&,
+              const StateTouch&) -> std::string {
       return step.op == Op::kQPop ? "popped" : "";
     };
   };

@@ -9,8 +9,10 @@ absl::Status DrivenSystem::Configure(const TraceHeader& header,
   snapshots_ = snapshots;
   ended_ = false;
   has_after_ = false;
+  before_follows_ = false;
   steps_ = 0;
   out_ = StepOut{};
+  touch_.SetAll();
   absl::Status s = system_->Configure(header);
   if (s.ok() && snapshots_) {
     system_->SnapshotInto(after_);  // the first step's `before`
@@ -21,17 +23,33 @@ absl::Status DrivenSystem::Configure(const TraceHeader& header,
 
 const absl::StatusOr<StepOut>& DrivenSystem::Apply(const Step& step,
                                                    bool snapshot) {
+  // after_ holds the state after the last step; once swapped, it holds the
+  // state two steps back when the step before the last took a snapshot
+  // too, and what to refresh is what the two steps since touched.
+  const bool two_back = has_after_ && before_follows_;
+  before_follows_ = has_after_;
   if (has_after_) std::swap(before_, after_);
   has_after_ = false;
   ++steps_;
+  std::swap(last_touch_, touch_);  // touch_ is overwritten below
   out_ = system_->Apply(step);
+  if (steps_ == 1) {
+    touch_.SetAll();  // nothing is known to be equal before the first step
+  } else {
+    system_->Touched(touch_);
+  }
   const bool fatal = out_.ok() && out_->fatal;
   if (fatal) ended_ = true;
   // After a refusal too: a refused step changed nothing, which a comparison
   // of the states checks. After a fatal step only when asked for (an
   // expectation that shows the state anyway).
   if ((snapshots_ && !fatal) || snapshot) {
-    system_->SnapshotInto(after_);
+    if (two_back && !touch_.all() && !last_touch_.all()) {
+      last_touch_.Add(touch_);
+      system_->RefreshInto(after_, last_touch_);
+    } else {
+      system_->SnapshotInto(after_);
+    }
     has_after_ = true;
   }
   return out_;

@@ -5,7 +5,9 @@
 //
 // A DrivenSystem configures the system, applies steps, and keeps the states
 // before and after the last step in reused storage (System::SnapshotInto:
-// once a trace's state has its shape, a step's snapshots allocate nothing).
+// once a trace's state has its shape, a step's snapshots allocate nothing),
+// refreshing only what the system says its steps touched
+// (System::Touched, RefreshInto).
 // It knows the two facts of a step every caller must respect:
 //   - a refused step (Apply's error status) changed nothing: the state
 //     after it is the state before it;
@@ -56,6 +58,10 @@ class DrivenSystem {
   // Steps applied since Configure (refused ones included).
   int steps() const { return steps_; }
 
+  // What the last step may have changed (System::Touched): everything at
+  // the first step after Configure, and for a system that does not say.
+  const StateTouch& touch() const { return touch_; }
+
   // The states before and after the last step. `after` is valid when
   // has_after() (a snapshot was taken after the last step); `before` when
   // the run keeps snapshots (Configure).
@@ -70,6 +76,10 @@ class DrivenSystem {
   bool has_after_ = false;
   int steps_ = 0;
   absl::StatusOr<StepOut> out_;
+  StateTouch touch_, last_touch_;  // the last step's, the one's before
+  // `before_` holds the state after the step before the last (the buffer
+  // the next snapshot refreshes rather than rewrites).
+  bool before_follows_ = false;
   // Swapped at each step that takes a snapshot: after the swap `before_`
   // holds the state after the previous step and `after_` the storage of the
   // one before it, which the new snapshot refills.

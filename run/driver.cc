@@ -129,8 +129,13 @@ std::optional<Divergence> Driver::CompareTwo(const Step& step) {
   // The cheap comparison, as values: equal values encode equally, so only
   // a difference needs the JSON comparison (which also leaves out what b
   // does not report, and so may still find them equal).
-  if (!sent && oa == ob && (!states || a_.after() == b_->after())) {
-    return std::nullopt;
+  // Only what either step touched: the rest was equal after the step
+  // before, and neither changed it.
+  if (!sent && oa == ob) {
+    if (!states) return std::nullopt;
+    both_touched_ = a_.touch();
+    both_touched_.Add(b_->touch());
+    if (EqualIn(a_.after(), b_->after(), both_touched_)) return std::nullopt;
   }
   static const State kNoState;
   return CompareStep(StepWithExpect(step, oa, states ? &a_.after() : nullptr),
@@ -195,7 +200,7 @@ std::optional<DriveEnd> Driver::Apply(const Step& step) {
       AddContext(*d);
       failure->divergence = std::move(d);
     } else if (check_a_ && !a_.fatal() && deciding) {
-      violation = check_a_(a_.before(), step, *out, a_.after());
+      violation = check_a_(a_.before(), step, *out, a_.after(), a_.touch());
       if (!violation.empty()) {
         failure = At(step, Verdict::kFailed);
         failure->message = violation;
@@ -238,11 +243,12 @@ std::optional<DriveEnd> Driver::Apply(const Step& step) {
   } else if (out_a.ok() && !a_.fatal()) {
     // The check, on each side's transition.
     if (check_a_) {
-      violation = check_a_(a_.before(), step, *out_a, a_.after());
+      violation = check_a_(a_.before(), step, *out_a, a_.after(), a_.touch());
       if (!violation.empty()) side = "a";
     }
     if (violation.empty() && check_b_) {
-      violation = check_b_(b_->before(), step, *out_b, b_->after());
+      violation =
+          check_b_(b_->before(), step, *out_b, b_->after(), b_->touch());
       if (!violation.empty()) side = "b";
     }
     if (!violation.empty()) {

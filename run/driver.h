@@ -39,9 +39,11 @@
 // checking nothing more; the first failure is the verdict.
 //
 // Snapshots are taken only when something reads them: a comparison of two
-// systems, an expectation with `state`, a check, or an observer that asks.
-// Two systems are compared as values first (no JSON), and diffed into a
-// readable divergence only when they differ.
+// systems, an expectation with `state`, a check, or an observer that asks;
+// each refreshes only what the system says its steps touched
+// (System::Touched). Two systems are compared as values first (no JSON), on
+// what either step touched, and diffed whole into a readable divergence only
+// when they differ; the check is handed what the step touched too.
 //
 //   Driver d(*model, impl.get(), options);
 //   if (std::optional<DriveEnd> end = d.Configure(trace.header, trace.path))
@@ -193,6 +195,7 @@ class Driver {
   TraceHeader header_;
   std::string path_;
   StepCheck check_a_, check_b_;
+  StateTouch both_touched_;  // what a's or b's last step touched
   bool b_dropped_ = false;
   bool ended_ = false;
   int step_no_ = 0;

@@ -112,11 +112,12 @@ struct TraceResult {
 // of a part compared key by key ("queue.backoff"). Null: it reports all.
 using ReportsState = std::function<bool(std::string_view path)>;
 
-// Called after every step with the state before and after; a non-empty
+// Called after every step with the state before and after, and what the
+// step may have changed (the rest of `after` equals `before`); a non-empty
 // return (e.g. a property violation) fails the trace with that message.
-using StepCheck =
-    std::function<std::string(const State& before, const Step& step,
-                              const StepOut& out, const State& after)>;
+using StepCheck = std::function<std::string(
+    const State& before, const Step& step, const StepOut& out,
+    const State& after, const StateTouch& touch)>;
 
 class StepObserver;  // run/driver.h
 

@@ -360,7 +360,7 @@ TEST(ReplayTest, AFatalStepIsNotChecked) {
   ReplayOptions options;
   int checked = 0;
   options.check = [&checked](const State&, const Step&, const StepOut& out,
-                             const State&) {
+                             const State&, const StateTouch&) {
     ++checked;
     return out.fatal ? std::string("checked a fatal step") : std::string();
   };
@@ -375,7 +375,8 @@ TEST(ReplayTest, CheckFailsTheTrace) {
   trace.steps.push_back(Step{});
   ScriptedSystem sut;
   ReplayOptions options;
-  options.check = [](const State&, const Step&, const StepOut&, const State&) {
+  options.check = [](const State&, const Step&, const StepOut&, const State&,
+                     const StateTouch&) {
     return std::string("property 1 fired");
   };
   TraceResult r = Replay(sut, trace, options);
@@ -478,7 +479,7 @@ TEST(ReplayTest, SaysWhereEachVerdictWasDecided) {
   {  // a property violated after step 2
     ReplayOptions options;
     options.check = [](const State&, const Step& step, const StepOut&,
-                       const State&) {
+                       const State&, const StateTouch&) {
       return step.op == Op::kQPop ? std::string("popped") : std::string();
     };
     RefusingSystem sut;

@@ -464,7 +464,7 @@ TEST(ExplainTraceTest, APropertyViolationIsTheFailureWhenNothingDiverges) {
   int checks = 0;
   o.make_check = [&checks](const TraceHeader&) -> StepCheck {
     return [&checks](const State&, const Step& step, const StepOut&,
-                     const State&) -> std::string {
+                     const State&, const StateTouch&) -> std::string {
       ++checks;
       return step.op == Op::kPermitReject
                  ? "property 1 (no pod in two queues): default/b stands 2 "
