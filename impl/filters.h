@@ -70,6 +70,40 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out);
 // `into`, wrapping as Go does.
 void AddPodRequests(const Pod& pod, Cache& cache, Requests& into);
 
+// What NodeResourcesFit compares of a NodeInfo with `pod_count` pods and
+// `requested`: whether one more pod exceeds its allocatable pod count, and
+// the allocatable cpu (milli), memory and ephemeral storage left, wrapping
+// as Go does.
+struct Headroom {
+  bool full = false;
+  int64_t cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral = 0;
+};
+Headroom HeadroomOf(const NodeFacts& node, int64_t pod_count,
+                    const Requests& requested);
+
+// What NodeResourcesFit compares of the pod against a Headroom: its cpu,
+// memory and ephemeral-storage requests, or INT64_MIN (more than nothing is
+// left) for an amount the version does not compare.
+struct FitNeed {
+  int64_t cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral = 0;
+};
+FitNeed FitNeedOf(const PodFacts& pod, const Upstream& up);
+
+// Whether `need` exceeds `room` in the pod count, cpu, memory or ephemeral
+// storage: a reason for NodeResourcesFit to fail, whatever the scalar
+// resources.
+bool ShortOf(const FitNeed& need, const Headroom& room);
+
+// The first position of `rooms` from `from` on that is not ShortOf `need`,
+// or rooms.size(): a scan for a pod's first feasible node need not filter
+// the nodes before it.
+size_t NextWithRoom(const FitNeed& need, const std::vector<Headroom>& rooms,
+                    size_t from);
+
 // upstream: RunFilterPlugins on a NodeInfo of `node` with `pod_count` pods
 // and `requested`: the first failing plugin, or kPass. `up` is the
 // version's profile. `affinity` memoizes NodeAffinity's verdict for this
