@@ -214,11 +214,16 @@ bool ShortOf(const FitNeed& need, const Headroom& room) {
          (need.ephemeral > room.ephemeral);
 }
 
-size_t NextWithRoom(const FitNeed& need, const std::vector<Headroom>& rooms,
-                    size_t from) {
-  const size_t n = rooms.size();
-  while (from < n && ShortOf(need, rooms[from])) ++from;
-  return from;
+size_t ScanRooms::Next(const FitNeed& need, size_t from) const {
+  const size_t n = rooms_.size();
+  while (from < n) {
+    // need.cpu > cpu_[i] implies ShortOf (a full node's entry is the least
+    // int64, below any cpu compared).
+    while (from < n && need.cpu > cpu_[from]) ++from;
+    if (from == n || !ShortOf(need, rooms_[from])) return from;
+    ++from;
+  }
+  return n;
 }
 
 std::vector<std::string> FilterPluginNames(uint32_t mask) {

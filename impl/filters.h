@@ -13,6 +13,7 @@
 #define SCHEDTRACE_IMPL_FILTERS_H_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,11 +99,37 @@ FitNeed FitNeedOf(const PodFacts& pod, const Upstream& up);
 // resources.
 bool ShortOf(const FitNeed& need, const Headroom& room);
 
-// The first position of `rooms` from `from` on that is not ShortOf `need`,
-// or rooms.size(): a scan for a pod's first feasible node need not filter
-// the nodes before it.
-size_t NextWithRoom(const FitNeed& need, const std::vector<Headroom>& rooms,
-                    size_t from);
+// The nodes of a scan in order, with their Headroom and, apart, the cpu
+// they have left (the least int64 for a full node): most nodes a scan
+// passes over are short of cpu, found in a dense array.
+class ScanRooms {
+ public:
+  void Clear() {
+    rooms_.clear();
+    cpu_.clear();
+  }
+  void Push(const Headroom& h) {
+    rooms_.push_back(h);
+    cpu_.push_back(CpuOf(h));
+  }
+  void Set(size_t pos, const Headroom& h) {
+    rooms_[pos] = h;
+    cpu_[pos] = CpuOf(h);
+  }
+  size_t size() const { return rooms_.size(); }
+  // The first position from `from` on that is not ShortOf `need`, or
+  // size(): a scan for a pod's first feasible node need not filter the
+  // nodes before it.
+  size_t Next(const FitNeed& need, size_t from) const;
+
+ private:
+  static int64_t CpuOf(const Headroom& h) {
+    return h.full ? std::numeric_limits<int64_t>::min() : h.cpu;
+  }
+
+  std::vector<Headroom> rooms_;
+  std::vector<int64_t> cpu_;
+};
 
 // upstream: RunFilterPlugins on a NodeInfo of `node` with `pod_count` pods
 // and `requested`: the first failing plugin, or kPass. `up` is the

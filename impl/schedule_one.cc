@@ -255,8 +255,8 @@ void Scheduler::FindNodesThatPassFilters(uint32_t& mask) {
   if (early_stop) {
     const FitNeed need = FitNeedOf(pod_facts_, up_);
     const size_t n = score_order_.size();
-    for (size_t i = NextWithRoom(need, score_rooms_, 0); i < n;
-         i = NextWithRoom(need, score_rooms_, i + 1)) {
+    for (size_t i = score_rooms_.Next(need, 0); i < n;
+         i = score_rooms_.Next(need, i + 1)) {
       FilterInto(score_order_[i], mask);
       if (!feasible_.empty()) return;
     }

@@ -212,7 +212,7 @@ class Scheduler {
   // for none), and the nodes' headroom in that order.
   static constexpr uint32_t kNoPos = ~uint32_t{0};
   std::vector<uint32_t> score_pos_;
-  std::vector<Headroom> score_rooms_;
+  ScanRooms score_rooms_;
   struct ScoreKey {
     int64_t score;
     uint32_t pos;  // in snap_list_

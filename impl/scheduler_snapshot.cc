@@ -39,7 +39,7 @@ bool Scheduler::UpdateSnapshot() {
     cache_.NodeRequested(id, s.requested);
     headroom_[id] = HeadroomOf(s.facts, s.pods, s.requested);
     if (!score_order_dirty_ && score_pos_[id] != kNoPos) {
-      score_rooms_[score_pos_[id]] = headroom_[id];
+      score_rooms_.Set(score_pos_[id], headroom_[id]);
     }
   }
   // upstream: removeDeletedNodesFromSnapshot (Go map order; by name here,
@@ -106,13 +106,13 @@ void Scheduler::RebuildScoreOrder() {
               return a.score != b.score ? a.score > b.score : a.pos < b.pos;
             });
   score_order_.clear();
-  score_rooms_.clear();
+  score_rooms_.Clear();
   std::fill(score_pos_.begin(), score_pos_.end(), kNoPos);
   for (const ScoreKey& k : score_keys_) {
     const uint32_t id = snap_list_[k.pos];
     score_pos_[id] = static_cast<uint32_t>(score_order_.size());
     score_order_.push_back(id);
-    score_rooms_.push_back(headroom_[id]);
+    score_rooms_.Push(headroom_[id]);
   }
   score_order_dirty_ = false;
 }
