@@ -45,7 +45,7 @@ NodePtr BenchNode(int i) {
   n->name = absl::StrFormat("node-%05d", i);
   n->uid = "uid-" + n->name;
   n->resource_version = "1";
-  n->labels = {{"schedtrace.io/score", absl::StrCat(i)},
+  n->labels = {{"schedtrace.io/score", absl::StrCat(i % 100)},
                {"zone", std::string(1, static_cast<char>('a' + i % 5))}};
   n->allocatable = {{"cpu", *ParseQuantity("32")},
                     {"memory", *ParseQuantity("128Gi")},

@@ -24,7 +24,8 @@ TraceHeader BenchHeader(Layer layer);
 
 // Pod `i` ("ns<i%20>/pod-<i>"), resourceVersion `rv`, optionally bound.
 PodPtr BenchPod(int i, int rv = 1, const std::string& node = "");
-// Node `i` ("node-<i>"), 32 cpu, 128Gi, 110 pods, score label = i.
+// Node `i` ("node-<i>"), 32 cpu, 128Gi, 110 pods, score label i % 100 (a
+// score outside [0, 100] fails the cycle).
 NodePtr BenchNode(int i);
 
 Step PodStep(Op op, PodPtr pod);

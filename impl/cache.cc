@@ -188,7 +188,9 @@ uint32_t Cache::PodId(const std::string& uid) {
     id = free_pod_ids_.back();
     free_pod_ids_.pop_back();
   }
-  pod_ids_.emplace(uid, id);
+  std::string& interned = pods_[id].uid;
+  interned.assign(uid);  // within the storage a recycled id kept
+  pod_ids_.emplace(std::string_view(interned), id);
   return id;
 }
 

@@ -25,7 +25,9 @@
 #define SCHEDTRACE_IMPL_CACHE_H_
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -131,6 +133,9 @@ class Cache {
     // NodeInfo entries naming this uid, plus one while `pod` is set; at zero
     // the id returns to the free list (stamps keep counting across reuse).
     uint32_t refs = 0;
+    // The uid interned to this id (pod_ids_ keys view it); a recycled id
+    // keeps the string's storage for the next uid.
+    std::string uid;
   };
   // One entry of NodeInfo.Pods: the object and its requests (its interned
   // uid sits at the same index of NodeSlot::pod_ids, scanned on removal).
@@ -174,8 +179,9 @@ class Cache {
 
   const Upstream up_;
   int64_t ttl_ns_;
-  absl::flat_hash_map<std::string, uint32_t> pod_ids_;  // uid -> id
-  std::vector<PodSlot> pods_;
+  // uid -> id; each key views PodSlot::uid, which a deque never moves.
+  absl::flat_hash_map<std::string_view, uint32_t> pod_ids_;
+  std::deque<PodSlot> pods_;
   std::vector<uint32_t> free_pod_ids_;
   int assumed_count_ = 0;
   DeadlineHeap deadlines_;

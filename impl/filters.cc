@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <set>
 
 #include "impl/go_int.h"
@@ -138,25 +139,11 @@ int64_t ScalarIn(const V& v, uint32_t id) {
 // upstream: noderesources.fitsRequest: whether any reason not to fit.
 bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
                   const Requests& requested, const Upstream& up) {
-  if (pod_count + 1 > nf.alloc_pods) return true;
+  if (ShortOf(FitNeedOf(pf, up), HeadroomOf(nf, pod_count, requested))) {
+    return true;
+  }
   if (pf.request_empty) return false;
-  const Requests& r = pf.request;
-  // kubernetes#116408 (v1.30): cpu, memory and ephemeral-storage are
-  // compared only when requested (> 0); before, a pod requesting 0 of an
-  // overcommitted resource did not fit.
-  const bool all = !up.fit_skips_zero_requests;
-  if ((all || r.cpu > 0) && r.cpu > WrapSub(nf.alloc_cpu, requested.cpu)) {
-    return true;
-  }
-  if ((all || r.memory > 0) &&
-      r.memory > WrapSub(nf.alloc_memory, requested.memory)) {
-    return true;
-  }
-  if ((all || r.ephemeral > 0) &&
-      r.ephemeral > WrapSub(nf.alloc_ephemeral, requested.ephemeral)) {
-    return true;
-  }
-  for (const auto& [id, amount] : r.scalars) {
+  for (const auto& [id, amount] : pf.request.scalars) {
     // kubernetes#111544 (v1.26): a scalar resource requested at 0 is
     // skipped.
     if (up.fit_skips_zero_scalar_requests && amount == 0) continue;
@@ -194,6 +181,50 @@ void AllocatableRequests(const ResourceList& list, Cache& cache, Requests& out,
 }
 
 }  // namespace
+
+Headroom HeadroomOf(const NodeFacts& nf, int64_t pod_count,
+                    const Requests& requested) {
+  Headroom h;
+  h.full = pod_count + 1 > nf.alloc_pods;
+  h.cpu = WrapSub(nf.alloc_cpu, requested.cpu);
+  h.memory = WrapSub(nf.alloc_memory, requested.memory);
+  h.ephemeral = WrapSub(nf.alloc_ephemeral, requested.ephemeral);
+  return h;
+}
+
+FitNeed FitNeedOf(const PodFacts& pf, const Upstream& up) {
+  // fitsRequest returns before comparing anything for an empty request.
+  constexpr int64_t kNotCompared = std::numeric_limits<int64_t>::min();
+  FitNeed need{kNotCompared, kNotCompared, kNotCompared};
+  if (pf.request_empty) return need;
+  const Requests& r = pf.request;
+  // kubernetes#116408 (v1.30): cpu, memory and ephemeral-storage are
+  // compared only when requested (> 0); before, a pod requesting 0 of an
+  // overcommitted resource did not fit.
+  const bool all = !up.fit_skips_zero_requests;
+  if (all || r.cpu > 0) need.cpu = r.cpu;
+  if (all || r.memory > 0) need.memory = r.memory;
+  if (all || r.ephemeral > 0) need.ephemeral = r.ephemeral;
+  return need;
+}
+
+bool ShortOf(const FitNeed& need, const Headroom& room) {
+  // Bitwise, without branches: scans compare many nodes.
+  return room.full | (need.cpu > room.cpu) | (need.memory > room.memory) |
+         (need.ephemeral > room.ephemeral);
+}
+
+size_t ScanRooms::Next(const FitNeed& need, size_t from) const {
+  const size_t n = rooms_.size();
+  while (from < n) {
+    // need.cpu > cpu_[i] implies ShortOf (a full node's entry is the least
+    // int64, below any cpu compared).
+    while (from < n && need.cpu > cpu_[from]) ++from;
+    if (from == n || !ShortOf(need, rooms_[from])) return from;
+    ++from;
+  }
+  return n;
+}
 
 std::vector<std::string> FilterPluginNames(uint32_t mask) {
   static const char* const kNames[] = {"NodeUnschedulable", "NodeName",

@@ -13,6 +13,7 @@
 #define SCHEDTRACE_IMPL_FILTERS_H_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,66 @@ void ComputePodFacts(const Pod& pod, Cache& cache, PodFacts& out);
 // Adds a pod's requests (upstream: calculateResource, NodeInfo.update) to
 // `into`, wrapping as Go does.
 void AddPodRequests(const Pod& pod, Cache& cache, Requests& into);
+
+// What NodeResourcesFit compares of a NodeInfo with `pod_count` pods and
+// `requested`: whether one more pod exceeds its allocatable pod count, and
+// the allocatable cpu (milli), memory and ephemeral storage left, wrapping
+// as Go does.
+struct Headroom {
+  bool full = false;
+  int64_t cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral = 0;
+};
+Headroom HeadroomOf(const NodeFacts& node, int64_t pod_count,
+                    const Requests& requested);
+
+// What NodeResourcesFit compares of the pod against a Headroom: its cpu,
+// memory and ephemeral-storage requests, or INT64_MIN (more than nothing is
+// left) for an amount the version does not compare.
+struct FitNeed {
+  int64_t cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral = 0;
+};
+FitNeed FitNeedOf(const PodFacts& pod, const Upstream& up);
+
+// Whether `need` exceeds `room` in the pod count, cpu, memory or ephemeral
+// storage: a reason for NodeResourcesFit to fail, whatever the scalar
+// resources.
+bool ShortOf(const FitNeed& need, const Headroom& room);
+
+// The nodes of a scan in order, with their Headroom and, apart, the cpu
+// they have left (the least int64 for a full node): most nodes a scan
+// passes over are short of cpu, found in a dense array.
+class ScanRooms {
+ public:
+  void Clear() {
+    rooms_.clear();
+    cpu_.clear();
+  }
+  void Push(const Headroom& h) {
+    rooms_.push_back(h);
+    cpu_.push_back(CpuOf(h));
+  }
+  void Set(size_t pos, const Headroom& h) {
+    rooms_[pos] = h;
+    cpu_[pos] = CpuOf(h);
+  }
+  size_t size() const { return rooms_.size(); }
+  // The first position from `from` on that is not ShortOf `need`, or
+  // size(): a scan for a pod's first feasible node need not filter the
+  // nodes before it.
+  size_t Next(const FitNeed& need, size_t from) const;
+
+ private:
+  static int64_t CpuOf(const Headroom& h) {
+    return h.full ? std::numeric_limits<int64_t>::min() : h.cpu;
+  }
+
+  std::vector<Headroom> rooms_;
+  std::vector<int64_t> cpu_;
+};
 
 // upstream: RunFilterPlugins on a NodeInfo of `node` with `pod_count` pods
 // and `requested`: the first failing plugin, or kPass. `up` is the

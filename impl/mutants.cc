@@ -182,12 +182,12 @@ std::vector<MutantInfo> MakeTable() {
        "golden replay; property 5", "", ""},
       // --- Filters and node choice -------------------------------------
       {M::kFitExactRequestRejected, "fit-exact-request-rejected",
-       "Insufficient (impl/filters.cc)",
+       "ShortOf, under Insufficient (impl/filters.cc)",
        "a cpu request exactly equal to the node's free cpu no longer fits "
        "(>= instead of >)",
        "golden replay (out.result.node); generated traces", "", ""},
       {M::kMaxPodsOffByOne, "max-pods-off-by-one",
-       "Insufficient (impl/filters.cc)",
+       "HeadroomOf, under Insufficient (impl/filters.cc)",
        "the pod-count check lets one pod too many onto a node (pods > "
        "allocatable instead of pods + 1 > allocatable)",
        "golden replay (filter-pod-count-limit); generated traces", "", ""},

@@ -247,15 +247,21 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
 
 // upstream: findNodesThatPassFilters over every node. When every score is
 // valid the host is the first feasible node in descending score order (ties
-// in list order), so the search stops there; the FitError needs every node
-// only when none is feasible.
+// in list order), so the search stops there, and it skips without filtering
+// the nodes short of the pod's cpu, memory, ephemeral storage or pod room;
+// the FitError needs every node's rejection only when none is feasible.
 void Scheduler::FindNodesThatPassFilters(uint32_t& mask) {
   bool early_stop = out_of_range_scores_ == 0;
   if (early_stop) {
-    for (uint32_t id : score_order_) {
-      FilterInto(id, mask);
-      if (!feasible_.empty()) break;
+    const FitNeed need = FitNeedOf(pod_facts_, up_);
+    const size_t n = score_order_.size();
+    for (size_t i = score_rooms_.Next(need, 0); i < n;
+         i = score_rooms_.Next(need, i + 1)) {
+      FilterInto(score_order_[i], mask);
+      if (!feasible_.empty()) return;
     }
+    // No node is feasible: the Diagnosis names each node's first rejection.
+    for (uint32_t id : score_order_) FilterInto(id, mask);
     return;
   }
   for (uint32_t id : snap_list_) FilterInto(id, mask);

@@ -196,6 +196,9 @@ class Scheduler {
   PriorityQueue queue_;  // its lister is the informer's pod store
 
   std::vector<SnapNode> snap_;
+  // By snapshot id, what NodeResourcesFit compares of each SnapNode (its
+  // facts, pods and requested), for scans that skip full nodes.
+  std::vector<Headroom> headroom_;
   std::vector<uint32_t> snap_list_;  // upstream: Snapshot.nodeInfoList
   int snap_count_ = 0;               // len(Snapshot.nodeInfoMap)
   std::vector<uint32_t> dirty_;      // scratch
@@ -214,6 +217,16 @@ class Scheduler {
   // snap_list_ by descending score; valid unless score_order_dirty_.
   std::vector<uint32_t> score_order_;
   bool score_order_dirty_ = true;
+  // With score_order_: each node's position in it by snapshot id (kNoPos
+  // for none), and the nodes' headroom in that order.
+  static constexpr uint32_t kNoPos = ~uint32_t{0};
+  std::vector<uint32_t> score_pos_;
+  ScanRooms score_rooms_;
+  struct ScoreKey {
+    int64_t score;
+    uint32_t pos;  // in snap_list_
+  };
+  std::vector<ScoreKey> score_keys_;  // scratch
   int out_of_range_scores_ = 0;  // nodes of snap_list_ scored outside [0,100]
 
   absl::InlinedVector<const ClusterEvent*, 5> node_events_;  // scratch

@@ -14,7 +14,11 @@ bool Scheduler::UpdateSnapshot() {
   cache_.TakeDirtyNodes(dirty_);
   bool update_all = false;
   for (uint32_t id : dirty_) {
-    if (id >= snap_.size()) snap_.resize(id + 1);
+    if (id >= snap_.size()) {
+      snap_.resize(id + 1);
+      headroom_.resize(id + 1);
+      score_pos_.resize(id + 1, kNoPos);
+    }
     if (!cache_.NodeLive(id)) continue;
     const NodePtr& node = cache_.NodeObject(id);
     if (node == nullptr) continue;
@@ -25,12 +29,18 @@ bool Scheduler::UpdateSnapshot() {
       update_all = true;
     }
     if (s.facts.node != node) {
+      const bool scored = s.facts.node != nullptr;
+      const int64_t score = s.facts.score;
       ComputeNodeFacts(node, cache_, s.facts);
       s.affinity_memo.clear();
-      score_order_dirty_ = true;
+      if (!scored || s.facts.score != score) score_order_dirty_ = true;
     }
     s.pods = static_cast<int64_t>(cache_.NodePodCount(id));
     cache_.NodeRequested(id, s.requested);
+    headroom_[id] = HeadroomOf(s.facts, s.pods, s.requested);
+    if (!score_order_dirty_ && score_pos_[id] != kNoPos) {
+      score_rooms_.Set(score_pos_[id], headroom_[id]);
+    }
   }
   // upstream: removeDeletedNodesFromSnapshot (Go map order; by name here,
   // as the model does).
@@ -81,16 +91,28 @@ uint32_t Scheduler::SnapshotGet(const std::string& name) const {
   return id;
 }
 
+// Sorted by (score descending, position in snap_list_): the keys are
+// unique, so the order is the stable one.
 void Scheduler::RebuildScoreOrder() {
-  score_order_ = snap_list_;
-  std::stable_sort(score_order_.begin(), score_order_.end(),
-                   [this](uint32_t a, uint32_t b) {
-                     return snap_[a].facts.score > snap_[b].facts.score;
-                   });
+  score_keys_.clear();
   out_of_range_scores_ = 0;
-  for (uint32_t id : snap_list_) {
-    const int64_t score = snap_[id].facts.score;
+  for (uint32_t i = 0; i < snap_list_.size(); ++i) {
+    const int64_t score = snap_[snap_list_[i]].facts.score;
+    score_keys_.push_back({score, i});
     out_of_range_scores_ += score < 0 || score > 100;
+  }
+  std::sort(score_keys_.begin(), score_keys_.end(),
+            [](const ScoreKey& a, const ScoreKey& b) {
+              return a.score != b.score ? a.score > b.score : a.pos < b.pos;
+            });
+  score_order_.clear();
+  score_rooms_.Clear();
+  std::fill(score_pos_.begin(), score_pos_.end(), kNoPos);
+  for (const ScoreKey& k : score_keys_) {
+    const uint32_t id = snap_list_[k.pos];
+    score_pos_[id] = static_cast<uint32_t>(score_order_.size());
+    score_order_.push_back(id);
+    score_rooms_.Push(headroom_[id]);
   }
   score_order_dirty_ = false;
 }
