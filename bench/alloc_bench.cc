@@ -18,7 +18,7 @@
 #include "bench/alloc_steady.h"
 #include "bench/bench_steps.h"
 #include "benchmark/benchmark.h"
-#include "harness/bench_stream.h"
+#include "run/bench_stream.h"
 
 namespace schedtrace::bench {
 namespace {
