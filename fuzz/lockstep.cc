@@ -133,6 +133,11 @@ LockstepResult RunLockstep(Layer layer, Mode mode, std::string_view data) {
   return RunLockstepOn(*model, impl.get(), layer, mode, data);
 }
 
+LockstepResult RunImplAlone(Layer layer, Mode mode, std::string_view data) {
+  std::unique_ptr<System> impl = impl::NewSystem();
+  return RunLockstepOn(*impl, nullptr, layer, mode, data);
+}
+
 void DieOnFailure(const LockstepResult& result) {
   if (!result.failed) return;
   std::fprintf(stderr, "SCHEDTRACE-FAILURE %s\n%s\n", result.signature.c_str(),

@@ -50,6 +50,13 @@ LockstepResult RunLockstep(Layer layer, Mode mode, std::string_view data);
 LockstepResult RunLockstepOn(System& model, System* impl, Layer layer,
                              Mode mode, std::string_view data);
 
+// impl alone on the decoded input, every property checked in Mode::kValid:
+// the body of fuzz_scheduler_impl, which runs several times faster than the
+// lockstep pair (no model step, no second snapshot). It catches what the
+// properties catch; a divergence from the model shows when its inputs are
+// replayed in lockstep (ci/nightly-fuzz replays every new input so).
+LockstepResult RunImplAlone(Layer layer, Mode mode, std::string_view data);
+
 // What a fuzz target does with a result: nothing when it passed, else
 // prints "SCHEDTRACE-FAILURE <signature>" and the message to stderr and
 // aborts, so libFuzzer saves the input.

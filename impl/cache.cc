@@ -334,6 +334,10 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
   s.assumed = true;
   s.binding_finished = false;
   pod_lists_touched_ = true;
+  if (!s.listed) {
+    s.listed = true;
+    list_candidates_.push_back(id);
+  }
   ++assumed_count_;
   return CacheResult::kOk;
 }
@@ -535,11 +539,19 @@ void Cache::WriteNodeInfo(const NodeSlot& n, NodeInfoState& ns) const {
 void Cache::WritePodLists(CacheState& cs) const {
   Refill<std::string> assumed(cs.assumed);
   Refill<std::string> binding_finished(cs.binding_finished);
-  for (const PodSlot& s : pods_) {
-    if (s.pod == nullptr) continue;
+  size_t kept = 0;
+  for (uint32_t id : list_candidates_) {
+    const PodSlot& s = pods_[id];
+    if (!s.assumed && !s.binding_finished) {
+      s.listed = false;  // neither any more: no longer a candidate
+      continue;
+    }
+    list_candidates_[kept++] = id;
+    if (s.pod == nullptr) continue;  // not in podStates: in no list
     if (s.assumed) AssignKey(assumed.Next(), *s.pod);
     if (s.binding_finished) AssignKey(binding_finished.Next(), *s.pod);
   }
+  list_candidates_.resize(kept);
   assumed.Finish();
   binding_finished.Finish();
   std::sort(cs.assumed.begin(), cs.assumed.end());

@@ -136,6 +136,8 @@ class Cache {
     // The uid interned to this id (pod_ids_ keys view it); a recycled id
     // keeps the string's storage for the next uid.
     std::string uid;
+    // In list_candidates_ (WritePodLists).
+    mutable bool listed = false;
   };
   // One entry of NodeInfo.Pods: the object and its requests (its interned
   // uid sits at the same index of NodeSlot::pod_ids, scanned on removal).
@@ -202,6 +204,11 @@ class Cache {
   std::vector<char> touched_flag_;
   std::vector<char> reported_live_;
   bool pod_lists_touched_ = false;
+  // The pod ids that may be assumed or binding-finished: every id assumed
+  // since WritePodLists last found it neither (only AssumePod assumes, and
+  // only an assumed pod's binding finishes), so that the lists are written
+  // without a walk over every pod.
+  mutable std::vector<uint32_t> list_candidates_;
   // The snapshot's parts (SnapshotInto): every NodeInfo in name order, one
   // NodeInfo, the assumed and binding-finished lists.
   void WriteNodes(CacheState& cs) const;

@@ -20,6 +20,7 @@
 #include <set>
 #include <string>
 
+#include "absl/container/node_hash_map.h"
 #include "core/objects.h"
 #include "core/state.h"
 #include "core/trace.h"
@@ -229,7 +230,9 @@ class History {
     PodPtr pod;
     Resources requests;  // CacheRequests
   };
-  std::map<std::string, CacheEntry> cache_objects_;
+  // Looked up for every pod of every NodeInfo a step touches: hashed, and
+  // nodes that stay put (CacheRequests hands out pointers).
+  absl::node_hash_map<std::string, CacheEntry> cache_objects_;
   std::set<std::string> ambiguous_in_cache_;
   std::set<std::string> in_flight_;
   std::set<std::string>::node_type spare_in_flight_node_;
