@@ -127,16 +127,31 @@ absl::Status CheckSnapshotInto(System& sut, const Trace& trace, State& reused) {
         absl::StrCat(name, ": Configure: ", s.message()));
   }
   if (absl::Status s = check("after Configure"); !s.ok()) return s;
+  // The snapshot of the step before, refreshed in what each step says it
+  // touched (System::Touched, RefreshInto): a step that leaves out a change
+  // leaves this behind.
+  State refreshed;
+  sut.SnapshotInto(refreshed);
+  StateTouch touch;
   for (size_t i = 0; i < trace.steps.size(); ++i) {
     absl::StatusOr<StepOut> out = sut.Apply(trace.steps[i]);
     if (!out.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, ", step ", i + 1, ": Apply: ", out.status().message()));
     }
-    if (absl::Status s = check(absl::StrCat("after step ", i + 1)); !s.ok()) {
-      return s;
-    }
+    const std::string when = absl::StrCat("after step ", i + 1);
+    if (absl::Status s = check(when); !s.ok()) return s;
     if (out->fatal) break;
+    sut.Touched(touch);
+    sut.RefreshInto(refreshed, touch);
+    if (const State fresh = sut.Snapshot(); refreshed != fresh) {
+      return absl::InternalError(absl::StrCat(
+          name, ", ", when,
+          ": the snapshot before it, refreshed in what the step says it "
+          "touched (Touched, RefreshInto), differs from Snapshot in ",
+          DifferingParts(refreshed, fresh), "\nRefreshInto: ",
+          EncodeState(refreshed), "\nSnapshot:    ", EncodeState(fresh)));
+    }
   }
   return absl::OkStatus();
 }

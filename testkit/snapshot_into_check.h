@@ -1,6 +1,9 @@
 // CheckSnapshotInto: whether a System's SnapshotInto writes what its
 // Snapshot returns, into a State reused from one step to the next as the
-// fuzz targets reuse it; the test every SnapshotInto gets (model and impl).
+// fuzz targets reuse it, and whether what each step says it touched
+// (System::Touched) is all it changed: the snapshot before the step,
+// refreshed in that alone (RefreshInto), must be the snapshot after it. The
+// test every SnapshotInto and every Touched gets (model and impl).
 //
 //   State reused = DirtyState();  // what a larger, other trace left behind
 //   absl::Status s = CheckSnapshotInto(*sut, trace, reused);
