@@ -5,7 +5,6 @@
 namespace schedtrace {
 namespace {
 
-// The NodeInfo named `name` in a list sorted by name; null when absent.
 template <typename Nodes>
 auto* FindNode(Nodes& nodes, const std::string& name) {
   auto it = std::lower_bound(
@@ -47,6 +46,16 @@ bool SamePresence(const std::optional<T>& a, const std::optional<T>& b) {
 }
 
 }  // namespace
+
+const NodeInfoState* FindNodeInfo(const std::vector<NodeInfoState>& nodes,
+                                  const std::string& name) {
+  return FindNode(nodes, name);
+}
+
+NodeInfoState* FindNodeInfo(std::vector<NodeInfoState>& nodes,
+                            const std::string& name) {
+  return FindNode(nodes, name);
+}
 
 bool StateTouch::TouchesNode(std::string_view name) const {
   if (Touches(kNodeSet)) return true;

@@ -62,6 +62,13 @@ class StateTouch {
   mutable bool sorted_ = true;
 };
 
+// The NodeInfo named `name` in a list sorted by name, as a snapshot's is;
+// null when absent.
+const NodeInfoState* FindNodeInfo(const std::vector<NodeInfoState>& nodes,
+                                  const std::string& name);
+NodeInfoState* FindNodeInfo(std::vector<NodeInfoState>& nodes,
+                            const std::string& name);
+
 // Whether `a` and `b` are equal in the parts and NodeInfos `touch` names;
 // what it does not name is not compared. Both NodeInfo lists sorted by name
 // (as the spec says), or every NodeInfo is compared.

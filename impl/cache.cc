@@ -591,12 +591,8 @@ void Cache::RefreshInto(CacheState& cs, const StateTouch& t) const {
     for (const std::string& name : t.nodes()) {
       auto id = node_ids_.find(name);
       if (id == node_ids_.end() || !nodes_[id->second].live) continue;
-      auto at =
-          std::lower_bound(cs.nodes.begin(), cs.nodes.end(), name,
-                           [](const NodeInfoState& n, const std::string& k) {
-                             return n.name < k;
-                           });
-      if (at == cs.nodes.end() || at->name != name) {
+      NodeInfoState* at = FindNodeInfo(cs.nodes, name);
+      if (at == nullptr) {
         WriteNodes(cs);  // not the snapshot `t` describes: all of it
         break;
       }

@@ -54,15 +54,6 @@ const std::vector<NodeInfoState>& Nodes(const State& s) {
   return Or(s.cache ? &s.cache->nodes : nullptr);
 }
 
-// The NodeInfo named `name` in a list sorted by name; null when absent.
-const NodeInfoState* FindNode(const std::vector<NodeInfoState>& nodes,
-                              const std::string& name) {
-  auto it = std::lower_bound(
-      nodes.begin(), nodes.end(), name,
-      [](const NodeInfoState& n, const std::string& k) { return n.name < k; });
-  return it != nodes.end() && it->name == name ? &*it : nullptr;
-}
-
 bool SortedByName(const std::vector<NodeInfoState>& nodes) {
   for (size_t i = 1; i < nodes.size(); ++i) {
     if (!(nodes[i - 1].name < nodes[i].name)) return false;
@@ -159,8 +150,8 @@ bool IncrementalCheck::DiffNodes(const State& before, const State& after,
                  a.size() == b.size();
   if (by_name) {
     for (const std::string& name : touch->nodes()) {
-      const NodeInfoState* x = FindNode(a, name);
-      const NodeInfoState* y = FindNode(b, name);
+      const NodeInfoState* x = FindNodeInfo(a, name);
+      const NodeInfoState* y = FindNodeInfo(b, name);
       if (x == nullptr || y == nullptr) {
         by_name = x == y;  // in neither: nothing to diff
         if (!by_name) break;
@@ -354,12 +345,9 @@ void IncrementalCheck::NodeAccounting(const Observation& o, Touched& t,
   t.nodes.erase(std::unique(t.nodes.begin(), t.nodes.end()), t.nodes.end());
   const std::vector<NodeInfoState>& nodes = Nodes(o.after);
   for (const std::string& name : t.nodes) {
-    auto n = std::lower_bound(nodes.begin(), nodes.end(), name,
-                              [](const NodeInfoState& x, const std::string& y) {
-                                return x.name < y;
-                              });
+    const NodeInfoState* n = FindNodeInfo(nodes, name);
     std::vector<Violation> found;
-    if (n != nodes.end() && n->name == name) {
+    if (n != nullptr) {
       parts::NodeAccounting(*n, o.history, &found);
     }
     if (found.empty()) {
