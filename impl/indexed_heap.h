@@ -43,6 +43,7 @@ class IndexedHeap {
   // item with the same index in place and fixes the heap, or pushes.
   // Returns the replaced item when there was one.
   std::optional<Item> Upsert(const Item& item) {
+    ++changes_;
     const uint32_t index = index_of_(item);
     if (Contains(index)) {
       const int i = pos_[index];
@@ -60,6 +61,7 @@ class IndexedHeap {
 
   // upstream: Heap.Pop -> container/heap.Pop. Precondition: !empty().
   Item Pop() {
+    ++changes_;
     const int n = static_cast<int>(items_.size()) - 1;
     Swap(0, n);
     Down(0, n);
@@ -72,6 +74,7 @@ class IndexedHeap {
   // upstream: Heap.Delete -> container/heap.Remove. Returns the removed item.
   // Precondition: Contains(index).
   Item Delete(uint32_t index) {
+    ++changes_;
     const int i = pos_[index];
     const int n = static_cast<int>(items_.size()) - 1;
     if (n != i) {
@@ -85,10 +88,16 @@ class IndexedHeap {
 
   // container/heap.Fix.
   void Fix(int i) {
+    ++changes_;
     if (!Down(i, static_cast<int>(items_.size()))) Up(i);
   }
 
+  // How many times the heap changed (an upsert, pop, delete, fix or clear):
+  // what the queue's snapshot reads changed only if this did.
+  uint64_t changes() const { return changes_; }
+
   void Clear() {
+    ++changes_;
     for (const Item& it : items_) pos_[index_of_(it)] = kAbsent;
     items_.clear();
   }
@@ -139,6 +148,7 @@ class IndexedHeap {
   IndexOf index_of_;
   std::vector<Item> items_;
   std::vector<int32_t> pos_;  // index -> position in items_, or kAbsent
+  uint64_t changes_ = 0;
 };
 
 }  // namespace schedtrace::impl

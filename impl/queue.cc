@@ -238,6 +238,7 @@ bool PriorityQueue::IsPodUpdated(const Pod& old_pod, const Pod& new_pod) const {
 bool PriorityQueue::AddToActiveQ(uint32_t h) {
   const bool gated = !RunPreEnqueuePlugins(h);
   slab_[h].gated = gated;
+  ++unsched_changes_;  // shown when h is the record unschedulablePods holds
   if (gated) {
     UnschedAddOrUpdate(h);
     return false;

@@ -41,6 +41,7 @@
 #include "absl/status/status.h"
 #include "core/objects.h"
 #include "core/state.h"
+#include "core/state_touch.h"
 #include "core/trace.h"
 #include "impl/indexed_heap.h"
 #include "impl/time_ns.h"
@@ -105,6 +106,19 @@ class PriorityQueue {
   void SnapshotQueueInto(QueueState& out) const;
   Nominated SnapshotNominated() const;
   void SnapshotNominatedInto(Nominated& out) const;
+
+  // What may have changed in those parts (System::Touched): a reading taken
+  // when a step starts, compared with the queue after it.
+  struct ChangeMarks {
+    uint64_t active = 0, backoff = 0, unschedulable = 0, nominated = 0,
+             shared = 0;
+    int64_t scheduling_cycle = 0, move_request_cycle = 0;
+  };
+  ChangeMarks Marks() const;
+  // Adds to `t` the parts that may have changed since `since` was read.
+  void AddTouched(const ChangeMarks& since, StateTouch& t) const;
+  // `out`, an earlier queue snapshot, refreshed in the lists `t` names.
+  void RefreshQueueInto(QueueState& out, const StateTouch& t) const;
 
   // --- QueuedPodInfos held outside the queue (impl/queue_handles.cc) ---
   // A Handle names one QueuedPodInfo (with its PodInfo) the caller holds a
@@ -234,6 +248,16 @@ class PriorityQueue {
   int64_t scheduling_cycle_ = 0;
   bool panicked_ = false;  // Panicked()
   int64_t move_request_cycle_ = -1;
+  // How often unschedulablePods and the nominations changed (Marks; activeQ
+  // and backoffQ count in their heaps).
+  uint64_t unsched_changes_ = 0;
+  uint64_t nominated_changes_ = 0;
+  // A record changed that backoffQ or unschedulablePods may show as well
+  // as the queue it left (a pop's attempts).
+  uint64_t shared_changes_ = 0;
+  void WriteActive(QueueState& s) const;
+  void WriteBackoff(QueueState& s) const;
+  void WriteUnschedulable(QueueState& s) const;
 
   std::vector<Record> slab_;
   std::vector<uint32_t> free_;

@@ -12,6 +12,9 @@ std::optional<PriorityQueue::Handle> PriorityQueue::PopHandle() {
   if (active_.empty()) return std::nullopt;
   const uint32_t h = active_.Pop();
   ++slab_[h].attempts;
+  // The same QueuedPodInfo may stand in backoffQ or unschedulablePods too
+  // (upstream keeps one object in two queues): their entries show it.
+  ++shared_changes_;
   ++scheduling_cycle_;
   // kubernetes#120334 (v1.30): the plugins of the previous attempt are
   // cleared, so a failure without a FitError has none.

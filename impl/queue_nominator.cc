@@ -23,6 +23,7 @@ void PriorityQueue::NominatorDelete(const Pod& pod) {
         const uint32_t h = list[i];
         list.erase(list.begin() + static_cast<ptrdiff_t>(i));
         if (list.empty()) nominated_pods_.erase(node_it);
+        ++nominated_changes_;
         Unref(h);
         break;
       }
@@ -58,6 +59,7 @@ void PriorityQueue::AddNominatedPodUnlocked(uint32_t h,
   }
   Ref(h);
   nominated_pods_[node_name].push_back(h);
+  ++nominated_changes_;
 }
 
 // upstream: nominator.updateNominatedPodUnlocked. False where upstream

@@ -27,7 +27,51 @@ QueueState PriorityQueue::SnapshotQueue() const {
 // Every entry is written in its final order, so that an entry's strings and
 // plugin list are reused by the same pod from one snapshot to the next.
 void PriorityQueue::SnapshotQueueInto(QueueState& s) const {
-  // activeQ in pop order: Go's Pops replayed on a copy (storage reused).
+  WriteActive(s);
+  WriteBackoff(s);
+  WriteUnschedulable(s);
+  s.scheduling_cycle = scheduling_cycle_;
+  s.move_request_cycle = move_request_cycle_;
+}
+
+void PriorityQueue::RefreshQueueInto(QueueState& s, const StateTouch& t) const {
+  if (t.Touches(StateTouch::kActive)) WriteActive(s);
+  if (t.Touches(StateTouch::kBackoff)) WriteBackoff(s);
+  if (t.Touches(StateTouch::kUnschedulable)) WriteUnschedulable(s);
+  s.scheduling_cycle = scheduling_cycle_;
+  s.move_request_cycle = move_request_cycle_;
+}
+
+PriorityQueue::ChangeMarks PriorityQueue::Marks() const {
+  return {.active = active_.changes(),
+          .backoff = backoff_.changes(),
+          .unschedulable = unsched_changes_,
+          .nominated = nominated_changes_,
+          .shared = shared_changes_,
+          .scheduling_cycle = scheduling_cycle_,
+          .move_request_cycle = move_request_cycle_};
+}
+
+void PriorityQueue::AddTouched(const ChangeMarks& since, StateTouch& t) const {
+  const ChangeMarks now = Marks();
+  if (now.active != since.active) t.Add(StateTouch::kActive);
+  if (now.backoff != since.backoff) t.Add(StateTouch::kBackoff);
+  if (now.unschedulable != since.unschedulable) {
+    t.Add(StateTouch::kUnschedulable);
+  }
+  if (now.nominated != since.nominated) t.Add(StateTouch::kNominated);
+  if (now.shared != since.shared) {
+    t.Add(StateTouch::kBackoff);
+    t.Add(StateTouch::kUnschedulable);
+  }
+  if (now.scheduling_cycle != since.scheduling_cycle ||
+      now.move_request_cycle != since.move_request_cycle) {
+    t.Add(StateTouch::kCycles);
+  }
+}
+
+// activeQ in pop order: Go's Pops replayed on a copy (storage reused).
+void PriorityQueue::WriteActive(QueueState& s) const {
   snapshot_active_ = active_;
   Refill<QueuedPod> active(s.active);
   while (!snapshot_active_.empty()) {
@@ -35,7 +79,9 @@ void PriorityQueue::SnapshotQueueInto(QueueState& s) const {
     SetQueuedPod(active.Next(), h);
   }
   active.Finish();
+}
 
+void PriorityQueue::WriteBackoff(QueueState& s) const {
   auto by_key = [this](uint32_t a, uint32_t b) {
     return keys_[slab_[a].key] < keys_[slab_[b].key];
   };
@@ -48,7 +94,13 @@ void PriorityQueue::SnapshotQueueInto(QueueState& s) const {
     q.backoff_expires_at = FloorMs(BackoffTimeNs(slab_[h]));
   }
   backoff.Finish();
+}
 
+void PriorityQueue::WriteUnschedulable(QueueState& s) const {
+  auto by_key = [this](uint32_t a, uint32_t b) {
+    return keys_[slab_[a].key] < keys_[slab_[b].key];
+  };
+  std::vector<uint32_t>& order = snapshot_order_;
   order.clear();
   for (uint32_t key : unsched_keys_) {
     if (unsched_[key] != kNone) order.push_back(unsched_[key]);
@@ -69,8 +121,6 @@ void PriorityQueue::SnapshotQueueInto(QueueState& s) const {
     q.gated = r.gated;
   }
   unschedulable.Finish();
-  s.scheduling_cycle = scheduling_cycle_;
-  s.move_request_cycle = move_request_cycle_;
 }
 
 // Overwrites every field of a reused entry with record h's key and attempts,

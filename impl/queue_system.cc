@@ -37,6 +37,7 @@ class QueueSystem : public SnapshotIntoSystem {
 
   absl::StatusOr<StepOut> Apply(const Step& step) override {
     if (!queue_) return absl::FailedPreconditionError("impl: not configured");
+    marks_ = queue_->Marks();
     if (exited_) {
       return absl::FailedPreconditionError(
           "impl: the queue panicked at an earlier step");
@@ -116,6 +117,21 @@ class QueueSystem : public SnapshotIntoSystem {
     return out;
   }
 
+  // The lists, cycles and nominations the last step changed.
+  void Touched(StateTouch& t) const override {
+    if (!queue_) return t.SetAll();
+    t.Clear();
+    queue_->AddTouched(marks_, t);
+  }
+
+  void RefreshInto(State& s, const StateTouch& t) const override {
+    if (!queue_ || !s.queue || !s.nominated || s.cache) return SnapshotInto(s);
+    queue_->RefreshQueueInto(*s.queue, t);
+    if (t.Touches(StateTouch::kNominated)) {
+      queue_->SnapshotNominatedInto(*s.nominated);
+    }
+  }
+
   void SnapshotInto(State& s) const override {
     s.cache.reset();
     s.waiting.reset();
@@ -157,6 +173,7 @@ class QueueSystem : public SnapshotIntoSystem {
   }
 
   std::optional<PriorityQueue> queue_;
+  PriorityQueue::ChangeMarks marks_;  // at the last step's start
   bool exited_ = false;
   // pod key -> the QueuedPodInfo its last Pop returned (never dropped: a
   // q_add_unschedulable may name any pod popped before).

@@ -14,6 +14,7 @@ void PriorityQueue::UnschedAddOrUpdate(uint32_t h) {
   const uint32_t key = slab_[h].key;
   const uint32_t old = unsched_[key];
   if (old == h) return;
+  ++unsched_changes_;
   Ref(h);
   if (old != kNone) {
     IndexErase(key, slab_[old].plugins);
@@ -31,6 +32,7 @@ void PriorityQueue::UnschedAddOrUpdate(uint32_t h) {
 void PriorityQueue::UnschedDelete(uint32_t key) {
   const uint32_t h = unsched_[key];
   if (h == kNone) return;
+  ++unsched_changes_;
   IndexErase(key, slab_[h].plugins);
   unsched_[key] = kNone;
   if (hints_per_profile_) without_hints_.erase(key);
@@ -88,6 +90,7 @@ void PriorityQueue::TrackHints(uint32_t key) {
 void PriorityQueue::SetPlugins(uint32_t h, PluginSet plugins) {
   const uint32_t key = slab_[h].key;
   const bool indexed = unsched_[key] == h;
+  if (indexed) ++unsched_changes_;
   if (indexed) IndexErase(key, slab_[h].plugins);
   slab_[h].plugins = std::move(plugins);
   if (indexed) IndexInsert(key, slab_[h].plugins);

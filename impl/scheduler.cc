@@ -164,18 +164,19 @@ State Scheduler::Snapshot() const {
 
 void Scheduler::Touched(StateTouch& t) const {
   t.Clear();
-  for (StateTouch::Part part :
-       {StateTouch::kActive, StateTouch::kBackoff, StateTouch::kUnschedulable,
-        StateTouch::kCycles, StateTouch::kNominated, StateTouch::kWaiting,
-        StateTouch::kParked}) {
-    t.Add(part);
-  }
+  t.Add(StateTouch::kWaiting);  // small lists, rewritten whole
+  t.Add(StateTouch::kParked);
+  queue_.AddTouched(queue_marks_, t);
   cache_.AddTouched(t);
 }
 
 void Scheduler::RefreshInto(State& state, const StateTouch& t) const {
   cache_.RefreshInto(Engage(state.cache), t);
-  SnapshotAllButCacheInto(state);
+  queue_.RefreshQueueInto(Engage(state.queue), t);
+  if (t.Touches(StateTouch::kNominated)) {
+    queue_.SnapshotNominatedInto(Engage(state.nominated));
+  }
+  WriteWaitingAndParked(state);
 }
 
 void Scheduler::SnapshotInto(State& state) const {
@@ -186,6 +187,10 @@ void Scheduler::SnapshotInto(State& state) const {
 void Scheduler::SnapshotAllButCacheInto(State& state) const {
   queue_.SnapshotQueueInto(Engage(state.queue));
   queue_.SnapshotNominatedInto(Engage(state.nominated));
+  WriteWaitingAndParked(state);
+}
+
+void Scheduler::WriteWaitingAndParked(State& state) const {
   std::vector<std::string>& waiting = Engage(state.waiting);
   Refill<std::string> waiting_fill(waiting);
   for (const BindingCycle& c : waiting_) waiting_fill.Next() = c.key;

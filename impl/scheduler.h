@@ -92,8 +92,12 @@ class Scheduler {
   void RefreshInto(State& out, const StateTouch& t) const;
   // The queue, nominations, waiting and parked parts of SnapshotInto.
   void SnapshotAllButCacheInto(State& out) const;
+  void WriteWaitingAndParked(State& out) const;
   // A step starts: what changed before it is forgotten.
-  void ForgetTouched() { cache_.ForgetTouched(); }
+  void ForgetTouched() {
+    cache_.ForgetTouched();
+    queue_marks_ = queue_.Marks();
+  }
 
  private:
   using Handle = PriorityQueue::Handle;
@@ -193,6 +197,7 @@ class Scheduler {
   const std::vector<std::string> removed_rejector_ = {""};
   int64_t now_ms_ = 0;
   Cache cache_;
+  PriorityQueue::ChangeMarks queue_marks_;  // at the step's start
   PriorityQueue queue_;  // its lister is the informer's pod store
 
   std::vector<SnapNode> snap_;

@@ -24,7 +24,9 @@
 //   Refusal    A system refuses a step when Apply returns an error status.
 //              One system alone: the run ends there, kSkipped when the
 //              status is Unimplemented (an op it does not support), else
-//              kError. Two systems that both refuse: an agreement; neither
+//              kError (a generator's hostile step it refuses is dropped
+//              instead, as if never offered: DriveOptions::drop_refused).
+//              Two systems that both refuse: an agreement; neither
 //              changed anything, their states are still compared, no check
 //              runs (there is no transition), and the run goes on. One of
 //              two refusing: kFailed, a divergence at `out (refused)`.
