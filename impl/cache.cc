@@ -559,7 +559,7 @@ void Cache::WritePodLists(CacheState& cs) const {
 }
 
 void Cache::AddTouched(StateTouch& t) const {
-  for (uint32_t id : touched_) {
+  for (uint32_t id : touched_.ids) {
     const bool was_live = id < reported_live_.size() && reported_live_[id];
     if (nodes_[id].live != was_live) {
       t.Add(StateTouch::kNodeSet);  // a NodeInfo came or went
@@ -576,11 +576,8 @@ void Cache::ForgetTouched() {
   if (reported_live_.size() < nodes_.size()) {
     reported_live_.resize(nodes_.size(), 0);
   }
-  for (uint32_t id : touched_) {
-    touched_flag_[id] = 0;
-    reported_live_[id] = nodes_[id].live;
-  }
-  touched_.clear();
+  for (uint32_t id : touched_.ids) reported_live_[id] = nodes_[id].live;
+  touched_.Clear();
   pod_lists_touched_ = false;
 }
 
@@ -630,21 +627,14 @@ void Cache::NodeRequested(uint32_t id, Requests& out) const {
 }
 
 void Cache::MarkDirty(uint32_t node_id) {
-  if (node_id >= touched_flag_.size()) touched_flag_.resize(nodes_.size(), 0);
-  if (!touched_flag_[node_id]) {
-    touched_flag_[node_id] = 1;
-    touched_.push_back(node_id);
-  }
-  if (node_id >= dirty_flag_.size()) dirty_flag_.resize(nodes_.size(), 0);
-  if (dirty_flag_[node_id]) return;
-  dirty_flag_[node_id] = 1;
-  dirty_.push_back(node_id);
+  touched_.Insert(node_id, nodes_.size());
+  dirty_.Insert(node_id, nodes_.size());
 }
 
 void Cache::TakeDirtyNodes(std::vector<uint32_t>& out) {
-  out.swap(dirty_);
-  dirty_.clear();
-  for (uint32_t id : out) dirty_flag_[id] = 0;
+  out.swap(dirty_.ids);  // out's old storage is the set's next
+  dirty_.ids.clear();
+  for (uint32_t id : out) dirty_.in[id] = 0;
 }
 
 }  // namespace schedtrace::impl

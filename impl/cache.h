@@ -195,13 +195,26 @@ class Cache {
   absl::flat_hash_map<std::string, std::vector<uint32_t>> tree_;
   std::vector<std::string> zone_order_;  // upstream: nodeTree.zones
   int tree_size_ = 0;                    // upstream: nodeTree.numNodes
-  std::vector<uint32_t> dirty_;          // see TakeDirtyNodes
-  std::vector<char> dirty_flag_;         // node id -> in dirty_
+  // Node ids, each at most once, in the order first marked.
+  struct NodeIdSet {
+    std::vector<uint32_t> ids;
+    std::vector<char> in;  // node id -> in ids
+    void Insert(uint32_t id, size_t nodes) {
+      if (id >= in.size()) in.resize(nodes, 0);
+      if (in[id]) return;
+      in[id] = 1;
+      ids.push_back(id);
+    }
+    void Clear() {
+      for (uint32_t id : ids) in[id] = 0;
+      ids.clear();
+    }
+  };
+  NodeIdSet dirty_;  // see TakeDirtyNodes
   void MarkDirty(uint32_t node_id);
   // What changed in the spec's snapshot (AddTouched): node ids, whether
   // each was live when last forgotten, the pod lists.
-  std::vector<uint32_t> touched_;
-  std::vector<char> touched_flag_;
+  NodeIdSet touched_;
   std::vector<char> reported_live_;
   bool pod_lists_touched_ = false;
   // The pod ids that may be assumed or binding-finished: every id assumed
