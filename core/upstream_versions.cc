@@ -7,8 +7,8 @@
 namespace schedtrace {
 
 const std::vector<std::string>& KnownUpstreams() {
-  static const auto* versions =
-      new std::vector<std::string>{"v1.25.12", "v1.26.7", "v1.30.12"};
+  static const auto* versions = new std::vector<std::string>{
+      "v1.25.12", "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3", "v1.37.2"};
   return *versions;
 }
 
@@ -27,7 +27,15 @@ bool UpstreamHasSchedulingGates(std::string_view version) {
 }
 
 bool UpstreamSumsRequestQuantities(std::string_view version) {
-  return EffectiveUpstream(version) == "v1.30.12";
+  return UpstreamAtLeast(version, "v1.30.12");
+}
+
+bool UpstreamAtLeast(std::string_view version, std::string_view since) {
+  const std::vector<std::string>& known = KnownUpstreams();
+  const auto at =
+      std::find(known.begin(), known.end(), EffectiveUpstream(version));
+  const auto from = std::find(known.begin(), known.end(), since);
+  return at != known.end() && from != known.end() && at >= from;
 }
 
 std::string KnownUpstreamsText() {

@@ -18,7 +18,8 @@ namespace schedtrace {
 // The version a header without `upstream` (or with "") means.
 inline constexpr std::string_view kDefaultUpstream = "v1.26.7";
 
-// "v1.25.12", "v1.26.7", "v1.30.12": oldest first.
+// "v1.25.12", "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3", "v1.37.2":
+// oldest first.
 const std::vector<std::string>& KnownUpstreams();
 
 // Whether `version` is "" or one of KnownUpstreams().
@@ -35,12 +36,16 @@ std::string_view EffectiveUpstream(std::string_view version);
 bool UpstreamHasSchedulingGates(std::string_view version);
 
 // Whether `version` sums a pod's requests as exact quantities before
-// rounding (v1.30.12; kubernetes#115367 came in v1.27): where the step
+// rounding (from v1.30.12; kubernetes#115367 came in v1.27): where the step
 // sources give pods fractional requests, for the difference to show. The
 // systems decide by their own switch (pod_requests_summed_as_quantities).
 bool UpstreamSumsRequestQuantities(std::string_view version);
 
-// "v1.25.12, v1.26.7 or v1.30.12", for messages.
+// Whether `version` (effective: "" is kDefaultUpstream) is `since` or newer;
+// false when either is unknown.
+bool UpstreamAtLeast(std::string_view version, std::string_view since);
+
+// "v1.25.12, v1.26.7, ... or v1.37.2", for messages.
 std::string KnownUpstreamsText();
 
 }  // namespace schedtrace

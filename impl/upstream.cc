@@ -96,6 +96,14 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                      "implemented (",
                      up->version, " runs with it off)"));
   }
+  // The versions from v1.35 on come layer by layer: a layer not yet
+  // implemented is refused as unimplemented, so that its traces are
+  // skipped rather than judged.
+  if (UpstreamAtLeast(up->version, "v1.35.4")) {
+    return absl::UnimplementedError(
+        absl::StrCat("impl: the ", std::string(LayerName(header.layer)),
+                     " layer of ", up->version, " is not implemented yet"));
+  }
   return up;
 }
 

@@ -99,7 +99,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.add_pod_of_assumed_pod_rebuilds_state = false;
     up.deep_copy_keeps_unschedulable_plugins = false;
     up.fit_skips_zero_scalar_requests = false;
-  } else if (version == "v1.30.12") {
+  } else if (UpstreamAtLeast(version, "v1.30.12")) {
     up.queueing_hints_skip_uninteresting_events = true;
     up.backoff_pods_without_rejector_plugins = true;
     up.permit_rejection_is_fit_error = true;
@@ -120,6 +120,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.node_annotation_action = true;
     up.pod_requests_summed_as_quantities = true;
   } else if (version != "v1.26.7") {
+    // An unknown version; v1.26.7 is every switch's default.
     return absl::InvalidArgumentError(
         absl::StrCat("model: unknown upstream version \"", version,
                      "\" (known: ", KnownUpstreamsText(), ")"));
@@ -147,6 +148,14 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
     return absl::InvalidArgumentError(
         absl::StrCat("model: features.SchedulerQueueingHints is not modelled (",
                      version, " runs with it off)"));
+  }
+  // The versions from v1.35 on come layer by layer: a layer not yet
+  // modelled is refused as unimplemented, so that its traces are
+  // skipped rather than judged.
+  if (UpstreamAtLeast(version, "v1.35.4")) {
+    return absl::UnimplementedError(
+        absl::StrCat("model: the ", std::string(LayerName(header.layer)),
+                     " layer of ", version, " is not modelled yet"));
   }
   return up;
 }
