@@ -30,6 +30,10 @@ bool UpstreamSumsRequestQuantities(std::string_view version) {
   return UpstreamAtLeast(version, "v1.30.12");
 }
 
+bool UpstreamTracksPodsInFlight(std::string_view version) {
+  return UpstreamAtLeast(version, "v1.35.4");
+}
+
 bool UpstreamAtLeast(std::string_view version, std::string_view since) {
   const std::vector<std::string>& known = KnownUpstreams();
   const auto at =

@@ -41,6 +41,12 @@ bool UpstreamHasSchedulingGates(std::string_view version);
 // systems decide by their own switch (pod_requests_summed_as_quantities).
 bool UpstreamSumsRequestQuantities(std::string_view version);
 
+// Whether `version`'s queue keeps the pods in flight and pops backoffQ
+// when activeQ is empty (from v1.35.4: SchedulerQueueingHints and
+// SchedulerPopFromBackoffQ on by default): what the properties may expect
+// of a pop.
+bool UpstreamTracksPodsInFlight(std::string_view version);
+
 // Whether `version` (effective: "" is kDefaultUpstream) is `since` or newer;
 // false when either is unknown.
 bool UpstreamAtLeast(std::string_view version, std::string_view since);

@@ -11,6 +11,10 @@ constexpr Duration kMaxDuration = INT64_MAX;
 
 }  // namespace
 
+// 0001-01-01 is 62135596800 s before the Unix epoch, and the trace's zero
+// (2023-01-01T00:00:00Z) is 1672531200 s after it.
+Time Time::GoZero() { return Time(-(62135596800LL + 1672531200LL), 0); }
+
 Time Time::FromMs(int64_t ms) {
   const int64_t sec = FloorDiv(ms, 1000);
   return Time(sec, (ms - sec * 1000) * 1000000);

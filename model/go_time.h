@@ -24,6 +24,15 @@ class Time {
   Time() = default;
   // The instant t milliseconds after the trace's zero.
   static Time FromMs(int64_t ms);
+  // Go's zero time.Time{} (January 1, year 1, UTC): before every instant of
+  // a trace.
+  static Time GoZero();
+
+  // upstream: time.Time.Truncate(time.Second), for instants at or after
+  // the trace's zero (a whole second of Go's absolute time).
+  Time TruncateToSecond() const { return Time(sec_, 0); }
+  // upstream: time.Time.IsZero.
+  bool IsGoZero() const { return Equal(GoZero()); }
 
   // upstream: time.Time.Add (Go's time.go): exact, whatever d.
   Time Add(Duration d) const;

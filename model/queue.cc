@@ -147,7 +147,6 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister,
                              const Upstream& up)
     : config_(config),
       up_(up),
-      lister_(std::move(lister)),
       pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
       pod_max_in_unschedulable_(
@@ -170,7 +169,8 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister,
           },
           [](const std::shared_ptr<QueuedPodInfo>& q) {
             return q->pod().Key();
-          }) {}
+          }),
+      nominator_(std::move(lister), up.nominator_ignores_empty_node_name) {}
 
 // upstream: runPreEnqueuePlugins (the SchedulingGates plugin; plugins are
 // looked up by the pod's schedulerName).
@@ -218,7 +218,7 @@ absl::Status PriorityQueue::Add(const PodPtr& pod) {
   if (!addToActiveQ(pInfo)) return absl::OkStatus();
   unschedulablePods_.erase(pod->Key());
   podBackoffQ_.Delete(pod->Key());
-  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  nominator_.Add(pInfo->pod_info, std::nullopt);
   return absl::OkStatus();
 }
 
@@ -242,7 +242,7 @@ bool PriorityQueue::activate(const PodPtr& pod) {
   if (!addToActiveQ(pInfo)) return false;
   unschedulablePods_.erase(pInfo->pod().Key());
   podBackoffQ_.Delete(pInfo->pod().Key());
-  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  nominator_.Add(pInfo->pod_info, std::nullopt);
   return true;
 }
 
@@ -279,7 +279,7 @@ absl::Status PriorityQueue::AddUnschedulableIfNotPresent(
   } else {
     unschedulablePods_[key] = pInfo;
   }
-  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  nominator_.Add(pInfo->pod_info, std::nullopt);
   return absl::OkStatus();
 }
 
@@ -327,7 +327,7 @@ absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
       if (found == nullptr) continue;
       std::shared_ptr<QueuedPodInfo> pInfo = *found;
       pInfo->pod_info->Update(newPod);  // upstream: updatePod
-      if (absl::Status s = updateNominatedPodUnlocked(oldPod, pInfo->pod_info);
+      if (absl::Status s = nominator_.Update(oldPod, pInfo->pod_info);
           !s.ok()) {
         return s;
       }
@@ -339,8 +339,7 @@ absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
       it != unschedulablePods_.end()) {
     std::shared_ptr<QueuedPodInfo> usPodInfo = it->second;
     usPodInfo->pod_info->Update(newPod);  // upstream: updatePod
-    if (absl::Status s =
-            updateNominatedPodUnlocked(oldPod, usPodInfo->pod_info);
+    if (absl::Status s = nominator_.Update(oldPod, usPodInfo->pod_info);
         !s.ok()) {
       return s;
     }
@@ -359,13 +358,13 @@ absl::Status PriorityQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
   }
   std::shared_ptr<QueuedPodInfo> pInfo = newQueuedPodInfo(newPod);
   if (!addToActiveQ(pInfo)) return absl::OkStatus();
-  addNominatedPodUnlocked(pInfo->pod_info, std::nullopt);
+  nominator_.Add(pInfo->pod_info, std::nullopt);
   return absl::OkStatus();
 }
 
 // upstream: Delete
 absl::Status PriorityQueue::Delete(const PodPtr& pod) {
-  deleteNominated(*pod);  // upstream: deleteNominatedPodIfExistsUnlocked
+  nominator_.Delete(*pod);  // upstream: deleteNominatedPodIfExistsUnlocked
   if (!activeQ_.Delete(pod->Key())) {
     podBackoffQ_.Delete(pod->Key());
     unschedulablePods_.erase(pod->Key());
@@ -544,18 +543,22 @@ bool PriorityQueue::podMatchesEvent(const QueuedPodInfo& pInfo,
 
 // upstream: nominator.DeleteNominatedPodIfExists
 void PriorityQueue::DeleteNominatedPodIfExists(const PodPtr& pod) {
-  deleteNominated(*pod);
+  nominator_.Delete(*pod);
 }
 
 // upstream: nominator.AddNominatedPod
 void PriorityQueue::AddNominatedPod(
     const std::shared_ptr<PodInfo>& pi,
     const std::optional<NominatingInfo>& nominatingInfo) {
-  addNominatedPodUnlocked(pi, nominatingInfo);
+  nominator_.Add(pi, nominatingInfo);
 }
 
-// upstream: nominator.NominatedPodsForNode (copies)
 std::vector<std::shared_ptr<PodInfo>> PriorityQueue::NominatedPodsForNode(
+    const std::string& nodeName) const {
+  return nominator_.PodsForNode(nodeName);
+}
+
+std::vector<std::shared_ptr<PodInfo>> Nominator::PodsForNode(
     const std::string& nodeName) const {
   std::vector<std::shared_ptr<PodInfo>> pods;
   auto it = nominatedPods_.find(nodeName);
@@ -567,10 +570,9 @@ std::vector<std::shared_ptr<PodInfo>> PriorityQueue::NominatedPodsForNode(
 }
 
 // upstream: nominator.addNominatedPodUnlocked
-void PriorityQueue::addNominatedPodUnlocked(
-    const std::shared_ptr<PodInfo>& pi,
-    const std::optional<NominatingInfo>& nominatingInfo) {
-  deleteNominated(*pi->pod);
+void Nominator::Add(const std::shared_ptr<PodInfo>& pi,
+                    const std::optional<NominatingInfo>& nominatingInfo) {
+  Delete(*pi->pod);
   std::string nodeName;
   if (nominatingInfo && nominatingInfo->mode == NominatingMode::kOverride) {
     nodeName = nominatingInfo->node;
@@ -578,6 +580,8 @@ void PriorityQueue::addNominatedPodUnlocked(
     if (pi->pod->nominated_node_name.empty()) return;
     nodeName = pi->pod->nominated_node_name;
   }
+  // v1.37: an empty node name clears the nomination, never keys one.
+  if (ignores_empty_node_name_ && nodeName.empty()) return;
   if (lister_ != nullptr) {
     PodPtr updated = lister_(pi->pod->Key());
     if (updated == nullptr) return;
@@ -592,7 +596,7 @@ void PriorityQueue::addNominatedPodUnlocked(
 }
 
 // upstream: nominator.delete
-void PriorityQueue::deleteNominated(const Pod& p) {
+void Nominator::Delete(const Pod& p) {
   auto it = nominatedPodToNode_.find(p.uid);
   if (it == nominatedPodToNode_.end()) return;
   const std::string nnn = it->second;
@@ -612,8 +616,8 @@ void PriorityQueue::deleteNominated(const Pod& p) {
 
 // upstream: nominator.updateNominatedPodUnlocked (a nil old pod panics in
 // NominatedNodeName)
-absl::Status PriorityQueue::updateNominatedPodUnlocked(
-    const PodPtr& oldPod, const std::shared_ptr<PodInfo>& newPodInfo) {
+absl::Status Nominator::Update(const PodPtr& oldPod,
+                               const std::shared_ptr<PodInfo>& newPodInfo) {
   if (oldPod == nullptr) {
     return FatalError("nil pointer dereference in NominatedNodeName(oldPod)");
   }
@@ -625,8 +629,8 @@ absl::Status PriorityQueue::updateNominatedPodUnlocked(
       nominatingInfo = NominatingInfo{NominatingMode::kOverride, it->second};
     }
   }
-  deleteNominated(*oldPod);
-  addNominatedPodUnlocked(newPodInfo, nominatingInfo);
+  Delete(*oldPod);
+  Add(newPodInfo, nominatingInfo);
   return absl::OkStatus();
 }
 
@@ -672,6 +676,10 @@ Nominated PriorityQueue::SnapshotNominated() const {
 }
 
 void PriorityQueue::SnapshotNominatedInto(Nominated& n) const {
+  nominator_.SnapshotInto(n);
+}
+
+void Nominator::SnapshotInto(Nominated& n) const {
   RefillMap<Nominated> nodes(n);
   for (const auto& [node, list] : nominatedPods_) {
     std::vector<std::string>& keys = nodes.Next(node);

@@ -53,6 +53,15 @@ struct PodInfo {
   std::vector<AffinityTerm> required_affinity_terms;
 };
 
+// upstream (v1.35+): fwk.ClusterEvent as the queue matches it, its
+// ActionType as bits (model/backend_queue.h has their values).
+struct QueueEvent {
+  std::string resource;  // "Node", "Pod", "AssignedPod", "TargetPod", "*"
+  int64_t action = 0;
+  std::string label;
+  bool operator==(const QueueEvent&) const = default;
+};
+
 // upstream: framework.QueuedPodInfo.
 struct QueuedPodInfo {
   std::shared_ptr<PodInfo> pod_info;
@@ -65,6 +74,18 @@ struct QueuedPodInfo {
   // diagnosis_plugin_sets_allocated_lazily); inserting into it panics.
   bool unschedulable_plugins_nil = false;
   bool gated = false;
+  // From v1.35 (BackendQueue): the plugins that answered Pending (none of
+  // ours does), the attempts that failed by rejection and by error in a row,
+  // the cached backoff expiry (GoZero: not computed), the PreEnqueue plugin
+  // gating the pod and the events it registered (Gated() is a non-empty
+  // gating plugin), and when the leftover flush last moved it (v1.37).
+  std::set<std::string> pending_plugins;
+  int unschedulable_count = 0;
+  int consecutive_errors_count = 0;
+  Time backoff_expiration = Time::GoZero();
+  std::string gating_plugin;
+  std::vector<QueueEvent> gating_plugin_events;
+  Time flush_timestamp = Time::GoZero();
   const Pod& pod() const { return *pod_info->pod; }
 };
 
@@ -81,6 +102,38 @@ struct NominatingInfo {
 using PodLister = std::function<PodPtr(const std::string& key)>;
 // upstream: PreEnqueueCheck.
 using PreEnqueueCheck = std::function<bool(const Pod&)>;
+
+// upstream: the nominator (nominator.go from v1.33; part of
+// scheduling_queue.go before): which pods are nominated to which node, by
+// uid, each node's pods in the order they were nominated. Both queue models
+// (PriorityQueue here, BackendQueue) hold one.
+class Nominator {
+ public:
+  Nominator(PodLister lister, bool ignores_empty_node_name)
+      : lister_(std::move(lister)),
+        ignores_empty_node_name_(ignores_empty_node_name) {}
+
+  // upstream: nominator.addNominatedPodUnlocked
+  void Add(const std::shared_ptr<PodInfo>& pi,
+           const std::optional<NominatingInfo>& nominatingInfo);
+  // upstream: nominator.delete (deleteUnlocked)
+  void Delete(const Pod& p);
+  // upstream: nominator.updateNominatedPodUnlocked (a nil old pod panics in
+  // NominatedNodeName)
+  absl::Status Update(const PodPtr& oldPod,
+                      const std::shared_ptr<PodInfo>& newPodInfo);
+  // upstream: NominatedPodsForNode (copies)
+  std::vector<std::shared_ptr<PodInfo>> PodsForNode(
+      const std::string& nodeName) const;
+  void SnapshotInto(Nominated& out) const;
+
+ private:
+  PodLister lister_;
+  bool ignores_empty_node_name_;  // Upstream::nominator_ignores_empty_node_name
+  // upstream: nominator.nominatedPods / nominatedPodToNode.
+  std::map<std::string, std::vector<std::shared_ptr<PodInfo>>> nominatedPods_;
+  std::map<std::string, std::string> nominatedPodToNode_;  // uid -> node
+};
 
 class PriorityQueue {
  public:
@@ -151,17 +204,9 @@ class PriorityQueue {
   bool podMatchesEvent(const QueuedPodInfo& pInfo,
                        const ClusterEvent& event) const;
 
-  // upstream: nominator internals.
-  void addNominatedPodUnlocked(const std::shared_ptr<PodInfo>& pi,
-                               const std::optional<NominatingInfo>& info);
-  void deleteNominated(const Pod& p);
-  absl::Status updateNominatedPodUnlocked(
-      const PodPtr& oldPod, const std::shared_ptr<PodInfo>& newPodInfo);
-
   Config config_;
   Upstream up_;
   std::optional<std::set<std::string>> profiles_;
-  PodLister lister_;
   Time now_;
   Duration pod_initial_backoff_ = 0;
   Duration pod_max_backoff_ = 0;
@@ -171,10 +216,8 @@ class PriorityQueue {
   GoHeap<std::shared_ptr<QueuedPodInfo>> activeQ_;
   GoHeap<std::shared_ptr<QueuedPodInfo>> podBackoffQ_;
   std::map<std::string, std::shared_ptr<QueuedPodInfo>> unschedulablePods_;
-  // upstream: nominator.nominatedPods / nominatedPodToNode.
-  std::map<std::string, std::vector<std::shared_ptr<PodInfo>>> nominatedPods_;
-  std::map<std::string, std::string> nominatedPodToNode_;  // uid -> node
-  absl::Status panic_;                                     // Panic()
+  Nominator nominator_;
+  absl::Status panic_;  // Panic()
 };
 
 }  // namespace schedtrace::model

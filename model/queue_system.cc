@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/refill.h"
+#include "model/backend_queue.h"
 #include "model/fatal.h"
 #include "model/queue.h"
 #include "model/system.h"
@@ -35,22 +36,35 @@ class QueueSystem : public SnapshotIntoSystem {
     }
     absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
     if (!up.ok()) return up.status();
-    queue_ = std::make_unique<PriorityQueue>(header.config, lister, *up);
+    queue_.reset();
+    backend_.reset();
+    carried_.clear();
+    if (up->queueing_hints) {
+      backend_ = std::make_unique<BackendQueue>(header.config, lister, *up);
+    } else {
+      queue_ = std::make_unique<PriorityQueue>(header.config, lister, *up);
+    }
     return absl::OkStatus();
   }
 
   absl::StatusOr<StepOut> Apply(const Step& step) override {
-    if (queue_ == nullptr) {
+    if (queue_ == nullptr && backend_ == nullptr) {
       return absl::FailedPreconditionError("model: Apply before Configure");
     }
     if (exited_) {
       return absl::FailedPreconditionError(
           "model: the queue panicked at an earlier step");
     }
-    queue_->SetNow(step.t);
     StepOut out;
-    absl::Status s = Dispatch(step, out);
-    if (!queue_->Panic().ok()) s = queue_->Panic();
+    absl::Status s;
+    if (backend_ != nullptr) {
+      backend_->SetNow(step.t);
+      s = DispatchBackend(step, out);
+    } else {
+      queue_->SetNow(step.t);
+      s = Dispatch(step, out);
+      if (!queue_->Panic().ok()) s = queue_->Panic();
+    }
     if (IsFatal(s)) {
       exited_ = true;
       return StepOut{.fatal = true};
@@ -64,6 +78,11 @@ class QueueSystem : public SnapshotIntoSystem {
     state.cache.reset();
     state.waiting.reset();
     state.parked.reset();
+    if (backend_ != nullptr) {
+      backend_->SnapshotQueueInto(Engage(state.queue));
+      backend_->SnapshotNominatedInto(Engage(state.nominated));
+      return;
+    }
     if (queue_ == nullptr) {
       state.queue.reset();
       state.nominated.reset();
@@ -150,8 +169,114 @@ class QueueSystem : public SnapshotIntoSystem {
     }
   }
 
+  // The queue of v1.35 and later (BackendQueue), with the ops mapped as
+  // upstream's event handlers call it: q_assigned_pod_added and
+  // q_assigned_pod_updated move pods with the assigned pod's events, and
+  // the old object of q_assigned_pod_updated is the latest object the trace
+  // carried for that key (the pod itself for a key never carried).
+  absl::Status DispatchBackend(const Step& step, StepOut& out) {
+    BackendQueue& q = *backend_;
+    auto carry = [this](const PodPtr& pod) {
+      if (pod != nullptr) carried_[pod->Key()] = pod;
+    };
+    switch (step.op) {
+      case Op::kQAdd:
+        carry(step.pod);
+        lister_view_[step.pod->Key()] = step.pod;
+        q.Add(step.pod);
+        return absl::OkStatus();
+      case Op::kQUpdate:
+        carry(step.old_pod);
+        carry(step.new_pod);
+        lister_view_[step.new_pod->Key()] = step.new_pod;
+        return q.Update(step.old_pod, step.new_pod);
+      case Op::kQDelete:
+        carry(step.pod);
+        lister_view_.erase(step.pod->Key());
+        q.Delete(step.pod);
+        return absl::OkStatus();
+      case Op::kQPop: {
+        out.popped_present = true;
+        std::shared_ptr<QueuedPodInfo> p = q.Pop();
+        if (p != nullptr) {
+          out.popped = p->pod().Key();
+          out.attempts = p->attempts;
+          last_popped_[p->pod().Key()] = p;
+        }
+        return absl::OkStatus();
+      }
+      case Op::kQAddUnschedulable: {
+        auto it = last_popped_.find(step.pod_key);
+        if (it == last_popped_.end()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "q_add_unschedulable: ", step.pod_key, " was never popped"));
+        }
+        std::shared_ptr<QueuedPodInfo> p = it->second;
+        p->unschedulable_plugins =
+            std::set<std::string>(step.plugins.begin(), step.plugins.end());
+        p->pending_plugins.clear();
+        return q.AddUnschedulablePodIfNotPresent(
+            p, step.cycle.value_or(q.SchedulingCycle()));
+      }
+      case Op::kQActivate:
+        q.Activate(step.pods);
+        return absl::OkStatus();
+      case Op::kQMoveAll: {
+        PreEnqueueCheck check;
+        if (step.precheck) {
+          std::set<std::string> allowed(step.precheck->begin(),
+                                        step.precheck->end());
+          check = [allowed](const Pod& pod) {
+            return allowed.contains(pod.Key());
+          };
+        }
+        q.MoveAllToActiveOrBackoffQueue(ToQueueEvent(step.event), {}, check);
+        return absl::OkStatus();
+      }
+      case Op::kQAssignedPodAdded:
+        carry(step.pod);
+        lister_view_[step.pod->Key()] = step.pod;
+        // upstream: Scheduler.addAssignedPodToCache.
+        q.MoveAllToActiveOrBackoffQueue(
+            QueueEvent{"AssignedPod", action::kAdd, "AssignedPodAdd"},
+            EventObjects{nullptr, step.pod}, nullptr);
+        return absl::OkStatus();
+      case Op::kQAssignedPodUpdated: {
+        auto it = carried_.find(step.pod->Key());
+        const PodPtr old = it == carried_.end() ? step.pod : it->second;
+        carry(step.pod);
+        lister_view_[step.pod->Key()] = step.pod;
+        // upstream: Scheduler.updatePodInCache.
+        for (const QueueEvent& ev :
+             PodSchedulingPropertiesChange(*step.pod, *old, false)) {
+          q.MoveAllToActiveOrBackoffQueue(ev, EventObjects{old, step.pod},
+                                          nullptr);
+        }
+        return absl::OkStatus();
+      }
+      case Op::kQNominate:
+        carry(step.pod);
+        q.AddNominatedPod(
+            std::make_shared<PodInfo>(step.pod),
+            NominatingInfo{NominatingMode::kOverride, step.nominated_node});
+        return absl::OkStatus();
+      case Op::kFlushBackoff:
+        q.flushBackoffQCompleted();
+        return absl::OkStatus();
+      case Op::kFlushUnschedulable:
+        q.flushUnschedulableEntitiesLeftover();
+        return absl::OkStatus();
+      default:
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model queue system: op ", std::string(OpName(step.op)),
+            " is not a queue-layer op"));
+    }
+  }
+
   std::optional<Upstream> profile_;
   std::unique_ptr<PriorityQueue> queue_;
+  std::unique_ptr<BackendQueue> backend_;
+  std::map<std::string, PodPtr> carried_;
   std::map<std::string, PodPtr> lister_view_;
   std::map<std::string, std::shared_ptr<QueuedPodInfo>> last_popped_;
   bool exited_ = false;

@@ -86,6 +86,18 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a pod's requests are summed as exact quantities and rounded once; "
        "NodeResourcesFit counts a negative request as 0",
        &Upstream::pod_requests_summed_as_quantities},
+      {"queueing_hints", "KEP-4247 (SchedulerQueueingHints)",
+       "QueueingHints decide moves; in-flight events decide where a failed "
+       "pod goes; backoff counts failures",
+       &Upstream::queueing_hints},
+      {"pop_from_backoff_q", "KEP-5142 (SchedulerPopFromBackoffQ)",
+       "Pop takes from backoffQ when activeQ is empty; backoff expiries align "
+       "to one-second windows",
+       &Upstream::pop_from_backoff_q},
+      {"nominator_ignores_empty_node_name", "v1.37 (nominator.go)",
+       "an empty nominated node name clears the nomination instead of "
+       "keying it",
+       &Upstream::nominator_ignores_empty_node_name},
   };
   return *switches;
 }
@@ -119,6 +131,13 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.diagnosis_plugin_sets_allocated_lazily = true;
     up.node_annotation_action = true;
     up.pod_requests_summed_as_quantities = true;
+    if (UpstreamAtLeast(version, "v1.35.4")) {
+      up.queueing_hints = true;
+      up.pop_from_backoff_q = true;
+    }
+    if (UpstreamAtLeast(version, "v1.37.2")) {
+      up.nominator_ignores_empty_node_name = true;
+    }
   } else if (version != "v1.26.7") {
     // An unknown version; v1.26.7 is every switch's default.
     return absl::InvalidArgumentError(
@@ -144,15 +163,22 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
     }
   }
   if (auto it = features.find("SchedulerQueueingHints");
-      it != features.end() && it->second) {
+      it != features.end() && it->second != up.queueing_hints) {
     return absl::InvalidArgumentError(
-        absl::StrCat("model: features.SchedulerQueueingHints is not modelled (",
-                     version, " runs with it off)"));
+        up.queueing_hints
+            ? absl::StrCat(
+                  "model: features.SchedulerQueueingHints is locked to true "
+                  "in ",
+                  version)
+            : absl::StrCat(
+                  "model: features.SchedulerQueueingHints is not modelled (",
+                  version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged.
-  if (UpstreamAtLeast(version, "v1.35.4")) {
+  // skipped rather than judged. The queue layer is v1.37.2's.
+  const bool modelled = header.layer == Layer::kQueue && version == "v1.37.2";
+  if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),
                      " layer of ", version, " is not modelled yet"));

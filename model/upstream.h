@@ -114,6 +114,27 @@ struct Upstream {
   // NodeResourcesFit then raises every request to at least 0
   // (SetMaxResource on a zero Resource).
   bool pod_requests_summed_as_quantities = false;
+
+  // --- from v1.35 (queue layer) ---
+
+  // KEP-4247 (on by default since v1.32, GA and locked on in v1.34):
+  // SchedulerQueueingHints. The queue of backend/queue (BackendQueue,
+  // model/backend_queue.h): QueueingHints decide every move, in-flight pods
+  // and the events received meanwhile decide where a failed pod goes,
+  // backoff counts failures (UnschedulableCount, ConsecutiveErrorsCount, an
+  // error backoffQ of its own), and moveRequestCycle is gone.
+  bool queueing_hints = false;
+  // KEP-5142 (Beta, on by default since v1.33): SchedulerPopFromBackoffQ.
+  // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a
+  // pod enters backoffQ, and backoff expiries align to one-second windows.
+  bool pop_from_backoff_q = false;
+
+  // --- from v1.37 (queue layer) ---
+
+  // nominator.addNominatedPodUnlocked: an empty node name (a nomination
+  // cleared by ModeOverride "") clears the pod's nomination and keys none;
+  // before, the pod was listed under "".
+  bool nominator_ignores_empty_node_name = false;
 };
 
 // One switch, for tools that explain a difference between versions

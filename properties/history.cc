@@ -268,10 +268,14 @@ void History::ObserveQueueOp(const State& before, const Step& step,
       EraseInFlight(step.pod->Key());
       break;
     case Op::kQPop:
-      if (out.popped) AddInFlight(*out.popped);
+      if (out.popped) {
+        AddInFlight(*out.popped);
+        popped_not_returned_.insert(*out.popped);
+      }
       break;
     case Op::kQAddUnschedulable:
       EraseInFlight(step.pod_key);
+      popped_not_returned_.erase(step.pod_key);
       break;
     case Op::kQActivate:
       for (const PodPtr& pod : step.pods) {

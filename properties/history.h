@@ -91,6 +91,12 @@ class History {
   // Queue layer: popped and not yet given back (q_add_unschedulable) or
   // deleted.
   const std::set<std::string>& in_flight() const { return in_flight_; }
+  // Queue layer: keys popped and not yet given back by q_add_unschedulable,
+  // a delete notwithstanding (from v1.35 the queue's in-flight list keeps a
+  // deleted pod until its failure comes back).
+  const std::set<std::string>& popped_not_returned() const {
+    return popped_not_returned_;
+  }
   // Scheduler layer: deleted while waiting on Permit, not created again.
   const std::set<std::string>& deleted_while_waiting() const {
     return deleted_while_waiting_;
@@ -235,6 +241,7 @@ class History {
   absl::node_hash_map<std::string, CacheEntry> cache_objects_;
   std::set<std::string> ambiguous_in_cache_;
   std::set<std::string> in_flight_;
+  std::set<std::string> popped_not_returned_;
   std::set<std::string>::node_type spare_in_flight_node_;
   std::set<std::string> deleted_while_waiting_;
   std::set<std::string> nil_old_updates_;

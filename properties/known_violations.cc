@@ -242,6 +242,10 @@ const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
                                                      "v1.30.12"};
 // Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
 const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
+// Gates from v1.26, and the v1.37.2 queue: PreEnqueue runs when a pod
+// enters backoffQ and not again on its way to activeQ.
+const std::vector<std::string_view> kWithGatesThroughV137 = {
+    "v1.26.7", "v1.30.12", "v1.37.2"};
 // Before kubernetes/kubernetes#110279.
 const std::vector<std::string_view> kV125 = {"v1.25.12"};
 
@@ -312,7 +316,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "golden/handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
        "an update adding scheduling gates to a pod in activeQ leaves it "
        "there, and it is popped with its gates",
-       &GatesAddedInActiveQ, kWithGates},
+       &GatesAddedInActiveQ, kWithGatesThroughV137},
       {"gated-add-keeps-queued-copy", 0,
        "PriorityQueue.Add / addToActiveQ (scheduling_queue.go), "
        "docs/UPSTREAM.md "

@@ -168,6 +168,28 @@ void NodeAccounting(const NodeInfoState& n, const History& h,
   }
 }
 
+// The first pod of `active` not in flight before the step (the history
+// has seen the step: the pod it popped counts as not in flight before), or
+// "" when there is none.
+std::string FirstNotInFlight(const Observation& o,
+                             const std::vector<QueuedPod>& active) {
+  const std::set<std::string>& in_flight = o.history.popped_not_returned();
+  for (const QueuedPod& q : active) {
+    if (!in_flight.contains(q.pod) ||
+        (o.out.popped && *o.out.popped == q.pod)) {
+      return q.pod;
+    }
+  }
+  return "";
+}
+
+bool InList(const std::vector<QueuedPod>& list, const std::string& key) {
+  for (const QueuedPod& q : list) {
+    if (q.pod == key) return true;
+  }
+  return false;
+}
+
 void PopOrder(const Observation& o, std::vector<Violation>* v) {
   const History& h = o.history;
   if (o.out.popped) {
@@ -177,7 +199,21 @@ void PopOrder(const Observation& o, std::vector<Violation>* v) {
       v->push_back(
           Make(7, absl::StrCat(key, " is gated but was popped"), {key}));
     }
-    if (o.before.queue) {
+    if (o.before.queue && UpstreamTracksPodsInFlight(h.header().upstream)) {
+      // v1.35+: Pop discards a head already in flight and pops the next;
+      // with activeQ empty it pops backoffQ (upstream's unlockedPop).
+      const std::string head = FirstNotInFlight(o, o.before.queue->active);
+      const bool ok =
+          head.empty() ? InList(o.before.queue->backoff, key) : head == key;
+      if (!ok) {
+        v->push_back(
+            Make(7,
+                 absl::StrCat(
+                     key, " was popped but the head of activeQ was ",
+                     head.empty() ? "nothing (nor was it in backoffQ)" : head),
+                 {key}));
+      }
+    } else if (o.before.queue) {
       const auto& active = o.before.queue->active;
       if (active.empty() || active.front().pod != key) {
         v->push_back(
@@ -186,6 +222,13 @@ void PopOrder(const Observation& o, std::vector<Violation>* v) {
                               active.empty() ? "nothing" : active.front().pod),
                  {key}));
       }
+    }
+  } else if (o.out.popped_present && o.before.queue &&
+             UpstreamTracksPodsInFlight(h.header().upstream)) {
+    const std::string head = FirstNotInFlight(o, o.before.queue->active);
+    if (!head.empty()) {
+      v->push_back(
+          Make(7, "the pop found nothing but activeQ was not empty", {head}));
     }
   } else if (o.out.popped_present && o.before.queue &&
              !o.before.queue->active.empty()) {

@@ -1,0 +1,677 @@
+#include "model/backend_queue.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/refill.h"
+#include "model/fatal.h"
+#include "model/go_int.h"
+#include "model/resource.h"
+
+namespace schedtrace::model {
+namespace {
+
+// A Go time.Duration of `ms` milliseconds.
+Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
+
+// upstream: PrioritySort.Less, activeQ's order.
+bool ActiveLess(const std::shared_ptr<QueuedPodInfo>& a,
+                const std::shared_ptr<QueuedPodInfo>& b) {
+  const int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
+  return p1 > p2 || (p1 == p2 && a->timestamp.Before(b->timestamp));
+}
+
+std::string KeyOf(const std::shared_ptr<QueuedPodInfo>& q) {
+  return q->pod().Key();
+}
+
+// upstream: framework.ClusterEventIsWildCard.
+bool IsWildCard(const QueueEvent& e) {
+  return e.resource == "*" && e.action == action::kAll;
+}
+
+// upstream: matchEventResources: "*" matches every resource, and "Pod"
+// matches AssignedPod, UnscheduledPod and TargetPod.
+bool MatchEventResources(const std::string& r, const std::string& resource) {
+  return r == "*" || r == resource ||
+         (r == "Pod" &&
+          (resource == "AssignedPod" || resource == "UnscheduledPod" ||
+           resource == "TargetPod"));
+}
+
+// upstream: framework.MatchClusterEvents: the incoming event is the
+// registered one or more specific.
+bool MatchClusterEvents(const QueueEvent& ce, const QueueEvent& incoming) {
+  return IsWildCard(ce) ||
+         (MatchEventResources(ce.resource, incoming.resource) &&
+          (ce.action & incoming.action) != 0 && incoming.action <= ce.action);
+}
+
+// upstream: framework.MatchAnyClusterEvent.
+bool MatchAnyClusterEvent(const QueueEvent& ce,
+                          const std::vector<QueueEvent>& incoming) {
+  for (const QueueEvent& e : incoming) {
+    if (MatchClusterEvents(e, ce)) return true;
+  }
+  return false;
+}
+
+// A clusterEventMap entry as a key of the QueueingHint map.
+QueueEvent Registered(const ClusterEventMapEntry& e) {
+  QueueEvent r{e.resource, 0, ""};
+  for (const std::string& a : e.actions) r.action |= QueueActionBits(a);
+  return r;
+}
+
+// The milli-values of resource.PodRequests.
+std::map<std::string, int64_t> RequestMillis(const Pod& pod) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [name, q] : PodRequestQuantities(pod)) {
+    out[name] = q.MilliValue();
+  }
+  return out;
+}
+
+}  // namespace
+
+int64_t QueueActionBits(const std::string& name) {
+  static const auto* bits = new std::map<std::string, int64_t>{
+      {"Add", action::kAdd},
+      {"Delete", action::kDelete},
+      {"UpdateNodeAllocatable", action::kUpdateNodeAllocatable},
+      {"UpdateNodeLabel", action::kUpdateNodeLabel},
+      {"UpdateNodeTaint", action::kUpdateNodeTaint},
+      {"UpdateNodeCondition", action::kUpdateNodeCondition},
+      {"UpdateNodeAnnotation", action::kUpdateNodeAnnotation},
+      {"Update", action::kUpdate},
+      {"All", action::kAll},
+  };
+  auto it = bits->find(name);
+  return it == bits->end() ? 0 : it->second;
+}
+
+QueueEvent ToQueueEvent(const ClusterEvent& event) {
+  return QueueEvent{event.resource, QueueActionBits(event.action), event.label};
+}
+
+// upstream: framework.PodSchedulingPropertiesChange and its extractors.
+std::vector<QueueEvent> PodSchedulingPropertiesChange(const Pod& newPod,
+                                                      const Pod& oldPod,
+                                                      bool isTargetPod) {
+  const std::string r = !newPod.node_name.empty() ? "AssignedPod"
+                        : isTargetPod             ? "TargetPod"
+                                                  : "UnscheduledPod";
+  std::vector<QueueEvent> events;
+  auto emit = [&](int64_t a) { events.push_back(QueueEvent{r, a, ""}); };
+  // extractPodLabelsChange (Semantic.DeepEqual: nil and empty are equal)
+  if (newPod.labels != oldPod.labels) emit(action::kUpdatePodLabel);
+  const std::map<std::string, int64_t> news = RequestMillis(newPod);
+  const std::map<std::string, int64_t> olds = RequestMillis(oldPod);
+  // extractPodScaleDown: a request removed or lowered.
+  for (const auto& [name, old_milli] : olds) {
+    auto it = news.find(name);
+    if (it == news.end() || old_milli > it->second) {
+      emit(action::kUpdatePodScaleDown);
+      break;
+    }
+  }
+  // extractPodScaleUp: a request added or raised.
+  for (const auto& [name, new_milli] : news) {
+    auto it = olds.find(name);
+    if (it == olds.end() || new_milli > it->second) {
+      emit(action::kUpdatePodScaleUp);
+      break;
+    }
+  }
+  // extractPodSchedulingGateEliminatedChange
+  if (newPod.scheduling_gates.empty() && !oldPod.scheduling_gates.empty()) {
+    emit(action::kUpdatePodSchedulingGatesEliminated);
+  }
+  // extractPodTolerationChange
+  if (newPod.tolerations.size() != oldPod.tolerations.size()) {
+    emit(action::kUpdatePodToleration);
+  }
+  if (events.empty()) emit(action::kUpdate);
+  return events;
+}
+
+BackendQueue::BackendQueue(const Config& config, PodLister lister,
+                           const Upstream& up)
+    : config_(config),
+      up_(up),
+      hint_fn_([](const std::string&, const Pod&, const QueueEvent&,
+                  const EventObjects&) { return QueueingHint::kQueue; }),
+      pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
+      pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
+      pod_max_in_unschedulable_(
+          MsToDuration(config.pod_max_in_unschedulable_ms)),
+      activeQ_(ActiveLess, KeyOf),
+      // upstream: lessBackoffCompletedWithPriority (pop from backoffQ on):
+      // by expiry window, then as activeQ orders.
+      podBackoffQ_(
+          [this](const Entry& a, const Entry& b) {
+            const Time bo1 = getBackoffTime(*a), bo2 = getBackoffTime(*b);
+            if (!bo1.Equal(bo2) || !up_.pop_from_backoff_q) {
+              return bo1.Before(bo2);
+            }
+            return ActiveLess(a, b);
+          },
+          KeyOf),
+      // upstream: lessBackoffCompleted.
+      podErrorBackoffQ_(
+          [this](const Entry& a, const Entry& b) {
+            return getBackoffTime(*a).Before(getBackoffTime(*b));
+          },
+          KeyOf),
+      nominator_(std::move(lister), up.nominator_ignores_empty_node_name) {}
+
+// upstream: isEventOfInterest: the wildcard event, or one that some
+// plugin's registration in some profile's QueueingHint map matches. The
+// recorded queue layer gives each profile of the header the header's
+// clusterEventMap; an entry without plugins is no key of it.
+bool BackendQueue::isEventOfInterest(const QueueEvent& event) const {
+  if (IsWildCard(event)) return true;
+  if (config_.profiles.empty()) return false;
+  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
+    if (!e.plugins.empty() && MatchClusterEvents(Registered(e), event)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// upstream: isPodWorthRequeuing (PreQueueingHints: none registered).
+QueueingStrategy BackendQueue::isPodWorthRequeuing(
+    const QueuedPodInfo& pInfo, const QueueEvent& event,
+    const EventObjects& objects) const {
+  std::set<std::string> rejectors = pInfo.unschedulable_plugins;
+  rejectors.insert(pInfo.pending_plugins.begin(), pInfo.pending_plugins.end());
+  if (rejectors.empty()) return QueueingStrategy::kAfterBackoff;
+  if (IsWildCard(event)) {
+    // A wildcard event carrying a pod is for that pod only.
+    if (objects.new_pod != nullptr && objects.new_pod->uid != pInfo.pod().uid) {
+      return QueueingStrategy::kSkip;
+    }
+    return QueueingStrategy::kAfterBackoff;
+  }
+  const std::vector<std::string>& profiles = config_.profiles;
+  if (std::find(profiles.begin(), profiles.end(), pInfo.pod().scheduler_name) ==
+      profiles.end()) {
+    return QueueingStrategy::kAfterBackoff;  // "No QueueingHintMap ..."
+  }
+  QueueingStrategy strategy = QueueingStrategy::kSkip;
+  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
+    if (e.plugins.empty() || !MatchClusterEvents(Registered(e), event)) {
+      continue;
+    }
+    for (const std::string& plugin : e.plugins) {
+      if (!rejectors.contains(plugin)) continue;
+      if (hint_fn_(plugin, pInfo.pod(), event, objects) ==
+          QueueingHint::kQueueSkip) {
+        continue;
+      }
+      if (pInfo.pending_plugins.contains(plugin)) {
+        return QueueingStrategy::kImmediately;
+      }
+      if (pInfo.pending_plugins.empty()) {
+        return QueueingStrategy::kAfterBackoff;
+      }
+      strategy = QueueingStrategy::kAfterBackoff;
+    }
+  }
+  return strategy;
+}
+
+// upstream: runPreEnqueuePlugins / runPreEnqueuePluginsForPod /
+// runPreEnqueuePlugin: the gating plugin first, then the profile's others;
+// only SchedulingGates can gate (a pod with schedulingGates).
+void BackendQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
+  std::vector<std::string> plugins;
+  if (auto it = config_.pre_enqueue_plugins.find(pInfo.pod().scheduler_name);
+      it != config_.pre_enqueue_plugins.end()) {
+    plugins = it->second;
+  }
+  auto rejects = [&](const std::string& plugin) {
+    if (plugin != "SchedulingGates" || pInfo.pod().scheduling_gates.empty()) {
+      return false;
+    }
+    pInfo.unschedulable_plugins.insert(plugin);
+    pInfo.gating_plugin = plugin;
+    // upstream: pluginToEventsMap (buildEventMap), once per profile.
+    pInfo.gating_plugin_events.clear();
+    for (size_t i = 0; i < config_.profiles.size(); ++i) {
+      for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
+        if (std::find(e.plugins.begin(), e.plugins.end(), plugin) !=
+            e.plugins.end()) {
+          pInfo.gating_plugin_events.push_back(Registered(e));
+        }
+      }
+    }
+    return true;
+  };
+  const std::string gating = pInfo.gating_plugin;
+  if (!gating.empty() && rejects(gating)) return;
+  for (const std::string& plugin : plugins) {
+    if (plugin == gating) continue;
+    if (rejects(plugin)) return;
+  }
+  pInfo.gating_plugin.clear();
+}
+
+// upstream: moveToActiveQ. From backoffQ, PreEnqueue already ran when the
+// pod entered it.
+bool BackendQueue::moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ) {
+  if (!(up_.pop_from_backoff_q && movesFromBackoffQ)) {
+    runPreEnqueuePlugins(*pInfo);
+  }
+  if (!pInfo->gating_plugin.empty()) {
+    unschedulablePods_[pInfo->pod().Key()] = pInfo;
+    return false;
+  }
+  unschedulablePods_.erase(pInfo->pod().Key());
+  activeQ_.Add(pInfo);
+  return true;
+}
+
+// upstream: moveToBackoffQ.
+bool BackendQueue::moveToBackoffQ(const Entry& pInfo) {
+  if (up_.pop_from_backoff_q) {
+    runPreEnqueuePlugins(*pInfo);
+    if (!pInfo->gating_plugin.empty()) {
+      unschedulablePods_[pInfo->pod().Key()] = pInfo;
+      return false;
+    }
+  }
+  unschedulablePods_.erase(pInfo->pod().Key());
+  backoffQAdd(pInfo);
+  return true;
+}
+
+// upstream: Add / addPod: nominated even when gated.
+void BackendQueue::Add(const PodPtr& pod) { addPod(pod); }
+
+void BackendQueue::addPod(const PodPtr& pod) {
+  Entry pInfo = newQueuedPodInfo(pod);
+  nominator_.Add(pInfo->pod_info, std::nullopt);
+  moveToActiveQ(pInfo, false);
+}
+
+// upstream: Activate: a pod in flight is activated when it comes back.
+// (upstream ranges over a Go map; the order changes nothing here)
+void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
+  static const QueueEvent kForceActivate{"*", action::kAll, "ForceActivate"};
+  for (const PodPtr& pod : pods) {
+    if (activate(pod->Key())) continue;
+    addEventsIfPodInFlight(nullptr, pod, {kForceActivate});
+  }
+}
+
+// upstream: activate.
+bool BackendQueue::activate(const std::string& key) {
+  Entry pInfo;
+  bool movesFromBackoffQ = false;
+  if (auto it = unschedulablePods_.find(key); it != unschedulablePods_.end()) {
+    pInfo = it->second;
+  } else {
+    pInfo = backoffQDelete(key);
+    if (pInfo == nullptr) return false;
+    movesFromBackoffQ = true;
+  }
+  return moveToActiveQ(pInfo, movesFromBackoffQ);
+}
+
+// upstream: determineSchedulingHintForInFlightPod: the strongest strategy
+// of the events received since the pod was popped.
+QueueingStrategy BackendQueue::determineSchedulingHintForInFlightPod(
+    const QueuedPodInfo& pInfo) const {
+  if (pInfo.unschedulable_plugins.empty() && pInfo.pending_plugins.empty()) {
+    return QueueingStrategy::kAfterBackoff;
+  }
+  auto at = inFlightPods_.find(pInfo.pod().uid);
+  if (at == inFlightPods_.end()) return QueueingStrategy::kAfterBackoff;
+  QueueingStrategy strategy = QueueingStrategy::kSkip;
+  for (auto e = std::next(at->second); e != inFlightEvents_.end(); ++e) {
+    if (!e->pod_uid.empty()) continue;  // another in-flight pod
+    switch (isPodWorthRequeuing(pInfo, e->event, e->objects)) {
+      case QueueingStrategy::kSkip:
+        continue;
+      case QueueingStrategy::kImmediately:
+        return QueueingStrategy::kImmediately;
+      case QueueingStrategy::kAfterBackoff:
+        strategy = QueueingStrategy::kAfterBackoff;
+        if (pInfo.pending_plugins.empty()) return strategy;
+    }
+  }
+  return strategy;
+}
+
+// upstream: AddUnschedulablePodIfNotPresent; Done is called in every case.
+absl::Status BackendQueue::AddUnschedulablePodIfNotPresent(
+    const std::shared_ptr<QueuedPodInfo>& pInfo, int64_t) {
+  const std::string key = pInfo->pod().Key();
+  const std::string uid = pInfo->pod().uid;
+  absl::Status refused;
+  if (unschedulablePods_.contains(key)) {
+    refused = absl::AlreadyExistsError(
+        "Pod is already present in unschedulable queue");
+  } else if (activeQ_.Get(key) != nullptr) {
+    refused =
+        absl::AlreadyExistsError("Pod is already present in the active queue");
+  } else if (backoffQGet(key) != nullptr) {
+    refused =
+        absl::AlreadyExistsError("Pod is already present in the backoff queue");
+  }
+  if (!refused.ok()) {
+    Done(uid);
+    return refused;
+  }
+  if (pInfo->unschedulable_plugins.empty() && pInfo->pending_plugins.empty()) {
+    pInfo->consecutive_errors_count++;
+  } else {
+    pInfo->unschedulable_count++;
+    pInfo->consecutive_errors_count = 0;
+  }
+  pInfo->timestamp = now_;
+  pInfo->backoff_expiration = Time::GoZero();
+  pInfo->flush_timestamp = Time::GoZero();
+  requeuePodWithQueueingStrategy(pInfo,
+                                 determineSchedulingHintForInFlightPod(*pInfo));
+  Done(uid);
+  return absl::OkStatus();
+}
+
+// upstream: requeueEntityWithQueueingStrategy; the queue the pod went to.
+std::string BackendQueue::requeuePodWithQueueingStrategy(
+    const Entry& pInfo, QueueingStrategy strategy) {
+  if (strategy == QueueingStrategy::kSkip) {
+    unschedulablePods_[pInfo->pod().Key()] = pInfo;
+    return "unschedulable";
+  }
+  if (strategy == QueueingStrategy::kAfterBackoff && isPodBackingoff(*pInfo)) {
+    return moveToBackoffQ(pInfo) ? "backoff" : "unschedulable";
+  }
+  return moveToActiveQ(pInfo, false) ? "active" : "unschedulable";
+}
+
+// upstream: flushBackoffQCompleted (popAllBackoffCompleted: backoffQ, then
+// the error backoffQ).
+void BackendQueue::flushBackoffQCompleted() {
+  std::vector<Entry> completed;
+  for (GoHeap<Entry>* q : {&podBackoffQ_, &podErrorBackoffQ_}) {
+    while (!q->Empty() && !isPodBackingoff(*q->Peek())) {
+      completed.push_back(q->Pop());
+    }
+  }
+  for (const Entry& pInfo : completed) moveToActiveQ(pInfo, true);
+}
+
+// upstream: flushUnschedulableEntitiesLeftover: strictly longer than the
+// limit since the pod's last attempt or its last flush (upstream walks a
+// Go map: we walk by key).
+void BackendQueue::flushUnschedulableEntitiesLeftover() {
+  std::vector<Entry> toMove;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    Time last = pInfo->timestamp;
+    if (pInfo->flush_timestamp.After(last)) last = pInfo->flush_timestamp;
+    if (now_.Sub(last) > pod_max_in_unschedulable_) {
+      pInfo->flush_timestamp = now_;
+      toMove.push_back(pInfo);
+    }
+  }
+  if (!toMove.empty()) {
+    movePodsToActiveOrBackoffQueue(
+        toMove, QueueEvent{"*", action::kAll, "UnschedulableTimeout"}, {});
+  }
+}
+
+// upstream: Pop (activeQueue.unlockedPop), never blocking: activeQ's head,
+// else backoffQ's (not the error backoffQ's); a pod already in flight is
+// discarded and the next one popped.
+std::shared_ptr<QueuedPodInfo> BackendQueue::Pop() {
+  Entry pInfo;
+  if (!activeQ_.Empty()) {
+    pInfo = activeQ_.Pop();
+  } else if (up_.pop_from_backoff_q && !podBackoffQ_.Empty()) {
+    pInfo = podBackoffQ_.Pop();
+  } else {
+    return nullptr;
+  }
+  // upstream: unlockedMoveEntityToInFlight.
+  pInfo->attempts++;
+  const std::string& uid = pInfo->pod().uid;
+  if (inFlightPods_.contains(uid)) return Pop();
+  inFlightPods_[uid] =
+      inFlightEvents_.insert(inFlightEvents_.end(), InFlight{uid, {}, {}});
+  sched_cycle_++;
+  return pInfo;
+}
+
+// upstream: activeQueue.unlockedDone: the pod leaves the in-flight list,
+// and the events no earlier in-flight pod needs go with it.
+void BackendQueue::Done(const std::string& uid) {
+  auto it = inFlightPods_.find(uid);
+  if (it == inFlightPods_.end()) return;
+  inFlightEvents_.erase(it->second);
+  inFlightPods_.erase(it);
+  while (!inFlightEvents_.empty() && inFlightEvents_.front().pod_uid.empty()) {
+    inFlightEvents_.pop_front();
+  }
+}
+
+// upstream: Update.
+absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
+  if (oldPod == nullptr) {
+    return FatalError(
+        "nil pointer dereference in PodSchedulingPropertiesChange(oldPod)");
+  }
+  const std::vector<QueueEvent> events =
+      PodSchedulingPropertiesChange(*newPod, *oldPod, true);
+  if (inFlightPods_.contains(newPod->uid)) {
+    addEventsIfPodInFlight(oldPod, newPod, events);
+    return absl::OkStatus();
+  }
+  const std::string key = oldPod->Key();
+  for (GoHeap<Entry>* q : {&activeQ_, &podBackoffQ_, &podErrorBackoffQ_}) {
+    const Entry* found = q->Get(key);
+    if (found == nullptr) continue;
+    Entry pInfo = *found;
+    pInfo->pod_info->Update(newPod);  // QueuedPodInfo.Update
+    q->Add(pInfo);                    // Heap.AddOrUpdate
+    return nominator_.Update(oldPod, pInfo->pod_info);
+  }
+  if (auto it = unschedulablePods_.find(key); it != unschedulablePods_.end()) {
+    Entry pInfo = it->second;
+    pInfo->pod_info->Update(newPod);
+    if (absl::Status s = nominator_.Update(oldPod, pInfo->pod_info); !s.ok()) {
+      return s;
+    }
+    const EventObjects objects{oldPod, newPod};
+    for (const QueueEvent& evt : events) {
+      const std::string queue = requeuePodWithQueueingStrategy(
+          pInfo, isPodWorthRequeuing(*pInfo, evt, objects));
+      if (queue == "active" || (up_.pop_from_backoff_q && queue == "backoff")) {
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+  addPod(newPod);
+  return absl::OkStatus();
+}
+
+// upstream: Delete / deletePod: in-flight pods stay in flight.
+void BackendQueue::Delete(const PodPtr& pod) {
+  nominator_.Delete(*pod);
+  const std::string key = pod->Key();
+  if (activeQ_.Delete(key)) return;
+  if (backoffQDelete(key) != nullptr) return;
+  unschedulablePods_.erase(key);
+}
+
+// upstream: MoveAllToActiveOrBackoffQueue / collectEntitiesToEvaluate.
+void BackendQueue::MoveAllToActiveOrBackoffQueue(
+    const QueueEvent& event, const EventObjects& objects,
+    const PreEnqueueCheck& preCheck) {
+  if (!isEventOfInterest(event)) return;
+  std::vector<Entry> candidates;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    if (preCheck == nullptr || preCheck(pInfo->pod())) {
+      candidates.push_back(pInfo);
+    }
+  }
+  movePodsToActiveOrBackoffQueue(candidates, event, objects);
+}
+
+// upstream: moveEntitiesToActiveOrBackoffQueue. A gated pod moves only on
+// an event its gating plugin registered, or a wildcard one.
+void BackendQueue::movePodsToActiveOrBackoffQueue(
+    const std::vector<Entry>& podInfoList, const QueueEvent& event,
+    const EventObjects& objects) {
+  if (!isEventOfInterest(event)) return;
+  for (const Entry& pInfo : podInfoList) {
+    if (!pInfo->gating_plugin.empty() && !IsWildCard(event) &&
+        !MatchAnyClusterEvent(event, pInfo->gating_plugin_events)) {
+      continue;
+    }
+    const QueueingStrategy hint = isPodWorthRequeuing(*pInfo, event, objects);
+    if (hint == QueueingStrategy::kSkip) continue;
+    unschedulablePods_.erase(pInfo->pod().Key());
+    requeuePodWithQueueingStrategy(pInfo, hint);
+  }
+  addEventIfAnyInFlight(event, objects);
+}
+
+// upstream: activeQueue.addEventIfAnyInFlight.
+void BackendQueue::addEventIfAnyInFlight(const QueueEvent& event,
+                                         const EventObjects& objects) {
+  if (inFlightPods_.empty()) return;
+  inFlightEvents_.push_back(InFlight{"", event, objects});
+}
+
+// upstream: activeQueue.addEventsIfPodInFlight (by the new pod's uid).
+void BackendQueue::addEventsIfPodInFlight(
+    const PodPtr& oldPod, const PodPtr& newPod,
+    const std::vector<QueueEvent>& events) {
+  if (!inFlightPods_.contains(newPod->uid)) return;
+  for (const QueueEvent& e : events) {
+    inFlightEvents_.push_back(InFlight{"", e, EventObjects{oldPod, newPod}});
+  }
+}
+
+// upstream: newQueuedPodInfo.
+BackendQueue::Entry BackendQueue::newQueuedPodInfo(const PodPtr& pod) const {
+  auto q = std::make_shared<QueuedPodInfo>();
+  q->pod_info = std::make_shared<PodInfo>(pod);
+  q->timestamp = now_;
+  q->initial_attempt_timestamp = now_;
+  return q;
+}
+
+// ---------------------------------------------------------------------------
+// upstream: backoffQueue.
+
+// upstream: alignToWindow: one-second windows (backoffQOrderingWindowDuration)
+// while pops from backoffQ are on.
+Time BackendQueue::alignToWindow(Time t) const {
+  return up_.pop_from_backoff_q ? t.TruncateToSecond() : t;
+}
+
+// upstream: isEntityBackingoff: the expiry's window has not passed.
+bool BackendQueue::isPodBackingoff(const QueuedPodInfo& pInfo) const {
+  return !getBackoffTime(pInfo).Before(alignToWindow(now_));
+}
+
+// upstream: getBackoffTime: from the count of failures (by error when the
+// last attempt was an error), aligned. Upstream caches the value in the
+// QueuedPodInfo until the pod's next failure, which changes everything it
+// is computed from: computing it afresh gives the same instant.
+Time BackendQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
+  if (pod_max_backoff_ == 0) return Time::GoZero();
+  int count = pInfo.unschedulable_count;
+  if (pInfo.consecutive_errors_count > 0) {
+    count = pInfo.consecutive_errors_count;
+  }
+  if (count == 0) return Time::GoZero();
+  return alignToWindow(pInfo.timestamp.Add(calculateBackoffDuration(count)));
+}
+
+// upstream: calculateBackoffDuration, with Go's shifts (a shift of 64 or
+// more leaves 0, or -1 for a negative value shifted right).
+Duration BackendQueue::calculateBackoffDuration(int count) const {
+  if (count == 0) return 0;
+  const int shift = count - 1;
+  const Duration max_shifted =
+      shift >= 63 ? (pod_max_backoff_ < 0 ? -1 : 0) : pod_max_backoff_ >> shift;
+  if (pod_initial_backoff_ > max_shifted) return pod_max_backoff_;
+  if (shift >= 64) return 0;
+  return static_cast<Duration>(static_cast<uint64_t>(pod_initial_backoff_)
+                               << shift);
+}
+
+// upstream: backoffQueue.add: a pod no plugin rejected waits in the error
+// backoffQ.
+void BackendQueue::backoffQAdd(const Entry& pInfo) {
+  if (pInfo->unschedulable_plugins.empty() && pInfo->pending_plugins.empty()) {
+    podErrorBackoffQ_.Add(pInfo);
+    podBackoffQ_.Delete(pInfo->pod().Key());
+    return;
+  }
+  podBackoffQ_.Add(pInfo);
+  podErrorBackoffQ_.Delete(pInfo->pod().Key());
+}
+
+// upstream: backoffQueue.delete.
+BackendQueue::Entry BackendQueue::backoffQDelete(const std::string& key) {
+  for (GoHeap<Entry>* q : {&podBackoffQ_, &podErrorBackoffQ_}) {
+    if (const Entry* found = q->Get(key)) {
+      Entry pInfo = *found;
+      q->Delete(key);
+      return pInfo;
+    }
+  }
+  return nullptr;
+}
+
+const BackendQueue::Entry* BackendQueue::backoffQGet(
+    const std::string& key) const {
+  if (const Entry* e = podBackoffQ_.Get(key)) return e;
+  return podErrorBackoffQ_.Get(key);
+}
+
+// ---------------------------------------------------------------------------
+
+void BackendQueue::SnapshotQueueInto(QueueState& q) const {
+  auto set = [](QueuedPod& e, const Entry& p) -> QueuedPod& {
+    e.pod = p->pod().Key();
+    e.attempts = p->attempts;
+    e.backoff_expires_at = 0;
+    e.plugins.clear();
+    e.gated = false;
+    return e;
+  };
+  Refill<QueuedPod> active(q.active);
+  for (const Entry& p : activeQ_.InPopOrder()) set(active.Next(), p);
+  active.Finish();
+  Refill<QueuedPod> backoff(q.backoff);
+  for (const GoHeap<Entry>* h : {&podBackoffQ_, &podErrorBackoffQ_}) {
+    for (const Entry& p : h->items()) {
+      set(backoff.Next(), p).backoff_expires_at = getBackoffTime(*p).Ms();
+    }
+  }
+  backoff.Finish();
+  std::sort(
+      q.backoff.begin(), q.backoff.end(),
+      [](const QueuedPod& a, const QueuedPod& b) { return a.pod < b.pod; });
+  Refill<QueuedPod> unschedulable(q.unschedulable);
+  for (const auto& [key, p] : unschedulablePods_) {
+    QueuedPod& u = set(unschedulable.Next(), p);
+    u.plugins.assign(p->unschedulable_plugins.begin(),
+                     p->unschedulable_plugins.end());
+    u.gated = !p->gating_plugin.empty();
+  }
+  unschedulable.Finish();
+  q.scheduling_cycle = sched_cycle_;
+  q.move_request_cycle = -1;  // moveRequestCycle is gone with QueueingHints
+}
+
+}  // namespace schedtrace::model
