@@ -86,6 +86,17 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a pod's requests are summed as exact quantities and rounded once; "
        "NodeResourcesFit counts a negative request as 0",
        &Upstream::pod_requests_summed_as_quantities},
+      {"remove_pod_subtracts_stored_requests", "kubernetes/kubernetes#129635",
+       "NodeInfo.RemovePod subtracts the requests of the pod it stored, not "
+       "of the object given",
+       &Upstream::remove_pod_subtracts_stored_requests},
+      {"forget_of_unknown_pod_succeeds", "kubernetes/kubernetes#134157",
+       "ForgetPod of a pod the cache does not hold returns no error",
+       &Upstream::forget_of_unknown_pod_succeeds},
+      {"assumed_pods_never_expire", "kubernetes/kubernetes#136204",
+       "no ttl, FinishBinding or cleanup: assumed pods never expire, none is "
+       "bindingFinished",
+       &Upstream::assumed_pods_never_expire},
   };
   return *switches;
 }
@@ -125,6 +136,14 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
         absl::StrCat("model: unknown upstream version \"", version,
                      "\" (known: ", KnownUpstreamsText(), ")"));
   }
+  // The cache layer's changes from v1.35 on.
+  if (UpstreamAtLeast(version, "v1.35.4")) {
+    up.remove_pod_subtracts_stored_requests = true;
+    up.forget_of_unknown_pod_succeeds = true;
+  }
+  if (UpstreamAtLeast(version, "v1.36.3")) {
+    up.assumed_pods_never_expire = true;
+  }
   return up;
 }
 
@@ -150,9 +169,9 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                      version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
-  // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged.
-  if (UpstreamAtLeast(version, "v1.35.4")) {
+  // modelled (all but the cache layer) is refused as unimplemented, so that
+  // its traces are skipped rather than judged.
+  if (UpstreamAtLeast(version, "v1.35.4") && header.layer != Layer::kCache) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),
                      " layer of ", version, " is not modelled yet"));
