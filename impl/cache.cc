@@ -251,13 +251,15 @@ void Cache::AddToNode(uint32_t pod_id, const PodPtr& pod) {
 
 // upstream: cacheImpl.removePod's NodeInfo part and NodeInfo.RemovePod:
 // finds the entry by uid (first match, swap-remove) and subtracts the
-// requests of the object given, not of the object stored.
+// requests of the object given, not of the object stored; from v1.33
+// (kubernetes#129635) those of the entry, computed when it was added.
 CacheResult Cache::RemoveFromNode(uint32_t pod_id, const Pod& pod) {
   NodeSlot* n = FindLiveNode(pod.node_name);
   if (n == nullptr) return CacheResult::kOk;  // logged upstream
   for (size_t i = 0; i < n->pod_ids.size(); ++i) {
     if (n->pod_ids[i] != pod_id) continue;
-    if (n->pods[i].obj.get() == &pod) {
+    if (up_.remove_pod_subtracts_stored_requests ||
+        n->pods[i].obj.get() == &pod) {
       Account(*n, n->pods[i].req, -1);
     } else {
       ComputeRequests(pod, scratch_);
@@ -343,7 +345,9 @@ CacheResult Cache::AssumePod(const PodPtr& pod) {
 }
 
 // upstream: cacheImpl.finishBinding: deadline = now + ttl (none for ttl 0).
+// v1.36 (kubernetes#136204) has no FinishBinding: nothing happens.
 CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
+  if (up_.assumed_pods_never_expire) return CacheResult::kOk;
   if (pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(pod->uid);
   if (s == nullptr || !s->assumed) return CacheResult::kOk;
@@ -362,10 +366,14 @@ CacheResult Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
   return CacheResult::kOk;
 }
 
-// upstream: cacheImpl.ForgetPod
+// upstream: cacheImpl.ForgetPod; from v1.35 (kubernetes#134157) a pod not
+// in podStates is forgotten without error.
 CacheResult Cache::ForgetPod(const PodPtr& pod) {
   if (pod->uid.empty()) return CacheResult::kError;
   PodSlot* s = FindPod(pod->uid);
+  if (s == nullptr && up_.forget_of_unknown_pod_succeeds) {
+    return CacheResult::kOk;
+  }
   const bool node_mismatch =
       s != nullptr && s->pod->node_name != pod->node_name;
   if (s == nullptr || !s->assumed || node_mismatch) {
@@ -457,8 +465,10 @@ CacheResult Cache::RemovePod(const PodPtr& pod) {
 // upstream: cacheImpl.cleanupAssumedPods (+ expirePod): every assumed pod
 // whose binding finished and whose deadline has passed (now.After(deadline))
 // is removed; ttl 0 sets no deadline, so nothing expires. Go's map order
-// does not matter: removals are independent of each other.
+// does not matter: removals are independent of each other. v1.36
+// (kubernetes#136204) has no cleanup: nothing expires.
 CacheResult Cache::CleanupAssumedPods(int64_t now_ms) {
+  if (up_.assumed_pods_never_expire) return CacheResult::kOk;
   const TimeNs now = TimeFromMs(now_ms);
   while (const DeadlineHeap::Entry* top = deadlines_.Top()) {
     const bool expired = now > top->deadline;

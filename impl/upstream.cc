@@ -55,6 +55,12 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"node_annotation_action", "v1.30.12", &U::node_annotation_action},
       {"pod_requests_summed_as_quantities", "v1.30.12",
        &U::pod_requests_summed_as_quantities},
+      // Added by v1.35 and later (cache layer).
+      {"remove_pod_subtracts_stored_requests", "v1.35.4",
+       &U::remove_pod_subtracts_stored_requests},
+      {"forget_of_unknown_pod_succeeds", "v1.35.4",
+       &U::forget_of_unknown_pod_succeeds},
+      {"assumed_pods_never_expire", "v1.36.3", &U::assumed_pods_never_expire},
   };
   return *switches;
 }
@@ -97,9 +103,10 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                      up->version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
-  // implemented is refused as unimplemented, so that its traces are
-  // skipped rather than judged.
-  if (UpstreamAtLeast(up->version, "v1.35.4")) {
+  // implemented (all but the cache layer) is refused as unimplemented, so
+  // that its traces are skipped rather than judged.
+  if (UpstreamAtLeast(up->version, "v1.35.4") &&
+      header.layer != Layer::kCache) {
     return absl::UnimplementedError(
         absl::StrCat("impl: the ", std::string(LayerName(header.layer)),
                      " layer of ", up->version, " is not implemented yet"));

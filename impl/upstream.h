@@ -100,6 +100,18 @@ struct Upstream {
   // resourcehelper.PodRequests: requests added and compared as exact
   // quantities and converted once; the fit request raised to at least 0.
   bool pod_requests_summed_as_quantities = false;
+
+  // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
+
+  // kubernetes#129635 (v1.33): NodeInfo.RemovePod subtracts the stored
+  // PodInfo's requests (PodInfo.CalculateResource), not the argument's.
+  bool remove_pod_subtracts_stored_requests = false;
+  // kubernetes#134157 (v1.35): cacheImpl.ForgetPod of a pod not in the
+  // cache returns nil.
+  bool forget_of_unknown_pod_succeeds = false;
+  // kubernetes#136204 (v1.36): no ttl, FinishBinding or cleanupAssumedPods:
+  // assumed pods never expire and none is bindingFinished.
+  bool assumed_pods_never_expire = false;
 };
 
 // One switch of impl's version table.

@@ -148,8 +148,10 @@ absl::Status Cache::AssumePod(const PodPtr& pod) {
   return addPod(pod, true);
 }
 
-// upstream: cacheImpl.FinishBinding (cache.go)
+// upstream: cacheImpl.FinishBinding (cache.go). From v1.36
+// (kubernetes#136204) the cache has no FinishBinding: nothing is called.
 absl::Status Cache::FinishBinding(const PodPtr& pod, int64_t now_ms) {
+  if (up_.assumed_pods_never_expire) return absl::OkStatus();
   return finishBinding(pod, now_ms);
 }
 
@@ -175,6 +177,10 @@ absl::Status Cache::ForgetPod(const PodPtr& pod) {
   if (!key.ok()) return key.status();
   auto currState = pod_states_.find(*key);
   bool ok = currState != pod_states_.end();
+  if (!ok && up_.forget_of_unknown_pod_succeeds) {
+    // Pod does not exist in the cache anymore (v1.35, kubernetes#134157).
+    return absl::OkStatus();
+  }
   if (ok && currState->second.pod->node_name != pod->node_name) {
     return absl::FailedPreconditionError(absl::StrCat(
         "pod ", *key, "(", KObj(*pod), ") was assumed on ", pod->node_name,
@@ -407,7 +413,11 @@ absl::Status Cache::cleanupExpiredAssumedPods(int64_t now_ms) {
 // names (only removePod of its uid takes it off, and that drops the state), so
 // each removal succeeds and touches only its own uid and an emptied
 // placeholder.
+//
+// From v1.36 (kubernetes#136204) there is no cleanupAssumedPods (its
+// goroutine only updates metrics): nothing expires.
 absl::Status Cache::cleanupAssumedPods(int64_t now_ms) {
+  if (up_.assumed_pods_never_expire) return absl::OkStatus();
   std::vector<std::string> keys(assumed_pods_.begin(), assumed_pods_.end());
   for (const std::string& key : keys) {
     auto ps = pod_states_.find(key);

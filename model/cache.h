@@ -72,10 +72,13 @@ class Cache {
   // upstream: cacheImpl.AssumePod: an error when the uid is already cached.
   absl::Status AssumePod(const PodPtr& pod);
   // upstream: cacheImpl.FinishBinding, i.e. finishBinding(pod, time.Now())
-  // with `now_ms` as the clock. Never fails for a pod with a uid.
+  // with `now_ms` as the clock. Never fails for a pod with a uid. With
+  // `assumed_pods_never_expire` (v1.36+, which has no FinishBinding) does
+  // nothing and never fails.
   absl::Status FinishBinding(const PodPtr& pod, int64_t now_ms);
   // upstream: cacheImpl.ForgetPod: errors for another node than assumed and
-  // for a pod that is not assumed.
+  // for a pod that is not assumed (with `forget_of_unknown_pod_succeeds`,
+  // v1.35+, not for a pod the cache does not hold).
   absl::Status ForgetPod(const PodPtr& pod);
   // upstream: cacheImpl.AddPod: confirms an assumed pod (also onto another
   // node), re-adds an expired one, errors for one already added.
@@ -106,7 +109,8 @@ class Cache {
   absl::Status cleanupExpiredAssumedPods(int64_t now_ms);
   // upstream: cacheImpl.cleanupAssumedPods: removes every assumed pod whose
   // binding finished and whose deadline is strictly before `now_ms`. Only
-  // fatal statuses are returned (removal errors are logged upstream).
+  // fatal statuses are returned (removal errors are logged upstream). With
+  // `assumed_pods_never_expire` (v1.36+) does nothing.
   absl::Status cleanupAssumedPods(int64_t now_ms);
 
   // Read side (upstream's fields, for snapshots, tests and the scheduler

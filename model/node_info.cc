@@ -50,9 +50,14 @@ absl::Status NodeInfo::RemovePod(const Pod& pod, const Upstream& up) {
   if (!k.ok()) return k.status();
   for (size_t i = 0; i < pods_.size(); ++i) {
     if (pods_[i]->uid == *k) {
+      PodPtr removedPod = std::move(pods_[i]);
       pods_[i] = pods_.back();
       pods_.pop_back();
-      update(pod, -1, up);
+      // v1.33+ (kubernetes#129635): update(removedPod, -1) subtracts the
+      // stored PodInfo's CalculateResource, cached when it was added: the
+      // requests of the stored object, computed under the same profile.
+      update(up.remove_pod_subtracts_stored_requests ? *removedPod : pod, -1,
+             up);
       return absl::OkStatus();
     }
   }

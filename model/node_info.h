@@ -63,7 +63,9 @@ class NodeInfo {
   // `up` says how the pod's requests are counted (PodRequests).
   void AddPod(PodPtr pod, const Upstream& up);
   // upstream: NodeInfo.RemovePod: removes the first pod with `pod`'s uid and
-  // subtracts `pod`'s requests (the argument's, not the stored object's).
+  // subtracts `pod`'s requests (the argument's, not the stored object's);
+  // with `up.remove_pod_subtracts_stored_requests` (v1.33+) the stored
+  // object's.
   // Errors: empty uid; no such pod. With no node, upstream's error message
   // dereferences the nil node: fatal.
   absl::Status RemovePod(const Pod& pod, const Upstream& up);

@@ -98,6 +98,17 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "an empty nominated node name clears the nomination instead of "
        "keying it",
        &Upstream::nominator_ignores_empty_node_name},
+      {"remove_pod_subtracts_stored_requests", "kubernetes/kubernetes#129635",
+       "NodeInfo.RemovePod subtracts the requests of the pod it stored, not "
+       "of the object given",
+       &Upstream::remove_pod_subtracts_stored_requests},
+      {"forget_of_unknown_pod_succeeds", "kubernetes/kubernetes#134157",
+       "ForgetPod of a pod the cache does not hold returns no error",
+       &Upstream::forget_of_unknown_pod_succeeds},
+      {"assumed_pods_never_expire", "kubernetes/kubernetes#136204",
+       "no ttl, FinishBinding or cleanup: assumed pods never expire, none is "
+       "bindingFinished",
+       &Upstream::assumed_pods_never_expire},
   };
   return *switches;
 }
@@ -144,6 +155,14 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
         absl::StrCat("model: unknown upstream version \"", version,
                      "\" (known: ", KnownUpstreamsText(), ")"));
   }
+  // The cache layer's changes from v1.35 on.
+  if (UpstreamAtLeast(version, "v1.35.4")) {
+    up.remove_pod_subtracts_stored_requests = true;
+    up.forget_of_unknown_pod_succeeds = true;
+  }
+  if (UpstreamAtLeast(version, "v1.36.3")) {
+    up.assumed_pods_never_expire = true;
+  }
   return up;
 }
 
@@ -176,8 +195,10 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged. The queue layer is v1.37.2's.
-  const bool modelled = header.layer == Layer::kQueue && version == "v1.37.2";
+  // skipped rather than judged: the cache layer of every one, and the queue
+  // layer of v1.37.2, are modelled.
+  const bool modelled = header.layer == Layer::kCache ||
+                        (header.layer == Layer::kQueue && version == "v1.37.2");
   if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),

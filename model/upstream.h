@@ -19,7 +19,7 @@
 namespace schedtrace::model {
 
 struct Upstream {
-  std::string version;  // "v1.25.12", "v1.26.7", "v1.30.12"
+  std::string version;  // "v1.25.12", "v1.26.7", "v1.30.12", ...
 
   // --- added in v1.26 (false in v1.25.12) ---
 
@@ -135,6 +135,21 @@ struct Upstream {
   // cleared by ModeOverride "") clears the pod's nomination and keys none;
   // before, the pod was listed under "".
   bool nominator_ignores_empty_node_name = false;
+
+  // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
+
+  // kubernetes#129635 (v1.33): NodeInfo.RemovePod subtracts the requests
+  // of the PodInfo it removes (PodInfo.CalculateResource, computed when
+  // the pod was added), not those of the pod object it is given.
+  bool remove_pod_subtracts_stored_requests = false;
+  // kubernetes#134157 (v1.35): cacheImpl.ForgetPod of a pod the cache does
+  // not hold returns nil (was: "wasn't assumed so cannot be forgotten").
+  bool forget_of_unknown_pod_succeeds = false;
+  // kubernetes#136204 (v1.36): the cache has no ttl, no
+  // cacheImpl.FinishBinding and no cleanupAssumedPods: an assumed pod stays
+  // until it is added, forgotten or removed, and none is bindingFinished
+  // (c_finish_binding and c_cleanup change nothing, never fail).
+  bool assumed_pods_never_expire = false;
 };
 
 // One switch, for tools that explain a difference between versions

@@ -218,6 +218,9 @@ void History::CheckCallerObject(const PodPtr& given) {
     drifted_nodes_.insert(given->node_name);
     if (cached != nullptr) drifted_nodes_.insert(cached->node_name);
   }
+  if (cached != nullptr && cached->node_name != given->node_name) {
+    caller_named_other_node_.insert(cached->node_name);
+  }
 }
 
 void History::Observe(const State& before, const Step& step, const StepOut& out,

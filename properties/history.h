@@ -140,6 +140,12 @@ class History {
   bool NodeAccountingDrifted(const std::string& node) const {
     return drifted_nodes_.contains(node);
   }
+  // Nodes holding a pod that a caller object naming another node updated:
+  // updatePod's removePod looks on that other node, so the cached entry
+  // stays beside the new one (docs/UPSTREAM.md item 13), in every version.
+  bool CallerNamedOtherNode(const std::string& node) const {
+    return caller_named_other_node_.contains(node);
+  }
   // Nodes where an add (c_add_pod, or the informer's add of a bound pod)
   // confirmed an assumed pod on the node it was assumed on with an object
   // whose requests differ from the assumed one's: v1.25's AddPod keeps the
@@ -247,6 +253,7 @@ class History {
   std::set<std::string> nil_old_updates_;
   std::set<std::string> drifted_;
   std::set<std::string> drifted_nodes_;
+  std::set<std::string> caller_named_other_node_;
   std::set<std::string> added_over_assumed_;
   std::set<std::string> activated_gated_;
   std::set<std::string> uid_changed_;

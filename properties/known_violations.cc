@@ -89,6 +89,14 @@ bool CallerObjectAccounting(const Observation& o, const Violation& v) {
                              }));
 }
 
+// docs/UPSTREAM.md item 13, what kubernetes/kubernetes#129635 left: an
+// UpdatePod whose old object names another node than the cached pod's
+// removes nothing there (no NodeInfo: only logged), and addPod counts the
+// new object beside the cached entry, which stays for good.
+bool CallerOtherNodeCountsTwice(const Observation& o, const Violation& v) {
+  return v.property == 6 && o.history.CallerNamedOtherNode(v.node);
+}
+
 // v1.25's AddPod of an assumed pod on its assumed node keeps the assumed
 // object in the NodeInfo: an added object with other requests leaves
 // requested at the assumed one's.
@@ -248,6 +256,13 @@ const std::vector<std::string_view> kWithGatesThroughV137 = {
     "v1.26.7", "v1.30.12", "v1.37.2"};
 // Before kubernetes/kubernetes#110279.
 const std::vector<std::string_view> kV125 = {"v1.25.12"};
+// Before kubernetes/kubernetes#129635 (v1.33): NodeInfo.RemovePod subtracts
+// the object it is given. From then on, only an old object naming another
+// node still leaves a stale entry (kStoredRequestsRemoval).
+const std::vector<std::string_view> kCallerObjectRemoval = {
+    "v1.25.12", "v1.26.7", "v1.30.12"};
+const std::vector<std::string_view> kStoredRequestsRemoval = {
+    "v1.35.4", "v1.36.3", "v1.37.2"};
 
 // Over 80 lines: one table with an entry of a few lines per known
 // violation, kept whole so the registry reads in one place.
@@ -296,8 +311,18 @@ const std::vector<KnownViolation>& KnownViolations() {
       {"caller-object-accounting", 6, "docs/UPSTREAM.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
-       "one: a stale argument makes requested drift",
-       &CallerObjectAccounting, kEveryVersion},
+       "one: a stale argument makes requested drift (fixed in v1.33 by "
+       "kubernetes/kubernetes#129635)",
+       &CallerObjectAccounting, kCallerObjectRemoval},
+      {"update-old-on-other-node-counts-twice", 6,
+       "docs/UPSTREAM.md item 13 (after kubernetes/kubernetes#129635)",
+       "golden/regression/upstream/cache/"
+       "update-old-on-other-node-counts-twice.jsonl",
+       "UpdatePod with an old object naming a node with no NodeInfo removes "
+       "nothing and adds the new object beside the cached one: the pod is "
+       "counted twice on its node, the stale entry with its old requests "
+       "(hostile input; earlier versions: caller-object-accounting)",
+       &CallerOtherNodeCountsTwice, kStoredRequestsRemoval},
       {"add-keeps-assumed-object", 6, "kubernetes/kubernetes#110279",
        "golden/handwritten/v1.25.12/cache/add-keeps-assumed-object.jsonl",
        "AddPod of an assumed pod on the node it was assumed on only forgets "

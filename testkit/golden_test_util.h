@@ -149,6 +149,9 @@ inline const std::vector<std::string>& GoldenSample() {
       "handwritten/cache/forgotten-pod-deadline-not-inherited.jsonl",
       "regression/upstream/cache/"
       "pr86919-placeholder-removed-with-last-pod.jsonl",
+      // v1.35.4's update-old-on-other-node-counts-twice.
+      "regression/upstream/cache/"
+      "update-old-on-other-node-counts-twice.jsonl",
       // scheduler: every op, tombstones, a Reserve error, Permit waits, a
       // Bind error; two profiles, a PreBind error, WaitForFirstConsumer and
       // recreated-uid-second-pod; other kinds of cluster events; a Permit
