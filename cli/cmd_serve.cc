@@ -49,14 +49,17 @@ std::set<std::string> SplitList(const std::string& s) {
   return out;
 }
 
-// The layers `sut` implements: those a fresh system accepts a header for.
-std::vector<std::string> ImplementedLayers(const std::string& sut) {
+// The layers `sut` implements for `upstream` (a version; "" is the
+// default): those a fresh system accepts a header for.
+std::vector<std::string> ImplementedLayers(const std::string& sut,
+                                           const std::string& upstream = "") {
   std::vector<std::string> layers;
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
     absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(sut);
     if (!s.ok()) continue;
     TraceHeader header;
     header.layer = layer;
+    header.upstream = upstream;
     if ((*s)->Configure(header).code() != absl::StatusCode::kUnimplemented) {
       layers.push_back(std::string(LayerName(layer)));
     }
@@ -225,6 +228,12 @@ int Serve(const CommandLine& cl) {
         json no = hello;
         no["ok"] = false;
         no["error"] = std::string(configured.message());
+        // A layer the system does not implement in this version (from
+        // v1.35 the layers come one by one): the layers it does implement
+        // there, so that the replayer skips the trace.
+        if (absl::IsUnimplemented(configured)) {
+          no["layers"] = ImplementedLayers(sut, header->upstream);
+        }
         reply = no.dump();
         decoder.reset();
       }

@@ -77,7 +77,7 @@ int Versions(const CommandLine& cl) {
       return UsageError("versions: --report takes FILE.md or FILE.json");
     }
   }
-  std::vector<std::string> versions = KnownUpstreams();
+  std::vector<std::string> versions = FullyModelledUpstreams();
   if (cl.Has("versions")) {
     absl::StatusOr<std::vector<std::string>> v =
         ParseVersionList(cl.Last("versions", ""));

@@ -209,7 +209,8 @@ absl::StatusOr<std::vector<std::string>> ParseVersionList(
 VersionDiff CompareVersions(const Trace& trace,
                             const VersionDiffOptions& options) {
   VersionDiff d;
-  d.versions = options.versions.empty() ? KnownUpstreams() : options.versions;
+  d.versions =
+      options.versions.empty() ? FullyModelledUpstreams() : options.versions;
   d.steps = static_cast<int>(trace.steps.size());
   const size_t n = d.versions.size();
   const int header_line = trace.header_line > 0 ? trace.header_line : 1;

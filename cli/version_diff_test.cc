@@ -118,7 +118,7 @@ TEST(ParseVersionListTest, KnownVersionsOldestFirst) {
   for (const Bad& b :
        {Bad{"v1.26.7", "at least two"}, Bad{"v1.26.7,v1.26.7", "twice"},
         Bad{"v1.26.7,v1.31.0", "not \"v1.31.0\""}, Bad{"v1.26.7,", "not \"\""},
-        Bad{"", "v1.25.12, v1.26.7 or v1.30.12"}}) {
+        Bad{"", "v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2"}}) {
     absl::StatusOr<std::vector<std::string>> r = ParseVersionList(b.list);
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << b.list;
     EXPECT_THAT(r.status().message(), HasSubstr(b.says)) << b.list;

@@ -203,7 +203,7 @@ TEST(DecoderTest, TheConfigByteChoosesTheVersion) {
     EXPECT_EQ(VersionIndex(kFuzzVersions[v]), v == 3 ? 0 : v);
   }
   EXPECT_EQ(kFuzzVersions[0], std::string("v1.26.7"));
-  for (const std::string& version : KnownUpstreams()) {
+  for (const std::string& version : FullyModelledUpstreams()) {
     EXPECT_EQ(kFuzzVersions[VersionIndex(version)], version);
   }
 }

@@ -56,6 +56,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"pod_requests_summed_as_quantities", "v1.30.12",
        &U::pod_requests_summed_as_quantities},
       // Added by v1.35 and later (cache layer).
+      {"queueing_hints", "v1.35.4", &U::queueing_hints},
+      {"pop_from_backoff_q", "v1.35.4", &U::pop_from_backoff_q},
+      {"nominator_ignores_empty_node_name", "v1.37.2",
+       &U::nominator_ignores_empty_node_name},
       {"remove_pod_subtracts_stored_requests", "v1.35.4",
        &U::remove_pod_subtracts_stored_requests},
       {"forget_of_unknown_pod_succeeds", "v1.35.4",
@@ -96,11 +100,15 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                      up->version));
   }
   if (auto it = features.find("SchedulerQueueingHints");
-      it != features.end() && it->second) {
+      it != features.end() && it->second != up->queueing_hints) {
     return absl::InvalidArgumentError(
-        absl::StrCat("impl: features.SchedulerQueueingHints is not "
-                     "implemented (",
-                     up->version, " runs with it off)"));
+        up->queueing_hints
+            ? absl::StrCat(
+                  "impl: features.SchedulerQueueingHints is locked to true in ",
+                  up->version)
+            : absl::StrCat("impl: features.SchedulerQueueingHints is not "
+                           "implemented (",
+                           up->version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // implemented (all but the cache layer) is refused as unimplemented, so

@@ -112,6 +112,12 @@ struct Upstream {
   // kubernetes#136204 (v1.36): no ttl, FinishBinding or cleanupAssumedPods:
   // assumed pods never expire and none is bindingFinished.
   bool assumed_pods_never_expire = false;
+
+  // --- from v1.35 (queue layer; impl does not implement it yet: its queue
+  // layer of these versions refuses the header) ---
+  bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
+  bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
+  bool nominator_ignores_empty_node_name = false;  // v1.37
 };
 
 // One switch of impl's version table.

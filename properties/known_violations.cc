@@ -350,7 +350,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an add of a pod already in activeQ or backoffQ whose new object is "
        "gated puts it in unschedulablePods and returns before removing the "
        "other copy: the pod is in two queues (hostile input)",
-       &GatedAddKeepsQueuedCopy, kWithGates},
+       &GatedAddKeepsQueuedCopy, kWithGatesThroughV137},
       {"duplicate-add-requeues-assumed", 0,
        "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 50",
        "golden/regression/upstream/scheduler/"

@@ -40,10 +40,14 @@ show() { echo "--- schedtrace conformance (exit $status), last lines:"; tail -30
 [ "$status" -eq 0 ] || { show; fail "exit status $status, want 0"; }
 
 # Two systems (model, impl), one PASS line per trace each, every one under
-# the installed corpus.
+# the installed corpus; a layer a system does not judge yet in a version
+# (from v1.35 the layers come one by one) is skipped, as the summary counts.
 passes="$(grep -c '^PASS ' "$tmp/out" || true)"
-[ "$passes" -eq $((2 * traces)) ] ||
-  { show; fail "$passes PASS lines, want $((2 * traces)) (2 systems x $traces traces)"; }
+skips="$(sed -n 's/^[0-9]* passed, 0 failed, \([0-9]*\) skipped$/\1/p' "$tmp/out" | tail -1)"
+skips="${skips:-0}"
+[ "$((passes + skips))" -eq $((2 * traces)) ] ||
+  { show; fail "$passes PASS lines and $skips skipped, want $((2 * traces)) (2 systems x $traces traces)"; }
+[ "$passes" -gt "$skips" ] || { show; fail "$skips skipped, $passes PASS"; }
 outside="$(grep '^PASS ' "$tmp/out" | grep -v "^PASS $golden/" | head -3 || true)"
 [ -z "$outside" ] || { show; fail "traces not from $golden: $outside"; }
 grep -q "^PASS $golden/upstream-v1.26.7/" "$tmp/out" ||
