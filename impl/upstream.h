@@ -117,7 +117,13 @@ struct Upstream {
   // layer of these versions refuses the header) ---
   bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
   bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
-  bool nominator_ignores_empty_node_name = false;  // v1.37
+  bool nominator_ignores_empty_node_name = false;          // v1.37
+  bool move_request_cycle_removed = false;                 // kubernetes#138420
+  bool add_nominates_gated_pods = false;                   // kubernetes#139057
+  bool move_to_active_leaves_other_queues = false;         // v1.37
+  bool update_finds_unschedulable_pod_by_old_key = false;  // v1.37
+  bool wildcard_events_move_gated_pods = false;            // v1.37
+  bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
 };
 
 // One switch of impl's version table.

@@ -259,17 +259,28 @@ void BackendQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
 }
 
 // upstream: moveToActiveQ. From backoffQ, PreEnqueue already ran when the
-// pod entered it.
-bool BackendQueue::moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ) {
+// pod entered it. `nominate`: before v1.37, a pod added to activeQ for a
+// pod add (or an update of a pod in no queue) is nominated here.
+bool BackendQueue::moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ,
+                                 bool nominate) {
+  const std::string key = pInfo->pod().Key();
   if (!(up_.pop_from_backoff_q && movesFromBackoffQ)) {
     runPreEnqueuePlugins(*pInfo);
   }
   if (!pInfo->gating_plugin.empty()) {
-    unschedulablePods_[pInfo->pod().Key()] = pInfo;
+    // Before v1.37 a gated pod with a copy in activeQ or backoffQ stays
+    // where that copy is.
+    if (!up_.move_to_active_leaves_other_queues &&
+        (activeQ_.Get(key) != nullptr || backoffQGet(key) != nullptr)) {
+      return false;
+    }
+    unschedulablePods_[key] = pInfo;
     return false;
   }
-  unschedulablePods_.erase(pInfo->pod().Key());
+  unschedulablePods_.erase(key);
+  if (!up_.move_to_active_leaves_other_queues) backoffQDelete(key);
   activeQ_.Add(pInfo);
+  if (nominate) nominator_.Add(pInfo->pod_info, std::nullopt);
   return true;
 }
 
@@ -292,8 +303,12 @@ void BackendQueue::Add(const PodPtr& pod) { addPod(pod); }
 
 void BackendQueue::addPod(const PodPtr& pod) {
   Entry pInfo = newQueuedPodInfo(pod);
-  nominator_.Add(pInfo->pod_info, std::nullopt);
-  moveToActiveQ(pInfo, false);
+  if (up_.add_nominates_gated_pods) {
+    nominator_.Add(pInfo->pod_info, std::nullopt);
+    moveToActiveQ(pInfo, false);
+  } else {
+    moveToActiveQ(pInfo, false, /*nominate=*/true);
+  }
 }
 
 // upstream: Activate: a pod in flight is activated when it comes back.
@@ -303,6 +318,7 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
   for (const PodPtr& pod : pods) {
     if (activate(pod->Key())) continue;
     addEventsIfPodInFlight(nullptr, pod, {kForceActivate});
+    if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;
   }
 }
 
@@ -412,7 +428,10 @@ void BackendQueue::flushUnschedulableEntitiesLeftover() {
   std::vector<Entry> toMove;
   for (const auto& [key, pInfo] : unschedulablePods_) {
     Time last = pInfo->timestamp;
-    if (pInfo->flush_timestamp.After(last)) last = pInfo->flush_timestamp;
+    if (up_.unschedulable_flush_waits_from_last_flush &&
+        pInfo->flush_timestamp.After(last)) {
+      last = pInfo->flush_timestamp;
+    }
     if (now_.Sub(last) > pod_max_in_unschedulable_) {
       pInfo->flush_timestamp = now_;
       toMove.push_back(pInfo);
@@ -479,7 +498,10 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     q->Add(pInfo);                    // Heap.AddOrUpdate
     return nominator_.Update(oldPod, pInfo->pod_info);
   }
-  if (auto it = unschedulablePods_.find(key); it != unschedulablePods_.end()) {
+  const std::string unschedulable_key =
+      up_.update_finds_unschedulable_pod_by_old_key ? key : newPod->Key();
+  if (auto it = unschedulablePods_.find(unschedulable_key);
+      it != unschedulablePods_.end()) {
     Entry pInfo = it->second;
     pInfo->pod_info->Update(newPod);
     if (absl::Status s = nominator_.Update(oldPod, pInfo->pod_info); !s.ok()) {
@@ -529,7 +551,8 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
     const EventObjects& objects) {
   if (!isEventOfInterest(event)) return;
   for (const Entry& pInfo : podInfoList) {
-    if (!pInfo->gating_plugin.empty() && !IsWildCard(event) &&
+    if (!pInfo->gating_plugin.empty() &&
+        !(up_.wildcard_events_move_gated_pods && IsWildCard(event)) &&
         !MatchAnyClusterEvent(event, pInfo->gating_plugin_events)) {
       continue;
     }
@@ -538,6 +561,7 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
     unschedulablePods_.erase(pInfo->pod().Key());
     requeuePodWithQueueingStrategy(pInfo, hint);
   }
+  if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;
   addEventIfAnyInFlight(event, objects);
 }
 
@@ -671,7 +695,7 @@ void BackendQueue::SnapshotQueueInto(QueueState& q) const {
   }
   unschedulable.Finish();
   q.scheduling_cycle = sched_cycle_;
-  q.move_request_cycle = -1;  // moveRequestCycle is gone with QueueingHints
+  q.move_request_cycle = move_request_cycle_;  // -1 from v1.37: gone
 }
 
 }  // namespace schedtrace::model

@@ -144,7 +144,8 @@ class BackendQueue {
                                        const QueueEvent& event,
                                        const EventObjects& objects) const;
   void runPreEnqueuePlugins(QueuedPodInfo& pInfo);
-  bool moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ);
+  bool moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ,
+                     bool nominate = false);
   bool moveToBackoffQ(const Entry& pInfo);
   void addPod(const PodPtr& pod);
   bool activate(const std::string& key);
@@ -177,6 +178,7 @@ class BackendQueue {
   Duration pod_max_backoff_ = 0;
   Duration pod_max_in_unschedulable_ = 0;
   int64_t sched_cycle_ = 0;
+  int64_t move_request_cycle_ = -1;  // until v1.37
   GoHeap<Entry> activeQ_;
   GoHeap<Entry> podBackoffQ_;       // failed on plugins
   GoHeap<Entry> podErrorBackoffQ_;  // failed on errors

@@ -98,6 +98,24 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "an empty nominated node name clears the nomination instead of "
        "keying it",
        &Upstream::nominator_ignores_empty_node_name},
+      {"move_request_cycle_removed", "kubernetes/kubernetes#138420",
+       "moveRequestCycle is gone (-1)", &Upstream::move_request_cycle_removed},
+      {"add_nominates_gated_pods", "kubernetes/kubernetes#139057",
+       "Add nominates the pod before PreEnqueue, gated or not",
+       &Upstream::add_nominates_gated_pods},
+      {"move_to_active_leaves_other_queues", "v1.37 (entity queue)",
+       "a gated pod joins unschedulablePods whatever other copy exists; "
+       "backoffQ keeps its copy of a pod moved to activeQ",
+       &Upstream::move_to_active_leaves_other_queues},
+      {"update_finds_unschedulable_pod_by_old_key", "v1.37 (entity queue)",
+       "Update finds the pod in unschedulablePods by the old object's key",
+       &Upstream::update_finds_unschedulable_pod_by_old_key},
+      {"wildcard_events_move_gated_pods", "v1.37 (entity queue)",
+       "the wildcard event considers gated pods too",
+       &Upstream::wildcard_events_move_gated_pods},
+      {"unschedulable_flush_waits_from_last_flush", "v1.37 (FlushTimestamp)",
+       "the leftover flush counts from a pod's last flush too",
+       &Upstream::unschedulable_flush_waits_from_last_flush},
       {"remove_pod_subtracts_stored_requests", "kubernetes/kubernetes#129635",
        "NodeInfo.RemovePod subtracts the requests of the pod it stored, not "
        "of the object given",
@@ -148,6 +166,12 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     }
     if (UpstreamAtLeast(version, "v1.37.2")) {
       up.nominator_ignores_empty_node_name = true;
+      up.move_request_cycle_removed = true;
+      up.add_nominates_gated_pods = true;
+      up.move_to_active_leaves_other_queues = true;
+      up.update_finds_unschedulable_pod_by_old_key = true;
+      up.wildcard_events_move_gated_pods = true;
+      up.unschedulable_flush_waits_from_last_flush = true;
     }
   } else if (version != "v1.26.7") {
     // An unknown version; v1.26.7 is every switch's default.
@@ -195,10 +219,9 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged: the cache layer of every one, and the queue
-  // layer of v1.37.2, are modelled.
-  const bool modelled = header.layer == Layer::kCache ||
-                        (header.layer == Layer::kQueue && version == "v1.37.2");
+  // skipped rather than judged: the cache and queue layers are modelled.
+  const bool modelled =
+      header.layer == Layer::kCache || header.layer == Layer::kQueue;
   if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),

@@ -122,7 +122,7 @@ struct Upstream {
   // model/backend_queue.h): QueueingHints decide every move, in-flight pods
   // and the events received meanwhile decide where a failed pod goes,
   // backoff counts failures (UnschedulableCount, ConsecutiveErrorsCount, an
-  // error backoffQ of its own), and moveRequestCycle is gone.
+  // error backoffQ of its own), and moveRequestCycle no longer decides.
   bool queueing_hints = false;
   // KEP-5142 (Beta, on by default since v1.33): SchedulerPopFromBackoffQ.
   // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a
@@ -135,6 +135,29 @@ struct Upstream {
   // cleared by ModeOverride "") clears the pod's nomination and keys none;
   // before, the pod was listed under "".
   bool nominator_ignores_empty_node_name = false;
+  // kubernetes#138420 (QueueingHints graduate): moveRequestCycle is gone.
+  // Before, every move of interest and every Activate of a pod it did not
+  // activate set it to the scheduling cycle, read only without hints.
+  bool move_request_cycle_removed = false;
+  // kubernetes#139057: addPod nominates the pod before PreEnqueue, gated or
+  // not; before, moveToActiveQ nominated a pod it added to activeQ for a
+  // pod add or an update of a pod in no queue.
+  bool add_nominates_gated_pods = false;
+  // The v1.37 entity queue (moveToActiveQ): a gated pod goes to
+  // unschedulablePods even when a copy is in activeQ or backoffQ, and a
+  // pod moved to activeQ is not taken out of backoffQ; before, the former
+  // did nothing and the latter deleted the backoffQ copy.
+  bool move_to_active_leaves_other_queues = false;
+  // Update looks a pod up in unschedulablePods by the old object's key
+  // (before: the new one's).
+  bool update_finds_unschedulable_pod_by_old_key = false;
+  // moveEntitiesToActiveOrBackoffQueue considers a gated pod for the
+  // wildcard event too (before: only for its gating plugin's events).
+  bool wildcard_events_move_gated_pods = false;
+  // flushUnschedulableEntitiesLeftover counts a pod's time from its last
+  // flush too (QueuedPodInfo.FlushTimestamp), so a pod the flush left gated
+  // waits a whole period again.
+  bool unschedulable_flush_waits_from_last_flush = false;
 
   // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
 

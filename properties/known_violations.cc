@@ -250,9 +250,12 @@ const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
                                                      "v1.30.12"};
 // Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
 const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
-// Gates from v1.26, and the v1.37.2 queue: PreEnqueue runs when a pod
-// enters backoffQ and not again on its way to activeQ.
-const std::vector<std::string_view> kWithGatesThroughV137 = {
+// Every version with scheduling gates (from v1.26).
+const std::vector<std::string_view> kEveryGatedVersion = {
+    "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3", "v1.37.2"};
+// Gates, but not v1.35 and v1.36, whose moveToActiveQ leaves a gated pod
+// where its copy in activeQ or backoffQ is.
+const std::vector<std::string_view> kWithGatesButV135V136 = {
     "v1.26.7", "v1.30.12", "v1.37.2"};
 // Before kubernetes/kubernetes#110279.
 const std::vector<std::string_view> kV125 = {"v1.25.12"};
@@ -341,7 +344,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "golden/handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
        "an update adding scheduling gates to a pod in activeQ leaves it "
        "there, and it is popped with its gates",
-       &GatesAddedInActiveQ, kWithGatesThroughV137},
+       &GatesAddedInActiveQ, kEveryGatedVersion},
       {"gated-add-keeps-queued-copy", 0,
        "PriorityQueue.Add / addToActiveQ (scheduling_queue.go), "
        "docs/UPSTREAM.md "
@@ -350,7 +353,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an add of a pod already in activeQ or backoffQ whose new object is "
        "gated puts it in unschedulablePods and returns before removing the "
        "other copy: the pod is in two queues (hostile input)",
-       &GatedAddKeepsQueuedCopy, kWithGatesThroughV137},
+       &GatedAddKeepsQueuedCopy, kWithGatesButV135V136},
       {"duplicate-add-requeues-assumed", 0,
        "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 50",
        "golden/regression/upstream/scheduler/"
