@@ -3,7 +3,8 @@
 // (`nominatorPodLister: "queue-ops"`), and plays the caller upstream's queue
 // has: it holds the QueuedPodInfo each Pop returned, which the trace's
 // q_add_unschedulable names by pod key, and turns q_move_all's key list into
-// the queue's PreEnqueueCheck.
+// the queue's PreEnqueueCheck. From v1.35 the queue is impl::BackendQueue,
+// its ops mapped as the model's queue system maps them.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "core/refill.h"
+#include "impl/backend_queue.h"
 #include "impl/queue.h"
 #include "impl/system.h"
 #include "impl/upstream.h"
@@ -28,14 +30,28 @@ class QueueSystem : public SnapshotIntoSystem {
     }
     last_popped_.clear();  // handles of the queue replaced below
     queue_.reset();
+    backend_.reset();
+    carried_.clear();
     absl::StatusOr<Upstream> up = UpstreamFor(header);
     if (!up.ok()) return up.status();
-    queue_.emplace(header.config, *up);  // the header's map, as it is
+    if (up->queueing_hints) {
+      backend_ = std::make_unique<BackendQueue>(header.config, *up);
+    } else {
+      queue_.emplace(header.config, *up);  // the header's map, as it is
+    }
     exited_ = false;
     return absl::OkStatus();
   }
 
   absl::StatusOr<StepOut> Apply(const Step& step) override {
+    if (backend_ != nullptr) {
+      marks_ = backend_->Marks();
+      if (exited_) {
+        return absl::FailedPreconditionError(
+            "impl: the queue panicked at an earlier step");
+      }
+      return ApplyBackend(step);
+    }
     if (!queue_) return absl::FailedPreconditionError("impl: not configured");
     marks_ = queue_->Marks();
     if (exited_) {
@@ -119,12 +135,23 @@ class QueueSystem : public SnapshotIntoSystem {
 
   // The lists, cycles and nominations the last step changed.
   void Touched(StateTouch& t) const override {
+    if (backend_ != nullptr) {
+      t.Clear();
+      return backend_->AddTouched(marks_, t);
+    }
     if (!queue_) return t.SetAll();
     t.Clear();
     queue_->AddTouched(marks_, t);
   }
 
   void RefreshInto(State& s, const StateTouch& t) const override {
+    if (backend_ != nullptr && s.queue && s.nominated && !s.cache) {
+      backend_->RefreshQueueInto(*s.queue, t);
+      if (t.Touches(StateTouch::kNominated)) {
+        backend_->SnapshotNominatedInto(*s.nominated);
+      }
+      return;
+    }
     if (!queue_ || !s.queue || !s.nominated || s.cache) return SnapshotInto(s);
     queue_->RefreshQueueInto(*s.queue, t);
     if (t.Touches(StateTouch::kNominated)) {
@@ -136,7 +163,10 @@ class QueueSystem : public SnapshotIntoSystem {
     s.cache.reset();
     s.waiting.reset();
     s.parked.reset();
-    if (queue_) {
+    if (backend_ != nullptr) {
+      backend_->SnapshotQueueInto(Engage(s.queue));
+      backend_->SnapshotNominatedInto(Engage(s.nominated));
+    } else if (queue_) {
       queue_->SnapshotQueueInto(Engage(s.queue));
       queue_->SnapshotNominatedInto(Engage(s.nominated));
     } else {
@@ -146,6 +176,114 @@ class QueueSystem : public SnapshotIntoSystem {
   }
 
  private:
+  // The ops on the queue of v1.35 and later, as upstream's event handlers
+  // call it: q_assigned_pod_added and q_assigned_pod_updated are moves with
+  // the assigned pod's events, the old object of q_assigned_pod_updated the
+  // latest object the trace carried for that key (the pod itself for a key
+  // never carried).
+  absl::StatusOr<StepOut> ApplyBackend(const Step& step) {
+    BackendQueue& q = *backend_;
+    q.SetNow(step.t);
+    auto carry = [this](const PodPtr& pod) {
+      if (pod != nullptr) carried_[pod->Key()] = pod;
+    };
+    QueueResult r = QueueResult::kOk;
+    StepOut out;
+    switch (step.op) {
+      case Op::kQAdd:
+        carry(step.pod);
+        q.ListerSet(step.pod);
+        q.Add(step.pod);
+        break;
+      case Op::kQUpdate:
+        carry(step.old_pod);
+        carry(step.new_pod);
+        q.ListerSet(step.new_pod);
+        r = q.Update(step.old_pod, step.new_pod);
+        break;
+      case Op::kQDelete:
+        carry(step.pod);
+        q.ListerDelete(*step.pod);
+        q.Delete(*step.pod);
+        break;
+      case Op::kQPop: {
+        out.popped_present = true;
+        if (std::optional<BackendQueue::Handle> h = q.PopHandle()) {
+          std::string key = q.HandlePod(*h)->Key();
+          out.attempts = q.HandleAttempts(*h);
+          KeepPopped(key, *h);
+          out.popped = std::move(key);
+        }
+        break;
+      }
+      case Op::kQAddUnschedulable: {
+        auto it = last_popped_.find(step.pod_key);
+        if (it == last_popped_.end()) {
+          return absl::InvalidArgumentError(
+              "impl: q_add_unschedulable of a pod never popped: " +
+              step.pod_key);
+        }
+        q.SetHandlePlugins(it->second, step.plugins);
+        r = q.AddUnschedulablePodIfNotPresent(it->second);
+        break;
+      }
+      case Op::kQActivate:
+        q.Activate(step.pods);
+        break;
+      case Op::kQMoveAll:
+        q.MoveAllToActiveOrBackoffQueue(q.TraceEvent(step.event), nullptr,
+                                        PrecheckOf(step.precheck));
+        break;
+      case Op::kQAssignedPodAdded:
+        carry(step.pod);
+        q.ListerSet(step.pod);
+        // upstream: Scheduler.addAssignedPodToCache.
+        q.MoveAllToActiveOrBackoffQueue(q.AssignedPodAddEvent(), step.pod,
+                                        nullptr);
+        break;
+      case Op::kQAssignedPodUpdated: {
+        auto it = carried_.find(step.pod->Key());
+        const PodPtr old = it == carried_.end() ? step.pod : it->second;
+        carry(step.pod);
+        q.ListerSet(step.pod);
+        // upstream: Scheduler.updatePodInCache.
+        q.PodSchedulingPropertiesChange(*step.pod, *old, false, events_);
+        for (BackendQueue::EventId e : events_) {
+          q.MoveAllToActiveOrBackoffQueue(e, step.pod, nullptr);
+        }
+        break;
+      }
+      case Op::kQNominate:
+        carry(step.pod);
+        q.AddNominatedPodOverride(step.pod, step.nominated_node);
+        break;
+      case Op::kFlushBackoff:
+        q.FlushBackoffQCompleted();
+        break;
+      case Op::kFlushUnschedulable:
+        q.FlushUnschedulableEntitiesLeftover();
+        break;
+      default:
+        return absl::InvalidArgumentError(
+            "impl queue system: not a queue-layer op");
+    }
+    if (r == QueueResult::kFatal || q.Panicked()) {
+      exited_ = true;
+      return StepOut{.fatal = true};
+    }
+    out.error = r == QueueResult::kError;
+    return out;
+  }
+
+  // The last Pop of `key` returned h (BackendQueue): as KeepPopped below.
+  void KeepPopped(const std::string& key, BackendQueue::Handle h) {
+    auto [it, inserted] = last_popped_.try_emplace(key, h);
+    if (inserted) return;
+    const BackendQueue::Handle old = it->second;
+    it->second = h;
+    backend_->Release(old);
+  }
+
   // The last Pop of `key` returned h: the System holds h (the queue's
   // reference moved to it) in place of the handle it held before.
   void KeepPopped(PriorityQueue& q, const std::string& key,
@@ -173,6 +311,10 @@ class QueueSystem : public SnapshotIntoSystem {
   }
 
   std::optional<PriorityQueue> queue_;
+  std::unique_ptr<BackendQueue> backend_;  // the queue from v1.35 on
+  // BackendQueue: key -> the latest pod object the trace carried.
+  absl::flat_hash_map<std::string, PodPtr> carried_;
+  BackendQueue::PodEvents events_;    // reused by q_assigned_pod_updated
   PriorityQueue::ChangeMarks marks_;  // at the last step's start
   bool exited_ = false;
   // pod key -> the QueuedPodInfo its last Pop returned (never dropped: a

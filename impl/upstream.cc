@@ -121,10 +121,13 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            up->version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
-  // implemented (all but the cache layer) is refused as unimplemented, so
-  // that its traces are skipped rather than judged.
-  if (UpstreamAtLeast(up->version, "v1.35.4") &&
-      header.layer != Layer::kCache) {
+  // implemented (all but the cache layer, and the queue layer of v1.37.2)
+  // is refused as unimplemented, so that its traces are skipped rather than
+  // judged.
+  const bool implemented =
+      header.layer == Layer::kCache ||
+      (header.layer == Layer::kQueue && up->version == "v1.37.2");
+  if (UpstreamAtLeast(up->version, "v1.35.4") && !implemented) {
     return absl::UnimplementedError(
         absl::StrCat("impl: the ", std::string(LayerName(header.layer)),
                      " layer of ", up->version, " is not implemented yet"));

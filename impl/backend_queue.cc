@@ -1,0 +1,702 @@
+// impl::BackendQueue's core (impl/backend_queue.h): the slab of records,
+// interning (keys, plugins, resources, events), backoff, PreEnqueue, and the
+// queue's API calls. unschedulablePods, moves and the in-flight list are in
+// backend_queue_moves.cc; the nominator and snapshots in
+// backend_queue_snapshot.cc.
+#include "impl/backend_queue.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "impl/go_int.h"
+#include "impl/quantity_sum.h"
+
+namespace schedtrace::impl {
+namespace {
+
+// upstream: fwk.ActionType, v1.37's values: the pod update actions sit
+// above the node ones, and Update and All hold every update bit.
+namespace action {
+constexpr int32_t kAdd = 1;
+constexpr int32_t kDelete = 2;
+constexpr int32_t kUpdatePodLabel = 512;
+constexpr int32_t kUpdatePodScaleDown = 1024;
+constexpr int32_t kUpdatePodScaleUp = 2048;
+constexpr int32_t kUpdatePodToleration = 4096;
+constexpr int32_t kUpdatePodSchedulingGatesEliminated = 8192;
+constexpr int32_t kAll = 32767;
+constexpr int32_t kUpdate = kAll & ~(kAdd | kDelete);
+}  // namespace action
+
+// The bits of an action name a trace may write; 0 for another name.
+int32_t ActionBits(const std::string& name) {
+  if (name == "Add") return action::kAdd;
+  if (name == "Delete") return action::kDelete;
+  if (name == "UpdateNodeAllocatable") return 4;
+  if (name == "UpdateNodeLabel") return 8;
+  if (name == "UpdateNodeTaint") return 16;
+  if (name == "UpdateNodeCondition") return 32;
+  if (name == "UpdateNodeAnnotation") return 64;
+  if (name == "Update") return action::kUpdate;
+  if (name == "All") return action::kAll;
+  return 0;
+}
+
+// The resources MatchClusterEvents names, interned first.
+enum : uint16_t {
+  kWildCardResource = 0,
+  kPodResource,
+  kAssignedPodResource,
+  kUnscheduledPodResource,
+  kTargetPodResource,
+};
+
+// Go's zero time.Time{} (January 1, year 1), in ns from the trace's zero
+// (2023-01-01T00:00:00Z, 62135596800 + 1672531200 s later).
+constexpr TimeNs kGoZero =
+    -static_cast<TimeNs>(62135596800LL + 1672531200LL) * 1000000000;
+constexpr int64_t kNsPerSec = 1000000000;
+
+using Millis = absl::InlinedVector<std::pair<const std::string*, int64_t>, 4>;
+
+// upstream: resource.PodRequests (the containers' requests added, raised
+// to the largest init container's, plus overhead), as milli-values.
+void RequestMillis(const Pod& pod, Millis& out) {
+  struct Entry {
+    const std::string* name;
+    QuantitySum sum;
+  };
+  absl::InlinedVector<Entry, 4> reqs;
+  absl::InlinedVector<std::pair<const std::string*, const Quantity*>, 4> init;
+  auto find = [&reqs](const std::string& name) -> Entry* {
+    for (Entry& e : reqs) {
+      if (*e.name == name) return &e;
+    }
+    return nullptr;
+  };
+  auto add = [&](const ResourceList& list) {
+    for (const auto& [name, q] : list) {
+      if (Entry* e = find(name)) {
+        e->sum.Add(q);
+      } else {
+        reqs.push_back({&name, QuantitySum(q)});
+      }
+    }
+  };
+  for (const Container& c : pod.containers) add(c.requests);
+  for (const Container& c : pod.init_containers) {
+    for (const auto& entry : c.requests) {
+      const std::string& name = entry.first;
+      const Quantity& q = entry.second;
+      auto it = std::find_if(init.begin(), init.end(),
+                             [&](const auto& e) { return *e.first == name; });
+      if (it == init.end()) {
+        init.push_back({&name, &q});
+      } else if (QuantitySum(*it->second).Less(q)) {
+        it->second = &q;
+      }
+    }
+  }
+  for (const auto& [name, q] : init) {
+    if (Entry* e = find(*name)) {
+      if (e->sum.Less(*q)) e->sum = QuantitySum(*q);
+    } else {
+      reqs.push_back({name, QuantitySum(*q)});
+    }
+  }
+  add(pod.overhead);
+  out.clear();
+  for (const Entry& e : reqs) {
+    out.push_back({e.name, e.sum.ToQuantity().MilliValue()});
+  }
+}
+
+// Whether some entry of `a` is missing from `b` or above b's.
+bool AnyAbove(const Millis& a, const Millis& b) {
+  for (const auto& entry : a) {
+    const std::string& name = *entry.first;
+    auto it = std::find_if(b.begin(), b.end(),
+                           [&](const auto& e) { return *e.first == name; });
+    if (it == b.end() || entry.second > it->second) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// upstream: NewPriorityQueue (scheduling_queue.go) with buildQueueingHintMap
+// and buildEventMap of the header's clusterEventMap, for every profile.
+BackendQueue::BackendQueue(const Config& config, const Upstream& up)
+    : up_(up),
+      active_(ActiveLess{this}, KeyOf{this}),
+      backoff_(BackoffLess{this}, KeyOf{this}),
+      error_backoff_(ErrorBackoffLess{this}, KeyOf{this}),
+      snapshot_active_(ActiveLess{this}, KeyOf{this}) {
+  initial_backoff_ns_ = WrapMul(config.pod_initial_backoff_ms, 1000000);
+  max_backoff_ns_ = WrapMul(config.pod_max_backoff_ms, 1000000);
+  max_in_unschedulable_ns_ =
+      WrapMul(config.pod_max_in_unschedulable_ms, 1000000);
+  use_lister_ = config.nominator_pod_lister == "queue-ops";
+  profiles_.insert(config.profiles.begin(), config.profiles.end());
+  for (const char* r :
+       {"*", "Pod", "AssignedPod", "UnscheduledPod", "TargetPod"}) {
+    InternResource(r);
+  }
+  scheduling_gates_ = InternPlugin("SchedulingGates");
+  for (const auto& [profile, plugins] : config.pre_enqueue_plugins) {
+    runs_scheduling_gates_[profile] =
+        std::find(plugins.begin(), plugins.end(), "SchedulingGates") !=
+        plugins.end();
+  }
+  for (const ClusterEventMapEntry& e : config.cluster_event_map) {
+    if (e.plugins.empty()) continue;  // no key of the QueueingHint map
+    Registration reg;
+    reg.resource = InternResource(e.resource);
+    for (const std::string& a : e.actions) reg.bits |= ActionBits(a);
+    for (const std::string& p : e.plugins) {
+      reg.plugins.push_back(InternPlugin(p));
+    }
+    registrations_.push_back(std::move(reg));
+  }
+  registered_plugins_ = plugin_names_.size();
+  assigned_pod_add_ = Event(kAssignedPodResource, action::kAdd);
+  wildcard_ = Event(kWildCardResource, action::kAll);
+}
+
+// upstream: PrioritySort.Less.
+bool BackendQueue::ActiveLess::operator()(uint32_t a, uint32_t b) const {
+  const Record& ra = q->slab_[a];
+  const Record& rb = q->slab_[b];
+  const int32_t pa = ra.pod->Priority();
+  const int32_t pb = rb.pod->Priority();
+  return pa > pb || (pa == pb && ra.timestamp < rb.timestamp);
+}
+
+// upstream: backoffQueue.lessBackoffCompletedWithPriority.
+bool BackendQueue::BackoffLess::operator()(uint32_t a, uint32_t b) const {
+  const TimeNs ea = q->slab_[a].backoff_expiry;
+  const TimeNs eb = q->slab_[b].backoff_expiry;
+  if (ea != eb) return ea < eb;
+  return ActiveLess{q}(a, b);
+}
+
+// upstream: backoffQueue.lessBackoffCompleted.
+bool BackendQueue::ErrorBackoffLess::operator()(uint32_t a, uint32_t b) const {
+  return q->slab_[a].backoff_expiry < q->slab_[b].backoff_expiry;
+}
+
+// ---------------------------------------------------------------------------
+// Slab and interning.
+
+// upstream: newQueuedPodInfo.
+uint32_t BackendQueue::NewRecord(const PodPtr& pod) {
+  const uint32_t key = InternKey(pod->Key());
+  uint32_t h;
+  if (!free_.empty()) {
+    h = free_.back();
+    free_.pop_back();
+  } else {
+    h = static_cast<uint32_t>(slab_.size());
+    slab_.emplace_back();
+  }
+  Record& r = slab_[h];
+  r.pod = pod;
+  r.key = key;
+  r.attempts = 0;
+  r.unschedulable_count = 0;
+  r.consecutive_errors = 0;
+  r.timestamp = now_ns_;
+  r.flush_timestamp = kGoZero;
+  r.backoff_expiry = GetBackoffTime(r);
+  r.plugins.clear();
+  r.gated = false;
+  r.refs = 0;
+  return h;
+}
+
+void BackendQueue::Unref(uint32_t h) {
+  Record& r = slab_[h];
+  if (--r.refs == 0) {
+    r.pod.reset();
+    free_.push_back(h);
+  }
+}
+
+uint32_t BackendQueue::InternKey(const std::string& key) {
+  auto [it, inserted] =
+      key_ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (inserted) {
+    keys_.push_back(key);
+    const uint32_t id = it->second;
+    if (id >= unsched_.size()) {
+      const size_t n = std::max<size_t>(id + 1, unsched_.size() * 2);
+      unsched_.resize(n, kNone);
+      unsched_pos_.resize(n, kNone);
+      stamp_.resize(n, 0);
+    }
+  }
+  return it->second;
+}
+
+// A pod's key id without allocating (a reused buffer), or nullopt.
+std::optional<uint32_t> BackendQueue::FindKey(const Pod& pod) {
+  key_buf_.assign(pod.namespace_);
+  key_buf_.push_back('/');
+  key_buf_.append(pod.name);
+  auto it = key_ids_.find(key_buf_);
+  if (it == key_ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+uint16_t BackendQueue::InternPlugin(const std::string& name) {
+  auto [it, inserted] = plugin_ids_.try_emplace(
+      name, static_cast<uint16_t>(plugin_names_.size()));
+  if (inserted) {
+    plugin_names_.push_back(name);
+    plugin_index_.emplace_back();
+  }
+  return it->second;
+}
+
+uint16_t BackendQueue::InternResource(const std::string& name) {
+  return resource_ids_
+      .try_emplace(name, static_cast<uint16_t>(resource_ids_.size()))
+      .first->second;
+}
+
+// upstream: framework.MatchClusterEvents(ce, incoming), with
+// matchEventResources: the incoming event is the registered one or more
+// specific.
+bool BackendQueue::MatchClusterEvents(const Registration& ce, uint16_t resource,
+                                      int32_t bits) const {
+  if (ce.resource == kWildCardResource && ce.bits == action::kAll) {
+    return true;
+  }
+  const bool resources =
+      ce.resource == kWildCardResource || ce.resource == resource ||
+      (ce.resource == kPodResource &&
+       (resource == kAssignedPodResource ||
+        resource == kUnscheduledPodResource || resource == kTargetPodResource));
+  return resources && (ce.bits & bits) != 0 && bits <= ce.bits;
+}
+
+// An event interned with what the queue decides from it alone:
+// ClusterEventIsWildCard, isEventOfInterest (no hint map without a
+// profile), the plugins of the QueueingHint map's matching keys, and
+// whether SchedulingGates' registrations (pluginToEventsMap) match it.
+BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits) {
+  const uint64_t id = (uint64_t{resource} << 32) | static_cast<uint32_t>(bits);
+  if (auto it = event_ids_.find(id); it != event_ids_.end()) return it->second;
+  EventInfo e;
+  e.resource = resource;
+  e.bits = bits;
+  e.wildcard = resource == kWildCardResource && bits == action::kAll;
+  e.matched.assign(registered_plugins_, 0);
+  bool any = false;
+  for (const Registration& reg : registrations_) {
+    if (!MatchClusterEvents(reg, resource, bits)) continue;
+    any = true;
+    for (uint16_t p : reg.plugins) e.matched[p] = 1;
+  }
+  const bool hint_maps = !profiles_.empty();
+  e.of_interest = e.wildcard || (hint_maps && any);
+  e.gate_match = hint_maps && e.matched[scheduling_gates_] != 0;
+  const EventId eid = static_cast<EventId>(events_.size());
+  events_.push_back(std::move(e));
+  event_ids_.emplace(id, eid);
+  return eid;
+}
+
+BackendQueue::EventId BackendQueue::TraceEvent(const ClusterEvent& event) {
+  return Event(InternResource(event.resource), ActionBits(event.action));
+}
+
+// upstream: framework.PodSchedulingPropertiesChange and its extractors
+// (extractPodLabelsChange, extractPodScaleDown, extractPodScaleUp,
+// extractPodSchedulingGateEliminatedChange, extractPodTolerationChange).
+void BackendQueue::PodSchedulingPropertiesChange(const Pod& new_pod,
+                                                 const Pod& old_pod,
+                                                 bool is_target_pod,
+                                                 PodEvents& out) {
+  const uint16_t r = !new_pod.node_name.empty() ? kAssignedPodResource
+                     : is_target_pod            ? kTargetPodResource
+                                                : kUnscheduledPodResource;
+  out.clear();
+  if (new_pod.labels != old_pod.labels) {
+    out.push_back(Event(r, action::kUpdatePodLabel));
+  }
+  Millis news, olds;
+  RequestMillis(new_pod, news);
+  RequestMillis(old_pod, olds);
+  if (AnyAbove(olds, news))
+    out.push_back(Event(r, action::kUpdatePodScaleDown));
+  if (AnyAbove(news, olds)) out.push_back(Event(r, action::kUpdatePodScaleUp));
+  if (new_pod.scheduling_gates.empty() && !old_pod.scheduling_gates.empty()) {
+    out.push_back(Event(r, action::kUpdatePodSchedulingGatesEliminated));
+  }
+  if (new_pod.tolerations.size() != old_pod.tolerations.size()) {
+    out.push_back(Event(r, action::kUpdatePodToleration));
+  }
+  if (out.empty()) out.push_back(Event(r, action::kUpdate));
+}
+
+// ---------------------------------------------------------------------------
+// Heaps.
+
+// upstream: activeQueue.add (Heap.AddOrUpdate).
+void BackendQueue::ActiveUpsert(uint32_t h) {
+  Ref(h);
+  if (std::optional<uint32_t> old = active_.Upsert(h)) Unref(*old);
+}
+
+// upstream: backoffQueue.add: a pod no plugin rejected waits in the error
+// backoffQ, and leaves the other heap.
+void BackendQueue::BackoffQAdd(uint32_t h) {
+  const uint32_t key = slab_[h].key;
+  Ref(h);
+  if (slab_[h].plugins.empty()) {
+    if (std::optional<uint32_t> old = error_backoff_.Upsert(h)) Unref(*old);
+    if (backoff_.Contains(key)) Unref(backoff_.Delete(key));
+    return;
+  }
+  if (std::optional<uint32_t> old = backoff_.Upsert(h)) Unref(*old);
+  if (error_backoff_.Contains(key)) Unref(error_backoff_.Delete(key));
+}
+
+// upstream: backoffQueue.delete.
+uint32_t BackendQueue::BackoffQDelete(uint32_t key) {
+  if (backoff_.Contains(key)) return backoff_.Delete(key);
+  if (error_backoff_.Contains(key)) return error_backoff_.Delete(key);
+  return kNone;
+}
+
+// ---------------------------------------------------------------------------
+// Backoff.
+
+// upstream: backoffQueue.alignToWindow: one-second windows
+// (backoffQOrderingWindowDuration), Go's Time.Truncate.
+TimeNs BackendQueue::AlignToWindow(TimeNs t) const {
+  TimeNs q = t / kNsPerSec;
+  if (t % kNsPerSec != 0 && t < 0) --q;
+  return q * kNsPerSec;
+}
+
+// upstream: backoffQueue.isEntityBackingoff.
+bool BackendQueue::IsPodBackingOff(const Record& r) const {
+  return !(r.backoff_expiry < AlignToWindow(now_ns_));
+}
+
+// upstream: backoffQueue.getBackoffTime, from the failures in a row (the
+// errors when the last attempt was one). Upstream caches it until the
+// pod's next failure, which changes all it is computed from: records keep
+// it, set when they are made and at each failure.
+TimeNs BackendQueue::GetBackoffTime(const Record& r) const {
+  if (max_backoff_ns_ == 0) return kGoZero;
+  const int count =
+      r.consecutive_errors > 0 ? r.consecutive_errors : r.unschedulable_count;
+  if (count == 0) return kGoZero;
+  return AlignToWindow(r.timestamp + CalculateBackoffDuration(count));
+}
+
+// upstream: backoffQueue.calculateBackoffDuration, with Go's shifts (a
+// shift of 64 or more leaves 0, or -1 for a negative value shifted right).
+int64_t BackendQueue::CalculateBackoffDuration(int count) const {
+  if (count == 0) return 0;
+  const int shift = count - 1;
+  const int64_t max_shifted =
+      shift >= 63 ? (max_backoff_ns_ < 0 ? -1 : 0) : max_backoff_ns_ >> shift;
+  if (initial_backoff_ns_ > max_shifted) return max_backoff_ns_;
+  if (shift >= 64) return 0;
+  return static_cast<int64_t>(static_cast<uint64_t>(initial_backoff_ns_)
+                              << shift);
+}
+
+// ---------------------------------------------------------------------------
+// PreEnqueue and the moves between queues.
+
+// upstream: runPreEnqueuePlugins / runPreEnqueuePluginsForPod /
+// runPreEnqueuePlugin: the gating plugin first, then the profile's; only
+// SchedulingGates can gate (a pod with schedulingGates), and its rejection
+// adds it to UnschedulablePlugins.
+// The gating plugin is looked up in the profile of the pod's scheduler
+// name: a name (changed by an update) whose profile lacks it leaves a nil
+// PreEnqueuePlugin, which panics.
+void BackendQueue::RunPreEnqueuePlugins(uint32_t h) {
+  Record& r = slab_[h];
+  auto it = runs_scheduling_gates_.find(r.pod->scheduler_name);
+  const bool runs = it != runs_scheduling_gates_.end() && it->second;
+  if (r.gated && !runs) {
+    panicked_ = true;
+    return;
+  }
+  const bool gated = !r.pod->scheduling_gates.empty() && (r.gated || runs);
+  if (gated && !std::binary_search(r.plugins.begin(), r.plugins.end(),
+                                   scheduling_gates_)) {
+    PluginSet plugins = r.plugins;
+    plugins.insert(
+        std::lower_bound(plugins.begin(), plugins.end(), scheduling_gates_),
+        scheduling_gates_);
+    SetPlugins(h, std::move(plugins));
+  }
+  if (slab_[h].gated != gated) {
+    slab_[h].gated = gated;
+    ++unsched_changes_;  // shown when h is unschedulablePods' record
+  }
+}
+
+// upstream: moveToActiveQ. From backoffQ PreEnqueue already ran when the
+// pod entered it.
+bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q) {
+  Ref(h);
+  if (!moves_from_backoff_q) RunPreEnqueuePlugins(h);
+  const bool gated = slab_[h].gated;
+  if (gated) {
+    UnschedAddOrUpdate(h);
+  } else {
+    UnschedDelete(slab_[h].key);
+    ActiveUpsert(h);
+  }
+  Unref(h);
+  return !gated;
+}
+
+// upstream: moveToBackoffQ.
+bool BackendQueue::MoveToBackoffQ(uint32_t h) {
+  Ref(h);
+  RunPreEnqueuePlugins(h);
+  const bool gated = slab_[h].gated;
+  if (gated) {
+    UnschedAddOrUpdate(h);
+  } else {
+    UnschedDelete(slab_[h].key);
+    BackoffQAdd(h);
+  }
+  Unref(h);
+  return !gated;
+}
+
+// upstream: requeueEntityWithQueueingStrategy; the queue the pod went to.
+BackendQueue::Queue BackendQueue::RequeuePodWithQueueingStrategy(
+    uint32_t h, Strategy strategy) {
+  if (strategy == Strategy::kSkip) {
+    UnschedAddOrUpdate(h);
+    return Queue::kUnschedulable;
+  }
+  if (IsPodBackingOff(slab_[h])) {
+    return MoveToBackoffQ(h) ? Queue::kBackoff : Queue::kUnschedulable;
+  }
+  return MoveToActiveQ(h, false) ? Queue::kActive : Queue::kUnschedulable;
+}
+
+// ---------------------------------------------------------------------------
+// The queue's API.
+
+// upstream: Add / addPod: nominated even when gated.
+void BackendQueue::Add(const PodPtr& pod) { AddPod(pod); }
+
+void BackendQueue::AddPod(const PodPtr& pod) {
+  const uint32_t h = NewRecord(pod);
+  Ref(h);
+  NominatorAdd(pod, std::nullopt);
+  MoveToActiveQ(h, false);
+  Unref(h);
+}
+
+// upstream: Update. A record holds one uid: PodInfo.Update refuses a pod
+// of another, and the queue then looks further (in the end, addPod).
+QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
+  if (old_pod == nullptr) return QueueResult::kFatal;
+  PodEvents events;
+  PodSchedulingPropertiesChange(*new_pod, *old_pod, true, events);
+  // upstream: unlockedActiveQueue.addEventsIfPodInFlight.
+  if (inflight_pods_.contains(new_pod->uid)) {
+    for (EventId e : events) inflight_.push_back(InFlight{e, false, nullptr});
+    return QueueResult::kOk;
+  }
+  const std::optional<uint32_t> key = FindKey(*old_pod);
+  if (!key) {
+    AddPod(new_pod);
+    return QueueResult::kOk;
+  }
+  auto same_uid = [&](uint32_t h) { return slab_[h].pod->uid == new_pod->uid; };
+  // upstream: unlockedActiveQueue.update, then backoffQueue.update.
+  if (active_.Contains(*key) && same_uid(active_.Get(*key))) {
+    const uint32_t h = active_.Get(*key);
+    SetPod(h, new_pod);
+    ActiveUpsert(h);
+    NominatorUpdate(old_pod, new_pod);
+    return QueueResult::kOk;
+  }
+  if (backoff_.Contains(*key) || error_backoff_.Contains(*key)) {
+    const bool plugins = backoff_.Contains(*key);
+    const uint32_t h = plugins ? backoff_.Get(*key) : error_backoff_.Get(*key);
+    if (same_uid(h)) {
+      SetPod(h, new_pod);
+      Ref(h);
+      if (plugins) {
+        if (std::optional<uint32_t> old = backoff_.Upsert(h)) Unref(*old);
+      } else {
+        if (std::optional<uint32_t> old = error_backoff_.Upsert(h)) {
+          Unref(*old);
+        }
+      }
+      NominatorUpdate(old_pod, new_pod);
+      return QueueResult::kOk;
+    }
+  }
+  if (const uint32_t h = unsched_[*key]; h != kNone) {
+    if (!same_uid(h)) {
+      AddPod(new_pod);
+      return QueueResult::kOk;
+    }
+    Ref(h);
+    SetPod(h, new_pod);
+    NominatorUpdate(old_pod, new_pod);
+    for (EventId e : events) {
+      const Strategy s = IsPodWorthRequeuing(slab_[h], e, new_pod)
+                             ? Strategy::kAfterBackoff
+                             : Strategy::kSkip;
+      if (RequeuePodWithQueueingStrategy(h, s) != Queue::kUnschedulable) {
+        break;
+      }
+    }
+    Unref(h);
+    return QueueResult::kOk;
+  }
+  AddPod(new_pod);
+  return QueueResult::kOk;
+}
+
+// upstream: Delete / deletePod: a pod in flight stays in flight.
+void BackendQueue::Delete(const Pod& pod) {
+  NominatorDelete(pod);
+  const std::optional<uint32_t> key = FindKey(pod);
+  if (!key) return;
+  if (active_.Contains(*key)) {
+    Unref(active_.Delete(*key));
+    return;
+  }
+  if (const uint32_t h = BackoffQDelete(*key); h != kNone) {
+    Unref(h);
+    return;
+  }
+  UnschedDelete(*key);
+}
+
+// upstream: Activate: a pod neither in unschedulablePods nor in backoffQ
+// but in flight gets a ForceActivate event carrying it.
+void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
+  for (const PodPtr& pod : pods) {
+    const std::optional<uint32_t> key = FindKey(*pod);
+    if (key && ActivateKey(*key)) continue;
+    // upstream: activeQueue.addEventsIfPodInFlight(nil, pod,
+    // EventForceActivate).
+    if (inflight_pods_.contains(pod->uid)) {
+      inflight_.push_back(InFlight{wildcard_, false, pod});
+    }
+  }
+}
+
+// upstream: activate.
+bool BackendQueue::ActivateKey(uint32_t key) {
+  uint32_t h = unsched_[key];
+  bool moves_from_backoff_q = false;
+  if (h != kNone) {
+    Ref(h);
+  } else {
+    h = BackoffQDelete(key);  // its reference passes to us
+    if (h == kNone) return false;
+    moves_from_backoff_q = true;
+  }
+  const bool moved = MoveToActiveQ(h, moves_from_backoff_q);
+  Unref(h);
+  return moved;
+}
+
+// upstream: flushBackoffQCompleted (popAllBackoffCompleted: backoffQ, then
+// the error backoffQ).
+void BackendQueue::FlushBackoffQCompleted() {
+  candidates_.clear();  // records here, not keys
+  while (!backoff_.empty() && !IsPodBackingOff(slab_[backoff_.Top()])) {
+    candidates_.push_back(backoff_.Pop());
+  }
+  while (!error_backoff_.empty() &&
+         !IsPodBackingOff(slab_[error_backoff_.Top()])) {
+    candidates_.push_back(error_backoff_.Pop());
+  }
+  for (uint32_t h : candidates_) {
+    MoveToActiveQ(h, true);
+    Unref(h);  // the heap's reference
+  }
+}
+
+// upstream: PopHandle (activeQueue.unlockedPop and
+// unlockedMoveEntityToInFlight): activeQ's head, else backoffQ's (never
+// the error backoffQ's); a pod whose uid is in flight already is dropped
+// and the next one popped.
+std::optional<BackendQueue::Handle> BackendQueue::PopHandle() {
+  while (true) {
+    uint32_t h;
+    if (!active_.empty()) {
+      h = active_.Pop();
+    } else if (!backoff_.empty()) {
+      h = backoff_.Pop();
+    } else {
+      return std::nullopt;
+    }
+    Record& r = slab_[h];
+    ++r.attempts;
+    ++shared_changes_;
+    auto [it, inserted] = inflight_pods_.try_emplace(
+        r.pod->uid, inflight_base_ + inflight_.size());
+    if (!inserted) {
+      Unref(h);
+      continue;
+    }
+    inflight_.push_back(InFlight{});
+    ++scheduling_cycle_;
+    return h;
+  }
+}
+
+void BackendQueue::SetHandlePlugins(Handle h,
+                                    const std::vector<std::string>& plugins) {
+  PluginSet set;
+  for (const std::string& p : plugins) set.push_back(InternPlugin(p));
+  std::sort(set.begin(), set.end());
+  set.erase(std::unique(set.begin(), set.end()), set.end());
+  SetPlugins(h, std::move(set));
+}
+
+// upstream: AddUnschedulablePodIfNotPresent; Done in every case.
+QueueResult BackendQueue::AddUnschedulablePodIfNotPresent(Handle h) {
+  Ref(h);
+  const PodPtr pod = slab_[h].pod;
+  const uint32_t key = slab_[h].key;
+  if (unsched_[key] != kNone || active_.Contains(key) || BackoffQHas(key)) {
+    Done(pod->uid);
+    Unref(h);
+    return QueueResult::kError;
+  }
+  Record& r = slab_[h];
+  if (r.plugins.empty()) {
+    ++r.consecutive_errors;
+  } else {
+    ++r.unschedulable_count;
+    r.consecutive_errors = 0;
+  }
+  r.timestamp = now_ns_;
+  r.flush_timestamp = kGoZero;
+  r.backoff_expiry = GetBackoffTime(r);
+  RequeuePodWithQueueingStrategy(h, DetermineSchedulingHintForInFlightPod(h));
+  Done(pod->uid);
+  Unref(h);
+  return QueueResult::kOk;
+}
+
+void BackendQueue::AddNominatedPodOverride(const PodPtr& pod,
+                                           const std::string& node) {
+  NominatorAdd(pod, node);
+}
+
+}  // namespace schedtrace::impl

@@ -1,0 +1,249 @@
+// impl::BackendQueue's unschedulablePods (a dense key -> record table with
+// an index from plugin id to keys), the move requests that take pods out
+// of it, and the in-flight list they and AddUnschedulablePodIfNotPresent
+// read (impl/backend_queue.h).
+#include <algorithm>
+#include <utility>
+
+#include "impl/backend_queue.h"
+
+namespace schedtrace::impl {
+
+// ---------------------------------------------------------------------------
+// unschedulablePods.
+
+// upstream: unschedulableEntities.addOrUpdate.
+void BackendQueue::UnschedAddOrUpdate(uint32_t h) {
+  const uint32_t key = slab_[h].key;
+  const uint32_t old = unsched_[key];
+  if (old == h) return;
+  ++unsched_changes_;
+  Ref(h);
+  if (old != kNone) {
+    IndexErase(key);
+    Unref(old);
+  } else {
+    unsched_pos_[key] = static_cast<uint32_t>(unsched_keys_.size());
+    unsched_keys_.push_back(key);
+  }
+  unsched_[key] = h;
+  IndexInsert(key);
+}
+
+// upstream: unschedulableEntities.delete.
+void BackendQueue::UnschedDelete(uint32_t key) {
+  const uint32_t h = unsched_[key];
+  if (h == kNone) return;
+  ++unsched_changes_;
+  IndexErase(key);
+  unsched_[key] = kNone;
+  const uint32_t pos = unsched_pos_[key];
+  const uint32_t last = unsched_keys_.back();
+  unsched_keys_[pos] = last;
+  unsched_pos_[last] = pos;
+  unsched_keys_.pop_back();
+  unsched_pos_[key] = kNone;
+  Unref(h);
+}
+
+// The index of the record unschedulablePods holds at `key`: by each of its
+// plugins (none: no_plugins_), and without_hints_ when its scheduler name
+// has no QueueingHint map.
+void BackendQueue::IndexInsert(uint32_t key) {
+  const Record& r = slab_[unsched_[key]];
+  if (r.plugins.empty()) {
+    no_plugins_.insert(key);
+  } else {
+    for (uint16_t p : r.plugins) plugin_index_[p].insert(key);
+  }
+  if (!HasHintMap(*r.pod)) without_hints_.insert(key);
+}
+
+void BackendQueue::IndexErase(uint32_t key) {
+  const Record& r = slab_[unsched_[key]];
+  if (r.plugins.empty()) {
+    no_plugins_.erase(key);
+  } else {
+    for (uint16_t p : r.plugins) plugin_index_[p].erase(key);
+  }
+  without_hints_.erase(key);
+}
+
+// Replaces a record's UnschedulablePlugins, re-indexing it when it is the
+// record unschedulablePods holds.
+void BackendQueue::SetPlugins(uint32_t h, PluginSet plugins) {
+  const uint32_t key = slab_[h].key;
+  const bool indexed = unsched_[key] == h;
+  if (indexed) {
+    ++unsched_changes_;
+    IndexErase(key);
+  }
+  slab_[h].plugins = std::move(plugins);
+  if (indexed) IndexInsert(key);
+}
+
+// upstream: QueuedPodInfo.Update (the same uid: the caller checked).
+void BackendQueue::SetPod(uint32_t h, const PodPtr& pod) {
+  const uint32_t key = slab_[h].key;
+  const bool indexed = unsched_[key] == h;
+  if (indexed) {
+    ++unsched_changes_;
+    IndexErase(key);
+  }
+  slab_[h].pod = pod;
+  if (indexed) IndexInsert(key);
+}
+
+// ---------------------------------------------------------------------------
+// Moves.
+
+// upstream: isPodWorthRequeuing, every plugin's QueueingHint being the
+// default Queue and no plugin Pending: after backoff or skip.
+bool BackendQueue::IsPodWorthRequeuing(const Record& r, EventId event,
+                                       const PodPtr& new_pod) const {
+  if (r.plugins.empty()) return true;
+  const EventInfo& e = events_[event];
+  if (e.wildcard) {
+    // A wildcard event carrying a pod is for that pod only.
+    return new_pod == nullptr || new_pod->uid == r.pod->uid;
+  }
+  if (!HasHintMap(*r.pod)) return true;  // "No QueueingHintMap ..."
+  for (uint16_t p : r.plugins) {
+    if (p < e.matched.size() && e.matched[p]) return true;
+  }
+  return false;
+}
+
+// upstream: MoveAllToActiveOrBackoffQueue / collectEntitiesToEvaluate: the
+// pods of unschedulablePods that pass the precheck. Only the pods the index
+// names can be worth requeuing by a non-wildcard event (a matched plugin, no
+// plugin, or no hint map), and the precheck is pure: the others are left out
+// before it.
+void BackendQueue::MoveAllToActiveOrBackoffQueue(
+    EventId event, const PodPtr& new_pod,
+    const std::function<bool(const Pod&)>& precheck) {
+  if (!events_[event].of_interest) return;
+  candidates_.clear();
+  if (events_[event].wildcard) {
+    candidates_ = unsched_keys_;
+  } else {
+    ++epoch_;
+    auto take = [&](uint32_t key) {
+      if (stamp_[key] == epoch_) return;
+      stamp_[key] = epoch_;
+      candidates_.push_back(key);
+    };
+    const std::vector<char>& matched = events_[event].matched;
+    for (uint16_t p = 0; p < matched.size(); ++p) {
+      if (!matched[p]) continue;
+      for (uint32_t key : plugin_index_[p]) take(key);
+    }
+    for (uint32_t key : no_plugins_) take(key);
+    for (uint32_t key : without_hints_) take(key);
+  }
+  if (precheck) {
+    std::erase_if(candidates_, [&](uint32_t key) {
+      return !precheck(*slab_[unsched_[key]].pod);
+    });
+  }
+  MovePodsToActiveOrBackoffQueue(event, new_pod);
+}
+
+// upstream: moveEntitiesToActiveOrBackoffQueue over candidates_ (keys), in
+// key order: upstream ranges over a Go map, the model over its std::map by
+// key, and pods moved with equal priorities and timestamps land in activeQ
+// in that order. A gated pod moves only on a wildcard event or one its
+// gating plugin registered.
+void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
+                                                  const PodPtr& new_pod) {
+  const EventInfo& e = events_[event];
+  if (!e.of_interest) return;
+  const bool wildcard = e.wildcard, gate_match = e.gate_match;
+  std::sort(candidates_.begin(), candidates_.end(),
+            [this](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+  for (uint32_t key : candidates_) {
+    const uint32_t h = unsched_[key];
+    if (h == kNone) continue;
+    if (slab_[h].gated && !wildcard && !gate_match) continue;
+    if (!IsPodWorthRequeuing(slab_[h], event, new_pod)) continue;
+    Ref(h);
+    UnschedDelete(key);
+    RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff);
+    Unref(h);
+  }
+  AddEventIfAnyInFlight(event, new_pod);
+}
+
+// upstream: flushUnschedulableEntitiesLeftover: strictly longer than the
+// limit since the pod's last attempt or its last flush.
+void BackendQueue::FlushUnschedulableEntitiesLeftover() {
+  candidates_.clear();
+  for (uint32_t key : unsched_keys_) {
+    Record& r = slab_[unsched_[key]];
+    const TimeNs last = std::max(r.timestamp, r.flush_timestamp);
+    if (SubSaturating(now_ns_, last) > max_in_unschedulable_ns_) {
+      r.flush_timestamp = now_ns_;
+      candidates_.push_back(key);
+    }
+  }
+  if (!candidates_.empty()) {
+    MovePodsToActiveOrBackoffQueue(wildcard_, nullptr);  // UnschedulableTimeout
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The in-flight list.
+
+// upstream: activeQueue.addEventIfAnyInFlight. Only a wildcard event's pod
+// is ever read (isPodWorthRequeuing).
+void BackendQueue::AddEventIfAnyInFlight(EventId event, const PodPtr& new_pod) {
+  if (inflight_pods_.empty()) return;
+  inflight_.push_back(
+      InFlight{event, false, events_[event].wildcard ? new_pod : nullptr});
+}
+
+// upstream: determineSchedulingHintForInFlightPod (clusterEventsForPod):
+// after backoff when some event received since the pod's pop is worth
+// requeuing it.
+BackendQueue::Strategy BackendQueue::DetermineSchedulingHintForInFlightPod(
+    uint32_t h) const {
+  const Record& r = slab_[h];
+  if (r.plugins.empty()) return Strategy::kAfterBackoff;
+  auto it = inflight_pods_.find(r.pod->uid);
+  if (it == inflight_pods_.end()) return Strategy::kAfterBackoff;
+  for (size_t i = it->second - inflight_base_ + 1; i < inflight_.size(); ++i) {
+    const InFlight& e = inflight_[i];
+    if (e.event == kNone) continue;  // another in-flight pod
+    if (IsPodWorthRequeuing(r, e.event, e.new_pod)) {
+      return Strategy::kAfterBackoff;
+    }
+  }
+  return Strategy::kSkip;
+}
+
+// upstream: activeQueue.unlockedDone: the pod leaves the list, and the
+// events no earlier in-flight pod needs go with it.
+void BackendQueue::Done(const std::string& uid) {
+  auto it = inflight_pods_.find(uid);
+  if (it == inflight_pods_.end()) return;
+  inflight_[it->second - inflight_base_].done = true;
+  inflight_pods_.erase(it);
+  while (inflight_head_ < inflight_.size() &&
+         (inflight_[inflight_head_].event != kNone ||
+          inflight_[inflight_head_].done)) {
+    inflight_[inflight_head_].new_pod.reset();
+    ++inflight_head_;
+  }
+  if (inflight_head_ == inflight_.size()) {
+    inflight_base_ += inflight_.size();
+    inflight_.clear();
+    inflight_head_ = 0;
+  } else if (inflight_head_ >= 64 && inflight_head_ * 2 >= inflight_.size()) {
+    inflight_.erase(inflight_.begin(),
+                    inflight_.begin() + static_cast<ptrdiff_t>(inflight_head_));
+    inflight_base_ += inflight_head_;
+    inflight_head_ = 0;
+  }
+}
+
+}  // namespace schedtrace::impl
