@@ -124,6 +124,7 @@ struct Upstream {
   bool update_finds_unschedulable_pod_by_old_key = false;  // v1.37
   bool wildcard_events_move_gated_pods = false;            // v1.37
   bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
+  bool pod_info_update_refuses_other_uid = false;          // v1.37
 };
 
 // One switch of impl's version table.

@@ -250,6 +250,16 @@ void BackendQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
     return true;
   };
   const std::string gating = pInfo.gating_plugin;
+  if (!gating.empty() &&
+      std::find(plugins.begin(), plugins.end(), gating) == plugins.end()) {
+    // upstream: preEnqueuePluginMap[schedulerName][GatingPlugin] is nil for
+    // a profile without that plugin (a pod moved to another scheduler name
+    // while gated), and calling it panics.
+    panic_ = FatalError(
+        "runPreEnqueuePluginsForPod: nil pointer dereference (the gating "
+        "plugin is not a PreEnqueue plugin of the pod's profile)");
+    return;
+  }
   if (!gating.empty() && rejects(gating)) return;
   for (const std::string& plugin : plugins) {
     if (plugin == gating) continue;
@@ -489,10 +499,16 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     addEventsIfPodInFlight(oldPod, newPod, events);
     return absl::OkStatus();
   }
+  // v1.37: QueuedPodInfo.Update refuses a pod of another uid, and the
+  // record it found is left as it was.
+  auto refuses = [&](const Entry& pInfo) {
+    return up_.pod_info_update_refuses_other_uid &&
+           pInfo->pod().uid != newPod->uid;
+  };
   const std::string key = oldPod->Key();
   for (GoHeap<Entry>* q : {&activeQ_, &podBackoffQ_, &podErrorBackoffQ_}) {
     const Entry* found = q->Get(key);
-    if (found == nullptr) continue;
+    if (found == nullptr || refuses(*found)) continue;
     Entry pInfo = *found;
     pInfo->pod_info->Update(newPod);  // QueuedPodInfo.Update
     q->Add(pInfo);                    // Heap.AddOrUpdate
@@ -503,6 +519,10 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
   if (auto it = unschedulablePods_.find(unschedulable_key);
       it != unschedulablePods_.end()) {
     Entry pInfo = it->second;
+    if (refuses(pInfo)) {
+      addPod(newPod);  // upstream: "Failed to update pod in an entity"
+      return absl::OkStatus();
+    }
     pInfo->pod_info->Update(newPod);
     if (absl::Status s = nominator_.Update(oldPod, pInfo->pod_info); !s.ok()) {
       return s;

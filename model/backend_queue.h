@@ -114,6 +114,10 @@ class BackendQueue {
   void flushBackoffQCompleted();
   void flushUnschedulableEntitiesLeftover();
 
+  // A panic upstream's queue would have raised in this step (FatalError),
+  // OK otherwise (as PriorityQueue::Panic).
+  absl::Status Panic() const { return panic_; }
+
   // upstream: the nominator.
   void AddNominatedPod(const std::shared_ptr<PodInfo>& pi,
                        const std::optional<NominatingInfo>& nominatingInfo) {
@@ -187,6 +191,7 @@ class BackendQueue {
   std::list<InFlight> inFlightEvents_;
   std::map<std::string, std::list<InFlight>::iterator> inFlightPods_;
   Nominator nominator_;
+  absl::Status panic_;  // Panic()
 };
 
 }  // namespace schedtrace::model

@@ -60,6 +60,7 @@ class QueueSystem : public SnapshotIntoSystem {
     if (backend_ != nullptr) {
       backend_->SetNow(step.t);
       s = DispatchBackend(step, out);
+      if (!backend_->Panic().ok()) s = backend_->Panic();
     } else {
       queue_->SetNow(step.t);
       s = Dispatch(step, out);

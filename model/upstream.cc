@@ -116,6 +116,9 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"unschedulable_flush_waits_from_last_flush", "v1.37 (FlushTimestamp)",
        "the leftover flush counts from a pod's last flush too",
        &Upstream::unschedulable_flush_waits_from_last_flush},
+      {"pod_info_update_refuses_other_uid", "v1.37 (PodInfo.Update)",
+       "a queued pod's record is not updated with a pod of another uid",
+       &Upstream::pod_info_update_refuses_other_uid},
       {"remove_pod_subtracts_stored_requests", "kubernetes/kubernetes#129635",
        "NodeInfo.RemovePod subtracts the requests of the pod it stored, not "
        "of the object given",
@@ -172,6 +175,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.update_finds_unschedulable_pod_by_old_key = true;
       up.wildcard_events_move_gated_pods = true;
       up.unschedulable_flush_waits_from_last_flush = true;
+      up.pod_info_update_refuses_other_uid = true;
     }
   } else if (version != "v1.26.7") {
     // An unknown version; v1.26.7 is every switch's default.

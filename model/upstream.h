@@ -158,6 +158,11 @@ struct Upstream {
   // flush too (QueuedPodInfo.FlushTimestamp), so a pod the flush left gated
   // waits a whole period again.
   bool unschedulable_flush_waits_from_last_flush = false;
+  // PodInfo.Update (framework/types.go) refuses a pod of another uid: the
+  // queue's Update then leaves the record it found as it was (and adds the
+  // new pod when the record was in unschedulablePods); before, the record
+  // took the other pod.
+  bool pod_info_update_refuses_other_uid = false;
 
   // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
 
