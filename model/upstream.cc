@@ -242,9 +242,11 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
   // skipped rather than judged: the cache layer of every one, and the queue
-  // layer of v1.37.2, are modelled.
-  const bool modelled = header.layer == Layer::kCache ||
-                        (header.layer == Layer::kQueue && version == "v1.37.2");
+  // and scheduler layers of v1.37.2, are modelled.
+  const bool modelled =
+      header.layer == Layer::kCache ||
+      (header.layer == Layer::kQueue && version == "v1.37.2") ||
+      (header.layer == Layer::kScheduler && version == "v1.37.2");
   if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),
