@@ -77,6 +77,23 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"forget_of_unknown_pod_succeeds", "v1.35.4",
        &U::forget_of_unknown_pod_succeeds},
       {"assumed_pods_never_expire", "v1.36.3", &U::assumed_pods_never_expire},
+      // Added by v1.35 and later (scheduler layer; mirrors of the model's).
+      {"fit_error_clears_nominated_node", "v1.35.4",
+       &U::fit_error_clears_nominated_node},
+      {"binding_cycle_nominates_node", "v1.35.4",
+       &U::binding_cycle_nominates_node},
+      {"unified_pod_handler", "v1.35.4", &U::unified_pod_handler},
+      {"node_delete_moves_pods", "v1.35.4", &U::node_delete_moves_pods},
+      {"storage_class_generic_handler", "v1.35.4",
+       &U::storage_class_generic_handler},
+      {"pre_filter_node_plugins_are_rejectors", "v1.35.4",
+       &U::pre_filter_node_plugins_are_rejectors},
+      {"nominated_pod_delete_moves_pods", "v1.35.4",
+       &U::nominated_pod_delete_moves_pods},
+      {"no_implicit_node_taint_update", "v1.37.2",
+       &U::no_implicit_node_taint_update},
+      {"failure_handler_skips_recreated_pod", "v1.37.2",
+       &U::failure_handler_skips_recreated_pod},
   };
   return *switches;
 }

@@ -125,6 +125,19 @@ struct Upstream {
   bool wildcard_events_move_gated_pods = false;            // v1.37
   bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
   bool pod_info_update_refuses_other_uid = false;          // v1.37
+
+  // --- from v1.35 (scheduler layer; impl does not implement it: its
+  // scheduler layer of these versions refuses the header; the model's
+  // model/upstream.h says what each does) ---
+  bool fit_error_clears_nominated_node = false;        // kubernetes#135007
+  bool binding_cycle_nominates_node = false;           // kubernetes#133021
+  bool unified_pod_handler = false;                    // kubernetes#134157
+  bool node_delete_moves_pods = false;                 // kubernetes#127464
+  bool storage_class_generic_handler = false;          // kubernetes#127798
+  bool pre_filter_node_plugins_are_rejectors = false;  // kubernetes#122251
+  bool nominated_pod_delete_moves_pods = false;        // v1.35
+  bool no_implicit_node_taint_update = false;  // kubernetes#138708 (v1.37)
+  bool failure_handler_skips_recreated_pod = false;  // v1.37
 };
 
 // One switch of impl's version table.

@@ -56,7 +56,7 @@ bool MatchAnyClusterEvent(const QueueEvent& ce,
   return false;
 }
 
-// A clusterEventMap entry as a key of the QueueingHint map.
+// A clusterEventMap entry as an event of the QueueingHint map.
 QueueEvent Registered(const ClusterEventMapEntry& e) {
   QueueEvent r{e.resource, 0, ""};
   for (const std::string& a : e.actions) r.action |= QueueActionBits(a);
@@ -73,6 +73,24 @@ std::map<std::string, int64_t> RequestMillis(const Pod& pod) {
 }
 
 }  // namespace
+
+QueueingHint DefaultQueueingHintFn(const Pod&, const EventObjects&) {
+  return QueueingHint::kQueue;
+}
+
+QueueingHintMap QueueingHintMapOfClusterEventMap(
+    const std::vector<ClusterEventMapEntry>& cluster_event_map) {
+  QueueingHintMap map;
+  for (const ClusterEventMapEntry& e : cluster_event_map) {
+    if (e.plugins.empty()) continue;
+    QueueingHintMapEntry& entry = map.emplace_back();
+    entry.event = Registered(e);
+    for (const std::string& plugin : e.plugins) {
+      entry.fns.push_back({plugin, DefaultQueueingHintFn});
+    }
+  }
+  return map;
+}
 
 int64_t QueueActionBits(const std::string& name) {
   static const auto* bits = new std::map<std::string, int64_t>{
@@ -139,8 +157,7 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
                            const Upstream& up)
     : config_(config),
       up_(up),
-      hint_fn_([](const std::string&, const Pod&, const QueueEvent&,
-                  const EventObjects&) { return QueueingHint::kQueue; }),
+      hint_map_(QueueingHintMapOfClusterEventMap(config.cluster_event_map)),
       pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
       pod_max_in_unschedulable_(
@@ -166,16 +183,13 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
       nominator_(std::move(lister), up.nominator_ignores_empty_node_name) {}
 
 // upstream: isEventOfInterest: the wildcard event, or one that some
-// plugin's registration in some profile's QueueingHint map matches. The
-// recorded queue layer gives each profile of the header the header's
-// clusterEventMap; an entry without plugins is no key of it.
+// plugin's registration in some profile's QueueingHint map matches (every
+// profile has hint_map_).
 bool BackendQueue::isEventOfInterest(const QueueEvent& event) const {
   if (IsWildCard(event)) return true;
   if (config_.profiles.empty()) return false;
-  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
-    if (!e.plugins.empty() && MatchClusterEvents(Registered(e), event)) {
-      return true;
-    }
+  for (const QueueingHintMapEntry& e : hint_map_) {
+    if (MatchClusterEvents(e.event, event)) return true;
   }
   return false;
 }
@@ -200,16 +214,12 @@ QueueingStrategy BackendQueue::isPodWorthRequeuing(
     return QueueingStrategy::kAfterBackoff;  // "No QueueingHintMap ..."
   }
   QueueingStrategy strategy = QueueingStrategy::kSkip;
-  for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
-    if (e.plugins.empty() || !MatchClusterEvents(Registered(e), event)) {
-      continue;
-    }
-    for (const std::string& plugin : e.plugins) {
+  for (const QueueingHintMapEntry& e : hint_map_) {
+    if (!MatchClusterEvents(e.event, event)) continue;
+    for (const QueueingHintFunction& hint : e.fns) {
+      const std::string& plugin = hint.plugin;
       if (!rejectors.contains(plugin)) continue;
-      if (hint_fn_(plugin, pInfo.pod(), event, objects) ==
-          QueueingHint::kQueueSkip) {
-        continue;
-      }
+      if (hint.fn(pInfo.pod(), objects) == QueueingHint::kQueueSkip) continue;
       if (pInfo.pending_plugins.contains(plugin)) {
         return QueueingStrategy::kImmediately;
       }
@@ -240,10 +250,10 @@ void BackendQueue::runPreEnqueuePlugins(QueuedPodInfo& pInfo) {
     // upstream: pluginToEventsMap (buildEventMap), once per profile.
     pInfo.gating_plugin_events.clear();
     for (size_t i = 0; i < config_.profiles.size(); ++i) {
-      for (const ClusterEventMapEntry& e : config_.cluster_event_map) {
-        if (std::find(e.plugins.begin(), e.plugins.end(), plugin) !=
-            e.plugins.end()) {
-          pInfo.gating_plugin_events.push_back(Registered(e));
+      for (const QueueingHintMapEntry& e : hint_map_) {
+        if (std::any_of(e.fns.begin(), e.fns.end(),
+                        [&](const auto& f) { return f.plugin == plugin; })) {
+          pInfo.gating_plugin_events.push_back(e.event);
         }
       }
     }

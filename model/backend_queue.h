@@ -71,31 +71,65 @@ std::vector<QueueEvent> PodSchedulingPropertiesChange(const Pod& newPod,
                                                       const Pod& oldPod,
                                                       bool isTargetPod);
 
+// upstream: the events of framework/events.go the scheduler's handlers send
+// (v1.35+).
+inline QueueEvent EventAssignedPodAdd() {
+  return QueueEvent{"AssignedPod", action::kAdd, "AssignedPodAdd"};
+}
+inline QueueEvent EventAssignedPodDelete() {
+  return QueueEvent{"AssignedPod", action::kDelete, "AssignedPodDelete"};
+}
+
 // upstream: queueingStrategy.
 enum class QueueingStrategy { kSkip, kAfterBackoff, kImmediately };
 // upstream: fwk.QueueingHint.
 enum class QueueingHint { kQueueSkip, kQueue };
 
 // The objects an event carries (oldObj, newObj); null where upstream passes
-// nil. The queue layer's events carry pods at most.
+// nil. The queue layer's events carry pods at most; the scheduler layer's
+// node events carry nodes.
 struct EventObjects {
   PodPtr old_pod;
   PodPtr new_pod;
+  NodePtr old_node;
+  NodePtr new_node;
 };
 
-// upstream: QueueingHintFn of one plugin. The queue layer's recordings give
-// every (event, plugin) pair upstream's defaultQueueingHintFn: Queue.
-using QueueingHintFn = std::function<QueueingHint(
-    const std::string& plugin, const Pod& pod, const QueueEvent& event,
-    const EventObjects& objects)>;
+// upstream: fwk.QueueingHintFn of one plugin for one registered event: what
+// the event (its objects) means for the unschedulable `pod`. A hint that
+// returns an error answers Queue here (isPodWorthRequeuing treats it so).
+using QueueingHintFn =
+    std::function<QueueingHint(const Pod& pod, const EventObjects& objects)>;
+// upstream: framework.defaultQueueingHintFn: always Queue.
+QueueingHint DefaultQueueingHintFn(const Pod& pod, const EventObjects& objects);
+
+// upstream: QueueingHintFunction (PreQueueingHintFn: none is registered).
+struct QueueingHintFunction {
+  std::string plugin;
+  QueueingHintFn fn;
+};
+// upstream: QueueingHintMap of one profile (every profile has the same):
+// registered event -> the hint functions of the plugins registering it, in
+// registration order.
+struct QueueingHintMapEntry {
+  QueueEvent event;
+  std::vector<QueueingHintFunction> fns;
+};
+using QueueingHintMap = std::vector<QueueingHintMapEntry>;
+
+// The queue layer's map: one key per clusterEventMap entry that names
+// plugins, each plugin with the default hint (docs/FORMAT.md).
+QueueingHintMap QueueingHintMapOfClusterEventMap(
+    const std::vector<ClusterEventMapEntry>& cluster_event_map);
 
 class BackendQueue {
  public:
   BackendQueue(const Config& config, PodLister lister, const Upstream& up);
 
   void SetNow(int64_t now_ms) { now_ = Time::FromMs(now_ms); }
-  // The QueueingHint function of every registered plugin (default: Queue).
-  void SetQueueingHintFn(QueueingHintFn fn) { hint_fn_ = std::move(fn); }
+  // The QueueingHint map of every profile (default: the header's
+  // clusterEventMap with default hints, QueueingHintMapOfClusterEventMap).
+  void SetQueueingHintMap(QueueingHintMap map) { hint_map_ = std::move(map); }
 
   // upstream: the SchedulingQueue interface.
   void Add(const PodPtr& pod);
@@ -125,6 +159,10 @@ class BackendQueue {
   }
   void DeleteNominatedPodIfExists(const PodPtr& pod) {
     nominator_.Delete(*pod);
+  }
+  std::vector<std::shared_ptr<PodInfo>> NominatedPodsForNode(
+      const std::string& nodeName) const {
+    return nominator_.PodsForNode(nodeName);
   }
 
   void SnapshotQueueInto(QueueState& out) const;
@@ -176,7 +214,7 @@ class BackendQueue {
 
   Config config_;
   Upstream up_;
-  QueueingHintFn hint_fn_;
+  QueueingHintMap hint_map_;
   Time now_;
   Duration pod_initial_backoff_ = 0;
   Duration pod_max_backoff_ = 0;

@@ -28,7 +28,10 @@ FilterStatus Scheduler::RunFilterPluginsWithNominatedPods(
 std::optional<NodeInfo> Scheduler::addNominatedPods(
     const Pod& pod, const NodeInfo& info) const {
   std::optional<NodeInfo> out;
-  for (const auto& pi : queue_->NominatedPodsForNode(info.node()->name)) {
+  const std::string& name = info.node()->name;
+  for (const auto& pi : backend_ != nullptr
+                            ? backend_->NominatedPodsForNode(name)
+                            : queue_->NominatedPodsForNode(name)) {
     if (pi->pod->Priority() >= pod.Priority() && pi->pod->uid != pod.uid) {
       if (!out) out.emplace(info);
       out->AddPod(pi->pod, up_);

@@ -73,13 +73,17 @@ std::string selectHost(const std::vector<NodeScore>& node_scores);
 // continuation once this step's handler work is done.
 absl::Status Scheduler::ScheduleOne(ReserveOutcome reserve,
                                     PermitOutcome permit) {
-  std::shared_ptr<QueuedPodInfo> pod_info = queue_->Pop();  // NextPod
+  std::shared_ptr<QueuedPodInfo> pod_info = queuePop();  // NextPod
   out_.popped_present = true;
   if (pod_info == nullptr) return absl::OkStatus();
   const PodPtr pod = pod_info->pod_info->pod;
   out_.popped = pod->Key();
-  if (!responsibleForPod(*pod)) return absl::OkStatus();  // frameworkForPod
+  if (!responsibleForPod(*pod)) {  // frameworkForPod
+    queueDone(pod->uid);
+    return absl::OkStatus();
+  }
   if (skipPodSchedule(*pod)) {
+    queueDone(pod->uid);
     out_.result = ScheduleResult{pod->Key(), "skipped"};
     return absl::OkStatus();
   }
@@ -110,13 +114,24 @@ absl::Status Scheduler::ScheduleOne(ReserveOutcome reserve,
   result.outcome = "scheduled";
   BindingCycle binding{pod->scheduler_name, cycle->pod_info,
                        *cycle->suggested_host};
+  // upstream (v1.35+): bindingCycle, before WaitOnPermit: TracePreBind's
+  // PreBindPreFlight answers Success, so updatePod patches the assumed pod's
+  // nominatedNodeName to its node when it differs (no condition: reason "").
+  if (up_.binding_cycle_nominates_node) {
+    const Pod& assumed = *binding.assumed_pod_info->pod_info->pod;
+    if (assumed.nominated_node_name != binding.node) {
+      out_.status_updates.push_back({assumed.Key(), "", binding.node});
+    }
+  }
   if (permit == PermitOutcome::kWait) {
     // upstream: RunPermitPlugins put the pod in the waiting-pods map; its
     // goroutine blocks in WaitOnPermit until a permit step.
     const std::string uid = binding.assumed_pod_info->pod_info->pod->uid;
     waiting_[binding.profile][uid] = std::move(binding);
   } else {
-    // upstream: WaitOnPermit passes at once.
+    // upstream: WaitOnPermit passes at once; from v1.35 bindingCycle then
+    // calls Done.
+    queueDone(binding.assumed_pod_info->pod_info->pod->uid);
     continuations_.push_back(
         [this, binding]() { return runBindingCycleUntilParked(binding); });
   }
@@ -143,8 +158,13 @@ absl::StatusOr<Scheduler::SchedulingCycleResult> Scheduler::schedulingCycle(
   if (!scheduled.ok()) return scheduled.status();
   switch (scheduled->err) {
     case ScheduleError::kFitError: {
-      // No PostFilter plugins (no preemption): a nil NominatingInfo.
-      SchedulingCycleResult r = failed(pod_info, kUnschedulable, std::nullopt);
+      // No PostFilter plugins (no preemption): a nil NominatingInfo, and
+      // clearNominatedNode from v1.35.
+      SchedulingCycleResult r =
+          failed(pod_info, kUnschedulable,
+                 up_.fit_error_clears_nominated_node
+                     ? std::optional<NominatingInfo>(ClearNominatedNode())
+                     : std::nullopt);
       r.fit_error_plugins =
           std::move(scheduled->diagnosis.unschedulable_plugins);
       return r;
@@ -224,7 +244,8 @@ absl::Status Scheduler::handleBindingCycleError(const BindingCycle& cycle,
     if (status.unschedulable) {
       deferred_move = true;  // runs after the failure handler
     } else {
-      queue_->MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(), nullptr);
+      queueMoveAll(AssignedPodDeleteEvent(), EventAssignedPodDelete(),
+                   EventObjects{.old_pod = assumed}, nullptr);
     }
   }
   // v1.30: a rejection while waiting on Permit is a FitError naming the
@@ -240,9 +261,9 @@ absl::Status Scheduler::handleBindingCycleError(const BindingCycle& cycle,
   if (!s.ok()) return s;
   if (deferred_move) {
     const std::string uid = assumed->uid;
-    queue_->MoveAllToActiveOrBackoffQueue(
-        AssignedPodDeleteEvent(),
-        [uid](const Pod& pod) { return pod.uid != uid; });
+    queueMoveAll(AssignedPodDeleteEvent(), EventAssignedPodDelete(),
+                 EventObjects{.old_pod = assumed},
+                 [uid](const Pod& pod) { return pod.uid != uid; });
   }
   return absl::OkStatus();
 }
@@ -306,14 +327,20 @@ absl::StatusOr<std::vector<const NodeInfo*>> Scheduler::findNodesThatFitPod(
     diagnosis.unschedulable_plugins.insert(pre.status.plugin);
     return std::vector<const NodeInfo*>{};
   }
+  // v1.31+ (kubernetes#122251): the PreFilter plugins that narrowed the
+  // nodes start the Diagnosis' plugin set, which then exists from the start.
+  const bool shared_from_start = up_.pre_filter_node_plugins_are_rejectors ||
+                                 !up_.diagnosis_plugin_sets_allocated_lazily;
+  if (up_.pre_filter_node_plugins_are_rejectors && pre.node_names) {
+    diagnosis.unschedulable_plugins.insert("NodeAffinity");
+  }
   if (!pod.nominated_node_name.empty()) {
     // upstream: an error of evaluateNominatedNode is logged. It takes the
     // Diagnosis by value: its plugin set is shared with ours while it
-    // exists from the start, and v1.29+ allocates it on the copy.
+    // exists from the start, and v1.29 and v1.30 allocate it on the copy.
     Diagnosis copy;
     absl::StatusOr<std::vector<const NodeInfo*>> feasible =
-        evaluateNominatedNode(
-            pod, up_.diagnosis_plugin_sets_allocated_lazily ? copy : diagnosis);
+        evaluateNominatedNode(pod, shared_from_start ? diagnosis : copy);
     if (feasible.ok() && !feasible->empty()) return feasible;
   }
   std::vector<const NodeInfo*> nodes;
@@ -409,7 +436,7 @@ absl::Status Scheduler::assume(PodInfo& assumed, const std::string& host) {
   assumed.pod = assumed_pod;
   if (absl::Status s = cache_.AssumePod(assumed_pod); !s.ok()) return s;
   // upstream: if "assumed" is a nominated pod, drop its nomination.
-  queue_->DeleteNominatedPodIfExists(assumed_pod);
+  queueDeleteNominatedPodIfExists(assumed_pod);
   return absl::OkStatus();
 }
 
@@ -434,9 +461,15 @@ absl::Status Scheduler::finishBinding(const PodPtr& assumed, bool bound) {
 
 // schedule_one.go: (*Scheduler).handleSchedulingFailure
 absl::Status Scheduler::handleSchedulingFailure(
-    const std::shared_ptr<QueuedPodInfo>& pod_info, const std::string& reason,
+    const std::shared_ptr<QueuedPodInfo>& failed_pod_info,
+    const std::string& reason,
     const std::optional<std::set<std::string>>& fit_error_plugins,
     const std::optional<NominatingInfo>& nominating_info) {
+  if (backend_ != nullptr) {
+    return handleSchedulingFailureWithHints(failed_pod_info, reason,
+                                            fit_error_plugins, nominating_info);
+  }
+  const std::shared_ptr<QueuedPodInfo>& pod_info = failed_pod_info;
   if (fit_error_plugins) {
     pod_info->unschedulable_plugins = *fit_error_plugins;
     // v1.29+: the Diagnosis' set is nil until a plugin rejects.
@@ -455,6 +488,58 @@ absl::Status Scheduler::handleSchedulingFailure(
     }
   }
   queue_->AddNominatedPod(pod_info->pod_info, nominating_info);
+  // upstream: the FailedScheduling event and updatePod's status patch (the
+  // PodScheduled condition's message always changes, so it is always sent).
+  out_.events.push_back({pod->Key(), "FailedScheduling"});
+  std::string nominated = pod->nominated_node_name;
+  if (nominating_info && nominating_info->mode == NominatingMode::kOverride) {
+    nominated = nominating_info->node;
+  }
+  out_.status_updates.push_back({pod->Key(), reason, nominated});
+  return absl::OkStatus();
+}
+
+// schedule_one.go: (*Scheduler).handleSchedulingFailure from v1.35, with
+// the scheduling queue of backend/queue: Done whenever the pod is not
+// handed back to AddUnschedulablePodIfNotPresent (which calls it).
+absl::Status Scheduler::handleSchedulingFailureWithHints(
+    const std::shared_ptr<QueuedPodInfo>& failed_pod_info,
+    const std::string& reason,
+    const std::optional<std::set<std::string>>& fit_error_plugins,
+    const std::optional<NominatingInfo>& nominating_info) {
+  // upstream: podInfo.DeepCopy() (the PodInfo is replaced, never changed).
+  auto pod_info = std::make_shared<QueuedPodInfo>(*failed_pod_info);
+  PodPtr pod = pod_info->pod_info->pod;
+  const std::string uid = pod->uid;
+  // v1.37: ClearRejectorPlugins; the FitError's plugins replace them.
+  if (up_.failure_handler_skips_recreated_pod) {
+    pod_info->unschedulable_plugins.clear();
+    pod_info->pending_plugins.clear();
+    pod_info->unschedulable_plugins_nil = false;
+  }
+  if (fit_error_plugins) {
+    pod_info->unschedulable_plugins = *fit_error_plugins;
+    pod_info->pending_plugins.clear();
+    pod_info->unschedulable_plugins_nil = false;
+  }
+  bool calledDone = false;
+  auto cached = informer_.find(pod->Key());
+  if (cached != informer_.end() && cached->second->node_name.empty()) {
+    if (up_.failure_handler_skips_recreated_pod && cached->second->uid != uid) {
+      queueDone(uid);  // re-created: no requeue, no status update
+      return absl::OkStatus();
+    }
+    pod_info->pod_info = std::make_shared<PodInfo>(cached->second);
+    pod = cached->second;
+    if (absl::Status s = backend_->AddUnschedulablePodIfNotPresent(
+            pod_info, backend_->SchedulingCycle());
+        IsFatal(s)) {
+      return s;
+    }
+    calledDone = true;
+  }
+  if (!calledDone) queueDone(uid);
+  backend_->AddNominatedPod(pod_info->pod_info, nominating_info);
   // upstream: the FailedScheduling event and updatePod's status patch (the
   // PodScheduled condition's message always changes, so it is always sent).
   out_.events.push_back({pod->Key(), "FailedScheduling"});

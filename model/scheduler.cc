@@ -12,6 +12,7 @@
 #include "core/refill.h"
 #include "model/cache_snapshot.h"
 #include "model/node_events.h"
+#include "model/queueing_hints.h"
 
 namespace schedtrace::model {
 
@@ -37,30 +38,49 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
   // ones (model/node_events.h).
   config_.cluster_event_map = EffectiveClusterEventMap(config_, up_);
   // upstream: the nominator's pod lister is the informer's.
-  queue_ = std::make_unique<PriorityQueue>(
-      config_,
-      [this](const std::string& key) -> PodPtr {
-        auto it = informer_.find(key);
-        return it == informer_.end() ? nullptr : it->second;
-      },
-      up_);
+  PodLister lister = [this](const std::string& key) -> PodPtr {
+    auto it = informer_.find(key);
+    return it == informer_.end() ? nullptr : it->second;
+  };
+  if (up_.queueing_hints) {
+    // upstream (v1.35+): backend/queue's PriorityQueue with the profiles'
+    // QueueingHint maps (buildQueueingHintMap).
+    backend_ = std::make_unique<BackendQueue>(config_, lister, up_);
+    hint_map_ = BuildQueueingHintMap(config_, up_);
+    backend_->SetQueueingHintMap(hint_map_);
+    return;
+  }
+  queue_ = std::make_unique<PriorityQueue>(config_, lister, up_);
   queue_->SetProfiles(
       std::set<std::string>(config_.profiles.begin(), config_.profiles.end()));
 }
 
 void Scheduler::SetNow(int64_t now_ms) {
   now_ms_ = now_ms;
-  queue_->SetNow(now_ms);
+  if (backend_ != nullptr) {
+    backend_->SetNow(now_ms);
+  } else {
+    queue_->SetNow(now_ms);
+  }
 }
 
 // upstream: the queue's periodic flushBackoffQCompleted.
 absl::Status Scheduler::FlushBackoff() {
-  queue_->flushBackoffQCompleted();
+  if (backend_ != nullptr) {
+    backend_->flushBackoffQCompleted();
+  } else {
+    queue_->flushBackoffQCompleted();
+  }
   return absl::OkStatus();
 }
 
-// upstream: the queue's periodic flushUnschedulablePodsLeftover.
+// upstream: the queue's periodic flushUnschedulablePodsLeftover
+// (flushUnschedulableEntitiesLeftover from v1.35).
 absl::Status Scheduler::FlushUnschedulable() {
+  if (backend_ != nullptr) {
+    backend_->flushUnschedulableEntitiesLeftover();
+    return absl::OkStatus();
+  }
   queue_->flushUnschedulablePodsLeftover();
   return absl::OkStatus();
 }
@@ -73,6 +93,8 @@ absl::Status Scheduler::PermitAllow(const std::string& key) {
       if (it->second.assumed_pod_info->pod_info->pod->Key() != key) continue;
       BindingCycle cycle = std::move(it->second);
       waiting.erase(it);  // upstream: WaitOnPermit's deferred remove
+      // upstream (v1.35+): bindingCycle calls Done once WaitOnPermit passed.
+      queueDone(cycle.assumed_pod_info->pod_info->pod->uid);
       return runBindingCycleUntilParked(std::move(cycle));
     }
   }
@@ -104,6 +126,45 @@ absl::Status Scheduler::RunContinuations() {
   return absl::OkStatus();
 }
 
+std::shared_ptr<QueuedPodInfo> Scheduler::queuePop() {
+  return backend_ != nullptr ? backend_->Pop() : queue_->Pop();
+}
+
+// upstream (v1.35+): SchedulingQueue.Done; the older queue has no in-flight
+// pods.
+void Scheduler::queueDone(const std::string& uid) {
+  if (backend_ != nullptr) backend_->Done(uid);
+}
+
+void Scheduler::queueMoveAll(const ClusterEvent& event,
+                             const QueueEvent& hinted,
+                             const EventObjects& objects,
+                             const PreEnqueueCheck& preCheck) {
+  if (backend_ != nullptr) {
+    backend_->MoveAllToActiveOrBackoffQueue(hinted, objects, preCheck);
+  } else {
+    queue_->MoveAllToActiveOrBackoffQueue(event, preCheck);
+  }
+}
+
+void Scheduler::queueAddNominatedPod(
+    const std::shared_ptr<PodInfo>& pi,
+    const std::optional<NominatingInfo>& info) {
+  if (backend_ != nullptr) {
+    backend_->AddNominatedPod(pi, info);
+  } else {
+    queue_->AddNominatedPod(pi, info);
+  }
+}
+
+void Scheduler::queueDeleteNominatedPodIfExists(const PodPtr& pod) {
+  if (backend_ != nullptr) {
+    backend_->DeleteNominatedPodIfExists(pod);
+  } else {
+    queue_->DeleteNominatedPodIfExists(pod);
+  }
+}
+
 StepOut Scheduler::TakeOut() {
   StepOut out = std::move(out_);
   out_ = StepOut{};
@@ -117,8 +178,13 @@ State Scheduler::Snapshot() const {
 }
 
 void Scheduler::SnapshotInto(State& state) const {
-  queue_->SnapshotQueueInto(Engage(state.queue));
-  queue_->SnapshotNominatedInto(Engage(state.nominated));
+  if (backend_ != nullptr) {
+    backend_->SnapshotQueueInto(Engage(state.queue));
+    backend_->SnapshotNominatedInto(Engage(state.nominated));
+  } else {
+    queue_->SnapshotQueueInto(Engage(state.queue));
+    queue_->SnapshotNominatedInto(Engage(state.nominated));
+  }
   SnapshotCacheInto(cache_, Engage(state.cache));
   std::vector<std::string>& waiting = Engage(state.waiting);
   Refill<std::string> waiting_fill(waiting);

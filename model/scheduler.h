@@ -3,11 +3,14 @@
 // schedule_one.go per `schedule_one` step, and binding cycles that run until
 // they park (waiting on Permit, or before PreBind until a `bind` step).
 //
-// It owns one Cache (model/cache.h) and one PriorityQueue (model/queue.h)
-// shared by every profile, as upstream's Scheduler does; each profile has its
-// own waiting-pods map. Within a step, as the spec fixes it: for a pod event
-// the cache handler runs before the queue handler, and a binding cycle the
-// step releases runs after the handler that released it returns.
+// It owns one Cache (model/cache.h) and one scheduling queue shared by every
+// profile, as upstream's Scheduler does: a PriorityQueue (model/queue.h) up
+// to v1.30, a BackendQueue (model/backend_queue.h) with the plugins'
+// QueueingHints (model/queueing_hints.h) when up.queueing_hints is on; each
+// profile has its own waiting-pods map. Within a step, as the spec fixes it:
+// for a pod event the cache handler runs before the queue handler, and a
+// binding cycle the step releases runs after the handler that released it
+// returns.
 //
 // Its definitions follow upstream's files: model/event_handlers.cc
 // (eventhandlers.go), model/schedule_one.cc (schedule_one.go),
@@ -34,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "core/state.h"
 #include "core/trace.h"
+#include "model/backend_queue.h"
 #include "model/cache.h"
 #include "model/filters.h"
 #include "model/node_info.h"
@@ -74,7 +78,9 @@ class Scheduler {
   // What the steps since the last call emitted.
   StepOut TakeOut();
   // A panic of the queue in this step (PriorityQueue::Panic), OK otherwise.
-  absl::Status QueuePanic() const { return queue_->Panic(); }
+  absl::Status QueuePanic() const {
+    return queue_ != nullptr ? queue_->Panic() : absl::OkStatus();
+  }
   // The spec's full scheduler-layer snapshot; SnapshotInto writes the same
   // value into `out`, reusing the storage it holds (core/refill.h).
   State Snapshot() const;
@@ -107,6 +113,15 @@ class Scheduler {
   absl::Status updatePodInSchedulingQueue(const PodPtr& old_pod,
                                           const PodPtr& new_pod);
   absl::Status deletePodFromSchedulingQueue(const PodPtr& pod);
+  // From v1.35 (unified_pod_handler): the one pod handler and what it calls.
+  absl::Status addPod(const PodPtr& pod);
+  absl::Status updatePod(const PodPtr& old_pod, const PodPtr& new_pod);
+  absl::Status deletePod(const PodPtr& pod, bool tombstone);
+  // (addAssignedPodToCache, updateAssignedPodInCache and
+  // deleteAssignedPodFromCache are addPodToCache, updatePodInCache and
+  // deletePodFromCache above, renamed.)
+  absl::Status deletePodFromSchedulingQueue(const PodPtr& pod, bool inBinding);
+  absl::Status handleAssumedPodDeletion(const PodPtr& pod);
   bool assignedPod(const Pod& pod) const { return !pod.node_name.empty(); }
   bool responsibleForPod(const Pod& pod) const;
   bool cacheFilter(const Pod& pod) const { return assignedPod(pod); }
@@ -168,7 +183,14 @@ class Scheduler {
   absl::Status handleBindingCycleError(const BindingCycle& cycle,
                                        const CycleStatus& status);
   absl::Status handleSchedulingFailure(
-      const std::shared_ptr<QueuedPodInfo>& pod_info, const std::string& reason,
+      const std::shared_ptr<QueuedPodInfo>& failed_pod_info,
+      const std::string& reason,
+      const std::optional<std::set<std::string>>& fit_error_plugins,
+      const std::optional<NominatingInfo>& nominating_info);
+  // The same from v1.35 (backend/queue, in-flight pods).
+  absl::Status handleSchedulingFailureWithHints(
+      const std::shared_ptr<QueuedPodInfo>& failed_pod_info,
+      const std::string& reason,
       const std::optional<std::set<std::string>>& fit_error_plugins,
       const std::optional<NominatingInfo>& nominating_info);
 
@@ -186,12 +208,25 @@ class Scheduler {
 
   absl::Status RunContinuations();
 
+  // The scheduling queue's calls, to whichever queue the version has. A
+  // move's event objects reach only BackendQueue's QueueingHints.
+  std::shared_ptr<QueuedPodInfo> queuePop();
+  void queueDone(const std::string& uid);
+  void queueMoveAll(const ClusterEvent& event, const QueueEvent& hinted,
+                    const EventObjects& objects,
+                    const PreEnqueueCheck& preCheck);
+  void queueAddNominatedPod(const std::shared_ptr<PodInfo>& pi,
+                            const std::optional<NominatingInfo>& info);
+  void queueDeleteNominatedPodIfExists(const PodPtr& pod);
+
   Config config_;
   Upstream up_;
   int64_t now_ms_ = 0;
   std::map<std::string, PodPtr> informer_;  // key -> the informer's object
   Cache cache_;
-  std::unique_ptr<PriorityQueue> queue_;
+  std::unique_ptr<PriorityQueue> queue_;   // up to v1.30
+  std::unique_ptr<BackendQueue> backend_;  // with queueing_hints
+  QueueingHintMap hint_map_;               // backend_'s (every profile's)
   model::Snapshot snapshot_;  // upstream: Scheduler.nodeInfoSnapshot
   // profile -> uid -> a binding cycle waiting on Permit
   // (upstream: frameworkImpl.waitingPods).

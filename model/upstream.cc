@@ -130,6 +130,38 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "no ttl, FinishBinding or cleanup: assumed pods never expire, none is "
        "bindingFinished",
        &Upstream::assumed_pods_never_expire},
+      {"fit_error_clears_nominated_node", "kubernetes/kubernetes#135007",
+       "a FitError without PostFilter plugins clears the pod's nomination",
+       &Upstream::fit_error_clears_nominated_node},
+      {"binding_cycle_nominates_node", "kubernetes/kubernetes#133021",
+       "the binding cycle patches nominatedNodeName to the pod's node before "
+       "WaitOnPermit",
+       &Upstream::binding_cycle_nominates_node},
+      {"unified_pod_handler", "kubernetes/kubernetes#134157",
+       "one pod handler; deleting an assumed pod rejects or forgets it at "
+       "once",
+       &Upstream::unified_pod_handler},
+      {"node_delete_moves_pods", "kubernetes/kubernetes#127464",
+       "a node delete moves pods with Node/Delete",
+       &Upstream::node_delete_moves_pods},
+      {"storage_class_generic_handler", "kubernetes/kubernetes#127798",
+       "every StorageClass Add, Update and Delete moves pods",
+       &Upstream::storage_class_generic_handler},
+      {"pre_filter_node_plugins_are_rejectors", "kubernetes/kubernetes#122251",
+       "PreFilter plugins that narrowed the nodes are rejectors; the "
+       "nominated node's rejectors are kept",
+       &Upstream::pre_filter_node_plugins_are_rejectors},
+      {"nominated_pod_delete_moves_pods", "v1.35 (eventhandlers.go)",
+       "deleting a nominated pod or changing its nomination moves pods of "
+       "lower or equal priority",
+       &Upstream::nominated_pod_delete_moves_pods},
+      {"no_implicit_node_taint_update", "kubernetes/kubernetes#138708",
+       "no implicit Node UpdateNodeTaint registration for Node Add",
+       &Upstream::no_implicit_node_taint_update},
+      {"failure_handler_skips_recreated_pod", "v1.37 (schedule_one.go)",
+       "the failure handler clears rejector plugins and skips a re-created "
+       "pod",
+       &Upstream::failure_handler_skips_recreated_pod},
   };
   return *switches;
 }
@@ -191,6 +223,20 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
   if (UpstreamAtLeast(version, "v1.36.3")) {
     up.assumed_pods_never_expire = true;
   }
+  // The scheduler layer's changes from v1.35 on.
+  if (UpstreamAtLeast(version, "v1.35.4")) {
+    up.fit_error_clears_nominated_node = true;
+    up.binding_cycle_nominates_node = true;
+    up.unified_pod_handler = true;
+    up.node_delete_moves_pods = true;
+    up.storage_class_generic_handler = true;
+    up.pre_filter_node_plugins_are_rejectors = true;
+    up.nominated_pod_delete_moves_pods = true;
+  }
+  if (UpstreamAtLeast(version, "v1.37.2")) {
+    up.no_implicit_node_taint_update = true;
+    up.failure_handler_skips_recreated_pod = true;
+  }
   return up;
 }
 
@@ -223,9 +269,11 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged: the cache and queue layers are modelled.
+  // skipped rather than judged: the cache and queue layers of every one,
+  // and the scheduler layer of v1.37.2, are modelled.
   const bool modelled =
-      header.layer == Layer::kCache || header.layer == Layer::kQueue;
+      header.layer == Layer::kCache || header.layer == Layer::kQueue ||
+      (header.layer == Layer::kScheduler && version == "v1.37.2");
   if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
     return absl::UnimplementedError(
         absl::StrCat("model: the ", std::string(LayerName(header.layer)),

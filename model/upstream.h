@@ -178,6 +178,53 @@ struct Upstream {
   // until it is added, forgotten or removed, and none is bindingFinished
   // (c_finish_binding and c_cleanup change nothing, never fail).
   bool assumed_pods_never_expire = false;
+
+  // --- added by v1.35 and later (false up to v1.30.12) (scheduler layer,
+  // which runs BackendQueue with the plugins' QueueingHints,
+  // model/queueing_hints.h, when queueing_hints is on) ---
+
+  // kubernetes#135007 (v1.35): schedulingCycle: a FitError without
+  // PostFilter plugins carries clearNominatedNode, so the failure handler
+  // clears the pod's nomination and patches nominatedNodeName "".
+  bool fit_error_clears_nominated_node = false;
+  // kubernetes#133021 (NominatedNodeNameForExpectation, on by default from
+  // v1.35): bindingCycle runs PreBindPreFlight (TracePreBind answers
+  // Success) and patches the pod's nominatedNodeName to its node before
+  // WaitOnPermit.
+  bool binding_cycle_nominates_node = false;
+  // kubernetes#134157 (v1.35): one pod handler (addPod, updatePod,
+  // deletePod) instead of the two filtering ones; deleting an assumed pod
+  // (or starting its deletion) goes through handleAssumedPodDeletion, which
+  // rejects it if waiting on Permit and else forgets it at once; deleting a
+  // pod that is not assumed rejects no waiting pod.
+  bool unified_pod_handler = false;
+  // kubernetes#127464 (v1.32): deleteNodeFromCache moves pods with the
+  // Node/Delete event.
+  bool node_delete_moves_pods = false;
+  // kubernetes#127798 (v1.32): StorageClass events go through
+  // buildEvtResHandler: every Add, Update and Delete moves pods.
+  bool storage_class_generic_handler = false;
+  // kubernetes#122251 (v1.31): RunPreFilterPlugins returns the PreFilter
+  // plugins that narrowed the nodes, which start the Diagnosis'
+  // UnschedulablePlugins (allocated from the start, so the nominated node's
+  // rejecting filters are kept too).
+  bool pre_filter_node_plugins_are_rejectors = false;
+  // (unpinned; with KEP-5278's v1.35 changes) deletePodFromSchedulingQueue
+  // and updatePodInSchedulingQueue: deleting a pod with a nominatedNodeName,
+  // or changing one, moves the pods of lower or equal priority
+  // (getLEPriorityPreCheck) with AssignedPodDelete.
+  bool nominated_pod_delete_moves_pods = false;
+
+  // --- added by v1.37 (scheduler layer) ---
+
+  // kubernetes#138708: buildQueueingHintMap no longer registers Node
+  // UpdateNodeTaint for a plugin registering Node Add without it (undoes
+  // node_add_registers_taint_update in the scheduler layer).
+  bool no_implicit_node_taint_update = false;
+  // (v1.37, unpinned) handleSchedulingFailure clears the pod's rejector
+  // plugins before recording the FitError's, and neither requeues nor
+  // patches a pod the informer holds with another uid (re-created).
+  bool failure_handler_skips_recreated_pod = false;
 };
 
 // One switch, for tools that explain a difference between versions

@@ -322,22 +322,38 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
       SetInformer(step.pod);
       deleted_while_waiting_.erase(step.pod->Key());
       deleted_other_uid_while_waiting_.erase(step.pod->Key());
+      deleted_waiting_not_assumed_.erase(step.pod->Key());
+      handed_over_by_name_.erase(step.pod->Key());
       if (!step.pod->node_name.empty()) GiveToCache(step.pod);
       break;
     case Op::kPodUpdate:
       SetInformer(step.new_pod);
       deleted_while_waiting_.erase(step.new_pod->Key());
       deleted_other_uid_while_waiting_.erase(step.new_pod->Key());
+      deleted_waiting_not_assumed_.erase(step.new_pod->Key());
+      if (step.old_pod != nullptr && !ForOurQueue(*step.old_pod) &&
+          step.old_pod->node_name.empty() && ForOurQueue(*step.new_pod)) {
+        handed_over_by_name_.insert(step.new_pod->Key());
+      } else if (!ForOurQueue(*step.new_pod)) {
+        handed_over_by_name_.erase(step.new_pod->Key());
+      }
       if (!step.new_pod->node_name.empty()) GiveToCache(step.new_pod);
       break;
     case Op::kPodDelete: {
       const std::string key = step.pod->Key();
       EraseInformer(key);
+      handed_over_by_name_.erase(key);
       if (before.waiting && Contains(before.waiting, key)) {
         deleted_while_waiting_.insert(key);
         PodPtr waiting = CacheObject(key);  // assumed when it began to wait
         if (waiting != nullptr && waiting->uid != step.pod->uid) {
           deleted_other_uid_while_waiting_.insert(key);
+        }
+        if (step.tombstone || !step.pod->node_name.empty() || !before.cache ||
+            std::find(before.cache->assumed.begin(),
+                      before.cache->assumed.end(),
+                      key) == before.cache->assumed.end()) {
+          deleted_waiting_not_assumed_.insert(key);
         }
       }
       break;

@@ -129,6 +129,21 @@ class History {
   bool DeletedOtherUidWhileWaiting(const std::string& key) const {
     return deleted_other_uid_while_waiting_.contains(key);
   }
+  // Scheduler layer: keys deleted while waiting on Permit by a delivery
+  // that, from v1.35, reaches no RejectWaitingPod: a tombstone (its cache
+  // cleanup removes the assumed pod first), an assigned object (the cache's
+  // handler only), or a pod the cache no longer held assumed
+  // (handleAssumedPodDeletion is only for assumed pods).
+  bool DeletedWaitingNotAssumed(const std::string& key) const {
+    return deleted_waiting_not_assumed_.contains(key);
+  }
+  // Scheduler layer: keys an update moved, unassigned, from a scheduler name
+  // no profile serves to one a profile serves (spec.schedulerName is
+  // immutable in the API): from v1.35 updatePod asks responsibleForPod of
+  // the old object only, and the pod reaches no queue.
+  bool HandedOverByName(const std::string& key) const {
+    return handed_over_by_name_.contains(key);
+  }
   // Keys whose cached requests the cache computed from an object the caller
   // passed rather than the one it holds (UpdatePod's old object, ForgetPod's
   // object: docs/UPSTREAM.md item 13): its accounting may drift, as upstream's
@@ -259,6 +274,8 @@ class History {
   std::set<std::string> uid_changed_;
   std::set<std::string> recreated_other_scheduler_;
   std::set<std::string> deleted_other_uid_while_waiting_;
+  std::set<std::string> deleted_waiting_not_assumed_;
+  std::set<std::string> handed_over_by_name_;
   std::set<std::string> uid_changed_nominated_;
   std::set<std::string> added_gated_while_queued_;
   std::set<std::string> added_while_assumed_;

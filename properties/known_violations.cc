@@ -66,6 +66,30 @@ bool RecreatedUidWaitingPod(const Observation& o, const Violation& v) {
          });
 }
 
+// From v1.35 (kubernetes/kubernetes#134157) only handleAssumedPodDeletion
+// rejects a waiting pod, and only when the queue's handler finds it assumed:
+// a tombstone delete removes the assumed pod from the cache first
+// (deleteAssignedPodFromCache), a delete of an assigned object goes to the
+// cache's handler only, and a pod the cache confirmed or dropped is not
+// assumed. The pod keeps waiting (and may bind) until Permit times out.
+bool DeletedWaitingNotAssumed(const Observation& o, const Violation& v) {
+  return v.property == 4 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.DeletedWaitingNotAssumed(k);
+         });
+}
+
+// From v1.35 updatePod routes an unassigned pod's update by
+// responsibleForPod(oldPod): a pod whose schedulerName changes to one of
+// ours (immutable in the API: hostile input) is neither added nor updated,
+// and stays out of every queue until it is added again.
+bool HandedOverByName(const Observation& o, const Violation& v) {
+  return v.property == 5 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.HandedOverByName(k);
+         });
+}
+
 // handleSchedulingFailure re-reads the pod from the informer by name only:
 // when a failed incarnation's name now belongs to a pod of another
 // scheduler (re-created with a new uid), that pod is queued and nominated
@@ -266,6 +290,9 @@ const std::vector<std::string_view> kCallerObjectRemoval = {
     "v1.25.12", "v1.26.7", "v1.30.12"};
 const std::vector<std::string_view> kStoredRequestsRemoval = {
     "v1.35.4", "v1.36.3", "v1.37.2"};
+// The one pod handler of kubernetes/kubernetes#134157 (v1.35 on).
+const std::vector<std::string_view> kUnifiedPodHandler = {"v1.35.4", "v1.36.3",
+                                                          "v1.37.2"};
 
 // Over 80 lines: one table with an entry of a few lines per known
 // violation, kept whole so the registry reads in one place.
@@ -371,6 +398,23 @@ const std::vector<KnownViolation>& KnownViolations() {
        "pod from the queue (by name) but not its nomination (by uid), which "
        "stays after the pod is gone (hostile input)",
        &DeleteOfOtherUidKeepsNomination, kEveryVersion},
+      {"delete-of-unassumed-waiting-pod-keeps-it-waiting", 4,
+       "handleAssumedPodDeletion (eventhandlers.go, "
+       "kubernetes/kubernetes#134157)",
+       "golden/upstream-v1.37.2/scheduler/tombstone-deletes.jsonl",
+       "a waiting pod's delete rejects it only when the queue's handler finds "
+       "it assumed: a tombstone (the cache cleanup runs first), an assigned "
+       "object or a pod the cache no longer holds assumed leaves it waiting",
+       &DeletedWaitingNotAssumed, kUnifiedPodHandler},
+      {"scheduler-name-handover-not-queued", 5,
+       "updatePod's responsibleForPod(oldPod) (eventhandlers.go, "
+       "kubernetes/kubernetes#134157)",
+       "golden/upstream-v1.37.2/handwritten/scheduler/"
+       "scheduler-name-handover.jsonl",
+       "an update moving an unassigned pod from another scheduler to ours "
+       "(schedulerName is immutable in the API: hostile input) neither adds "
+       "nor updates it: it reaches no queue",
+       &HandedOverByName, kUnifiedPodHandler},
   };
   return kAll;
 }
