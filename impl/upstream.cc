@@ -64,8 +64,6 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"add_nominates_gated_pods", "v1.37.2", &U::add_nominates_gated_pods},
       {"move_to_active_leaves_other_queues", "v1.37.2",
        &U::move_to_active_leaves_other_queues},
-      {"update_finds_unschedulable_pod_by_old_key", "v1.37.2",
-       &U::update_finds_unschedulable_pod_by_old_key},
       {"wildcard_events_move_gated_pods", "v1.37.2",
        &U::wildcard_events_move_gated_pods},
       {"unschedulable_flush_waits_from_last_flush", "v1.37.2",

@@ -121,7 +121,6 @@ struct Upstream {
   bool move_request_cycle_removed = false;                 // kubernetes#138420
   bool add_nominates_gated_pods = false;                   // kubernetes#139057
   bool move_to_active_leaves_other_queues = false;         // v1.37
-  bool update_finds_unschedulable_pod_by_old_key = false;  // v1.37
   bool wildcard_events_move_gated_pods = false;            // v1.37
   bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
   bool pod_info_update_refuses_other_uid = false;          // v1.37

@@ -524,10 +524,9 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     q->Add(pInfo);                    // Heap.AddOrUpdate
     return nominator_.Update(oldPod, pInfo->pod_info);
   }
-  const std::string unschedulable_key =
-      up_.update_finds_unschedulable_pod_by_old_key ? key : newPod->Key();
-  if (auto it = unschedulablePods_.find(unschedulable_key);
-      it != unschedulablePods_.end()) {
+  // (v1.35 and v1.36 look unschedulablePods up by the new pod's key, v1.37
+  // by the old one's: the same key, as a trace's update names one pod.)
+  if (auto it = unschedulablePods_.find(key); it != unschedulablePods_.end()) {
     Entry pInfo = it->second;
     if (refuses(pInfo)) {
       addPod(newPod);  // upstream: "Failed to update pod in an entity"

@@ -107,9 +107,6 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a gated pod joins unschedulablePods whatever other copy exists; "
        "backoffQ keeps its copy of a pod moved to activeQ",
        &Upstream::move_to_active_leaves_other_queues},
-      {"update_finds_unschedulable_pod_by_old_key", "v1.37 (entity queue)",
-       "Update finds the pod in unschedulablePods by the old object's key",
-       &Upstream::update_finds_unschedulable_pod_by_old_key},
       {"wildcard_events_move_gated_pods", "v1.37 (entity queue)",
        "the wildcard event considers gated pods too",
        &Upstream::wildcard_events_move_gated_pods},
@@ -204,7 +201,6 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.move_request_cycle_removed = true;
       up.add_nominates_gated_pods = true;
       up.move_to_active_leaves_other_queues = true;
-      up.update_finds_unschedulable_pod_by_old_key = true;
       up.wildcard_events_move_gated_pods = true;
       up.unschedulable_flush_waits_from_last_flush = true;
       up.pod_info_update_refuses_other_uid = true;

@@ -148,9 +148,6 @@ struct Upstream {
   // pod moved to activeQ is not taken out of backoffQ; before, the former
   // did nothing and the latter deleted the backoffQ copy.
   bool move_to_active_leaves_other_queues = false;
-  // Update looks a pod up in unschedulablePods by the old object's key
-  // (before: the new one's).
-  bool update_finds_unschedulable_pod_by_old_key = false;
   // moveEntitiesToActiveOrBackoffQueue considers a gated pod for the
   // wildcard event too (before: only for its gating plugin's events).
   bool wildcard_events_move_gated_pods = false;
