@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/upstream_versions.h"
 #include "properties/history.h"
 
 namespace schedtrace::properties {
@@ -88,9 +89,17 @@ void History::FollowQueueObjects(const State& before, const Step& step,
     case Op::kQPop:
       if (out.popped) {
         Entries& e = queued_objects_[*out.popped];
-        e.in_flight =
-            e.active != nullptr ? e.active : Fresh(Latest(*out.popped));
-        e.active = nullptr;
+        if (!InQueueList(&before, kActive, *out.popped) &&
+            InQueueList(&before, kBackoff, *out.popped) &&
+            e.backoff != nullptr) {
+          // From v1.35 a pop with activeQ empty takes backoffQ's head.
+          e.in_flight = e.backoff;
+          e.backoff = nullptr;
+        } else {
+          e.in_flight =
+              e.active != nullptr ? e.active : Fresh(Latest(*out.popped));
+          e.active = nullptr;
+        }
       }
       return;
     case Op::kQAddUnschedulable: {
@@ -99,6 +108,12 @@ void History::FollowQueueObjects(const State& before, const Step& step,
       // lands in backoffQ or unschedulablePods.
       Entries& e = queued_objects_[step.pod_key];
       e.backoff = e.unschedulable = e.in_flight;
+      // From v1.35 the in-flight events may send it straight to activeQ.
+      if (UpstreamTracksPodsInFlight(header_->upstream) &&
+          InQueueList(after, kActive, step.pod_key) &&
+          !InQueueList(&before, kActive, step.pod_key)) {
+        e.active = e.in_flight;
+      }
       return;
     }
     default:
@@ -123,6 +138,8 @@ void History::FollowQueueAdd(const Step& step, const State* after) {
                   [&](const QueuedPod& q) { return q.pod == key && q.gated; });
   if (parked) {
     e.unschedulable = cell;
+  } else if (up_.move_to_active_leaves_other_queues) {
+    e.active = e.unschedulable = cell;  // v1.37: a backoffQ copy stays
   } else {
     e.active = e.backoff = e.unschedulable = cell;
   }
@@ -134,11 +151,27 @@ void History::FollowQueueUpdate(const State& before, const Step& step,
   const std::string key = step.new_pod->Key();
   Entries& e = queued_objects_[key];
   const PodPtr& pod = step.new_pod;
-  if (step.old_pod != nullptr && InQueueList(was, kActive, key)) {
+  // From v1.35 an update of a pod in flight (by uid) is only recorded as
+  // events: no entry takes the new object, and the popped one comes back
+  // with the object it had (Update, addEventsIfPodInFlight).
+  if (UpstreamTracksPodsInFlight(header_->upstream) &&
+      popped_not_returned_.contains(key) && e.in_flight != nullptr &&
+      *e.in_flight != nullptr && (*e.in_flight)->uid == pod->uid) {
+    return;
+  }
+  // v1.37: PodInfo.Update refuses a pod of another uid; the record keeps its
+  // object and the search goes on (at last: a fresh entry).
+  auto takes = [&](const Cell& c) {
+    return !up_.pod_info_update_refuses_other_uid || c == nullptr ||
+           *c == nullptr || (*c)->uid == pod->uid;
+  };
+  if (step.old_pod != nullptr && InQueueList(was, kActive, key) &&
+      takes(e.active)) {
     Set(e.active, pod);  // activeQ.Update; a backoffQ copy stays
-  } else if (step.old_pod != nullptr && InQueueList(was, kBackoff, key)) {
+  } else if (step.old_pod != nullptr && InQueueList(was, kBackoff, key) &&
+             takes(e.backoff)) {
     Set(e.backoff, pod);  // podBackoffQ.Update
-  } else if (InQueueList(was, kUnsched, key)) {
+  } else if (InQueueList(was, kUnsched, key) && takes(e.unschedulable)) {
     Set(e.unschedulable, pod);  // and it may move
     e.active = e.backoff = e.unschedulable;
   } else {

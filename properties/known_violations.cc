@@ -22,6 +22,17 @@ bool InFlightCopy(const Observation& o, const Violation& v) {
          });
 }
 
+// From v1.35 (where an update of a pod in flight is only recorded): an add
+// of a pod in flight, or an update carrying another uid, still queues a
+// copy while the popped one is being scheduled; the queue's in-flight list
+// outlives a delete.
+bool InFlightAddCopy(const Observation& o, const Violation& v) {
+  return v.property == 10 && o.history.layer() == Layer::kQueue &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.popped_not_returned().contains(k);
+         });
+}
+
 // docs/UPSTREAM.md item 3: Update(nil, p) of a pod in backoffQ adds a fresh
 // activeQ entry and leaves the backoffQ one: the pod is in two queues until the
 // backoff flush.
@@ -149,6 +160,27 @@ bool Holds(const std::vector<QueuedPod>& list, const std::string& key) {
                      [&](const QueuedPod& q) { return q.pod == key; });
 }
 
+// v1.37: moveToActiveQ neither deletes a backoffQ copy nor keeps a gated
+// pod out of unschedulablePods beside a queued copy, and Update adds a pod
+// of another uid beside the record it leaves (PodInfo.Update refuses it):
+// a duplicate add, or an update carrying another uid, leaves the key in
+// two sub-queues until a flush, a move or a pop merges them.
+bool SecondCopyOnV137(const Observation& o, const Violation& v) {
+  if (v.property != 1 || o.history.layer() != Layer::kQueue) return false;
+  auto copies = [](const State& s, const std::string& k) {
+    if (!s.queue) return 0;
+    return static_cast<int>(Holds(s.queue->active, k)) +
+           static_cast<int>(Holds(s.queue->backoff, k)) +
+           static_cast<int>(Holds(s.queue->unschedulable, k));
+  };
+  return AnyPod(v, [&](const std::string& k) {
+    const Pod* added = o.step.op == Op::kQAdd      ? o.step.pod.get()
+                       : o.step.op == Op::kQUpdate ? o.step.new_pod.get()
+                                                   : nullptr;
+    return (added != nullptr && added->Key() == k) || copies(o.before, k) > 1;
+  });
+}
+
 // The pod the step delivers to the queue as a new pod: q_add (queue layer)
 // or pod_add (scheduler layer, addPodToSchedulingQueue), else null.
 const Pod* AddedPod(const Observation& o) {
@@ -274,6 +306,14 @@ const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
                                                      "v1.30.12"};
 // Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
 const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
+// The versions before v1.35 and v1.37.2 (whose scheduler layer the model
+// judges; v1.35.4 and v1.36.3 come later).
+const std::vector<std::string_view> kEveryVersionAndV137 = {
+    "v1.25.12", "v1.26.7", "v1.30.12", "v1.37.2"};
+const std::vector<std::string_view> kV137 = {"v1.37.2"};
+// The backend/queue versions (in-flight pods tracked by uid).
+const std::vector<std::string_view> kFromV135 = {"v1.35.4", "v1.36.3",
+                                                 "v1.37.2"};
 // Every version with scheduling gates (from v1.26).
 const std::vector<std::string_view> kEveryGatedVersion = {
     "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3", "v1.37.2"};
@@ -303,6 +343,14 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update of a pod between Pop and AddUnschedulableIfNotPresent adds "
        "a second copy to activeQ (fixed in 1.31 behind QueueingHints)",
        &InFlightCopy, kEveryVersion},
+      {"in-flight-add-queues-copy", 10,
+       "PriorityQueue.Add / addPod (backend/queue, v1.35+)",
+       "golden/regression/upstream/queue/"
+       "add-of-in-flight-pod-queues-copy.jsonl",
+       "an add of a pod in flight (a duplicate add), or an update carrying "
+       "another uid, queues a copy while the popped pod is being scheduled; "
+       "Pop discards that copy while the uid is in flight",
+       &InFlightAddCopy, kFromV135},
       {"nil-old-update-duplicates", 1, "docs/UPSTREAM.md item 3",
        "golden/upstream-v1.26.7/queue/update-nil-old-in-activeq.jsonl",
        "Update(nil, p) of a pod in backoffQ adds it to activeQ as well",
@@ -328,7 +376,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "with a new uid is not rejected when the new uid is deleted: "
        "RejectWaitingPod looks for the new uid, the old one keeps waiting "
        "and binds",
-       &RecreatedUidWaitingPod, kEveryVersion},
+       &RecreatedUidWaitingPod, kEveryVersionAndV137},
       {"recreated-other-scheduler-stays-queued", 9,
        "handleSchedulingFailure's informer lookup by name (schedule_one.go)",
        "golden/regression/upstream/scheduler/"
@@ -381,6 +429,14 @@ const std::vector<KnownViolation>& KnownViolations() {
        "gated puts it in unschedulablePods and returns before removing the "
        "other copy: the pod is in two queues (hostile input)",
        &GatedAddKeepsQueuedCopy, kWithGatesButV135V136},
+      {"second-copy-on-v137", 1,
+       "PriorityQueue.addPod / moveToActiveQ / Update (backend/queue, v1.37)",
+       "golden/regression/upstream/queue/add-beside-backoff-copy.jsonl",
+       "an add of a pod already queued (a duplicate add), or an update "
+       "carrying another uid, leaves the key in two sub-queues (a backoffQ "
+       "copy beside activeQ's, a gated copy beside a queued one) until a "
+       "flush, a move or a pop merges them",
+       &SecondCopyOnV137, kV137},
       {"duplicate-add-requeues-assumed", 0,
        "addPodToSchedulingQueue (eventhandlers.go), docs/UPSTREAM.md item 50",
        "golden/regression/upstream/scheduler/"
@@ -388,7 +444,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a second add of an assumed pod passes the unscheduled-pod filter, "
        "which does not ask the cache, and PriorityQueue.Add queues it while "
        "it is assumed (hostile input)",
-       &DuplicateAddOfAssumed, kEveryVersion},
+       &DuplicateAddOfAssumed, kEveryVersionAndV137},
       {"delete-other-uid-keeps-nomination", 9,
        "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
        "51",
