@@ -19,6 +19,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/command.h"
 #include "cli/default_paths.h"
 #include "cli/flags.h"
@@ -154,8 +155,9 @@ const CommandRegistrar kVersions({
                "the upstream change responsible",
     .flags = {{"versions",
                "the versions to compare, comma-separated, at least two "
-               "(default every known one: " +
-                   KnownUpstreamsText() + ")"},
+               "(default the versions whose every layer the systems "
+               "judge: " +
+                   absl::StrJoin(FullyModelledUpstreams(), ", ") + ")"},
               {.name = "out-only",
                .help = "compare only what the versions emit (bindings, "
                        "results, events, status updates), not their states: "

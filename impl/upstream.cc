@@ -70,6 +70,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        &U::unschedulable_flush_waits_from_last_flush},
       {"pod_info_update_refuses_other_uid", "v1.37.2",
        &U::pod_info_update_refuses_other_uid},
+      {"target_pod_update_events", "v1.37.2", &U::target_pod_update_events},
       {"remove_pod_subtracts_stored_requests", "v1.35.4",
        &U::remove_pod_subtracts_stored_requests},
       {"forget_of_unknown_pod_succeeds", "v1.35.4",

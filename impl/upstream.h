@@ -124,6 +124,7 @@ struct Upstream {
   bool wildcard_events_move_gated_pods = false;            // v1.37
   bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
   bool pod_info_update_refuses_other_uid = false;          // v1.37
+  bool target_pod_update_events = false;                   // v1.37
 
   // --- from v1.35 (scheduler layer; impl does not implement it: its
   // scheduler layer of these versions refuses the header; the model's

@@ -36,7 +36,9 @@ bool MatchEventResources(const std::string& r, const std::string& resource) {
   return r == "*" || r == resource ||
          (r == "Pod" &&
           (resource == "AssignedPod" || resource == "UnscheduledPod" ||
-           resource == "TargetPod"));
+           resource == "TargetPod" ||
+           // v1.35 and v1.36 name an unassigned pod's events so.
+           resource == "UnschedulablePod"));
 }
 
 // upstream: framework.MatchClusterEvents: the incoming event is the
@@ -108,17 +110,31 @@ int64_t QueueActionBits(const std::string& name) {
   return it == bits->end() ? 0 : it->second;
 }
 
+std::string EventLabel(const QueueEvent& event) {
+  if (!event.label.empty()) return event.label;
+  // fwk.ActionType.String of the actions a label is compared for.
+  const std::string action = event.action == action::kAdd      ? "Add"
+                             : event.action == action::kUpdate ? "Update"
+                             : event.action == action::kDelete ? "Delete"
+                                                               : "";
+  return event.resource + action;
+}
+
 QueueEvent ToQueueEvent(const ClusterEvent& event) {
   return QueueEvent{event.resource, QueueActionBits(event.action), event.label};
 }
 
 // upstream: framework.PodSchedulingPropertiesChange and its extractors.
+// Before v1.37 every unassigned pod's events are UnschedulablePod, and
+// there is no scale-up extractor.
 std::vector<QueueEvent> PodSchedulingPropertiesChange(const Pod& newPod,
                                                       const Pod& oldPod,
-                                                      bool isTargetPod) {
-  const std::string r = !newPod.node_name.empty() ? "AssignedPod"
-                        : isTargetPod             ? "TargetPod"
-                                                  : "UnscheduledPod";
+                                                      bool isTargetPod,
+                                                      const Upstream& up) {
+  const std::string r = !newPod.node_name.empty()      ? "AssignedPod"
+                        : !up.target_pod_update_events ? "UnschedulablePod"
+                        : isTargetPod                  ? "TargetPod"
+                                                       : "UnscheduledPod";
   std::vector<QueueEvent> events;
   auto emit = [&](int64_t a) { events.push_back(QueueEvent{r, a, ""}); };
   // extractPodLabelsChange (Semantic.DeepEqual: nil and empty are equal)
@@ -133,8 +149,9 @@ std::vector<QueueEvent> PodSchedulingPropertiesChange(const Pod& newPod,
       break;
     }
   }
-  // extractPodScaleUp: a request added or raised.
+  // extractPodScaleUp (v1.37): a request added or raised.
   for (const auto& [name, new_milli] : news) {
+    if (!up.target_pod_update_events) break;
     auto it = olds.find(name);
     if (it == olds.end() || new_milli > it->second) {
       emit(action::kUpdatePodScaleUp);
@@ -411,14 +428,16 @@ absl::Status BackendQueue::AddUnschedulablePodIfNotPresent(
   pInfo->backoff_expiration = Time::GoZero();
   pInfo->flush_timestamp = Time::GoZero();
   requeuePodWithQueueingStrategy(pInfo,
-                                 determineSchedulingHintForInFlightPod(*pInfo));
+                                 determineSchedulingHintForInFlightPod(*pInfo),
+                                 "ScheduleAttemptFailure");
   Done(uid);
   return absl::OkStatus();
 }
 
 // upstream: requeueEntityWithQueueingStrategy; the queue the pod went to.
+// `event`: the label of the event that moves it (ClusterEvent.Label).
 std::string BackendQueue::requeuePodWithQueueingStrategy(
-    const Entry& pInfo, QueueingStrategy strategy) {
+    const Entry& pInfo, QueueingStrategy strategy, const std::string& event) {
   if (strategy == QueueingStrategy::kSkip) {
     unschedulablePods_[pInfo->pod().Key()] = pInfo;
     return "unschedulable";
@@ -426,7 +445,12 @@ std::string BackendQueue::requeuePodWithQueueingStrategy(
   if (strategy == QueueingStrategy::kAfterBackoff && isPodBackingoff(*pInfo)) {
     return moveToBackoffQ(pInfo) ? "backoff" : "unschedulable";
   }
-  return moveToActiveQ(pInfo, false) ? "active" : "unschedulable";
+  // Before v1.37 moveToActiveQ nominates a pod the pod's own add or update
+  // moves (event UnschedulablePodAdd or UnschedulablePodUpdate).
+  const bool nominate =
+      !up_.add_nominates_gated_pods &&
+      (event == "UnschedulablePodAdd" || event == "UnschedulablePodUpdate");
+  return moveToActiveQ(pInfo, false, nominate) ? "active" : "unschedulable";
 }
 
 // upstream: flushBackoffQCompleted (popAllBackoffCompleted: backoffQ, then
@@ -504,7 +528,7 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
         "nil pointer dereference in PodSchedulingPropertiesChange(oldPod)");
   }
   const std::vector<QueueEvent> events =
-      PodSchedulingPropertiesChange(*newPod, *oldPod, true);
+      PodSchedulingPropertiesChange(*newPod, *oldPod, true, up_);
   if (inFlightPods_.contains(newPod->uid)) {
     addEventsIfPodInFlight(oldPod, newPod, events);
     return absl::OkStatus();
@@ -539,7 +563,7 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     const EventObjects objects{oldPod, newPod};
     for (const QueueEvent& evt : events) {
       const std::string queue = requeuePodWithQueueingStrategy(
-          pInfo, isPodWorthRequeuing(*pInfo, evt, objects));
+          pInfo, isPodWorthRequeuing(*pInfo, evt, objects), EventLabel(evt));
       if (queue == "active" || (up_.pop_from_backoff_q && queue == "backoff")) {
         break;
       }
@@ -588,7 +612,7 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
     const QueueingStrategy hint = isPodWorthRequeuing(*pInfo, event, objects);
     if (hint == QueueingStrategy::kSkip) continue;
     unschedulablePods_.erase(pInfo->pod().Key());
-    requeuePodWithQueueingStrategy(pInfo, hint);
+    requeuePodWithQueueingStrategy(pInfo, hint, EventLabel(event));
   }
   if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;
   addEventIfAnyInFlight(event, objects);

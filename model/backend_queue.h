@@ -69,7 +69,11 @@ QueueEvent ToQueueEvent(const ClusterEvent& event);
 // update is about) or UnscheduledPod.
 std::vector<QueueEvent> PodSchedulingPropertiesChange(const Pod& newPod,
                                                       const Pod& oldPod,
-                                                      bool isTargetPod);
+                                                      bool isTargetPod,
+                                                      const Upstream& up);
+// upstream: fwk.ClusterEvent.Label: the custom label, else resource and
+// action ("UnschedulablePodUpdate").
+std::string EventLabel(const QueueEvent& event);
 
 // upstream: the events of framework/events.go the scheduler's handlers send
 // (v1.35+).
@@ -194,7 +198,8 @@ class BackendQueue {
   QueueingStrategy determineSchedulingHintForInFlightPod(
       const QueuedPodInfo& pInfo) const;
   std::string requeuePodWithQueueingStrategy(const Entry& pInfo,
-                                             QueueingStrategy strategy);
+                                             QueueingStrategy strategy,
+                                             const std::string& event);
   void movePodsToActiveOrBackoffQueue(const std::vector<Entry>& podInfoList,
                                       const QueueEvent& event,
                                       const EventObjects& objects);

@@ -206,7 +206,7 @@ absl::Status Scheduler::updatePodInCache(const PodPtr& old_pod,
   }
   if (backend_ != nullptr) {
     for (const QueueEvent& event :
-         PodSchedulingPropertiesChange(*new_pod, *old_pod, false)) {
+         PodSchedulingPropertiesChange(*new_pod, *old_pod, false, up_)) {
       backend_->MoveAllToActiveOrBackoffQueue(
           event, EventObjects{.old_pod = old_pod, .new_pod = new_pod}, nullptr);
     }

@@ -36,6 +36,7 @@ class QueueSystem : public SnapshotIntoSystem {
     }
     absl::StatusOr<Upstream> up = ProfileFor(header, profile_);
     if (!up.ok()) return up.status();
+    up_ = *up;
     queue_.reset();
     backend_.reset();
     carried_.clear();
@@ -249,7 +250,7 @@ class QueueSystem : public SnapshotIntoSystem {
         lister_view_[step.pod->Key()] = step.pod;
         // upstream: Scheduler.updatePodInCache.
         for (const QueueEvent& ev :
-             PodSchedulingPropertiesChange(*step.pod, *old, false)) {
+             PodSchedulingPropertiesChange(*step.pod, *old, false, up_)) {
           q.MoveAllToActiveOrBackoffQueue(ev, EventObjects{old, step.pod},
                                           nullptr);
         }
@@ -278,6 +279,7 @@ class QueueSystem : public SnapshotIntoSystem {
   std::unique_ptr<PriorityQueue> queue_;
   std::unique_ptr<BackendQueue> backend_;
   std::map<std::string, PodPtr> carried_;
+  Upstream up_;
   std::map<std::string, PodPtr> lister_view_;
   std::map<std::string, std::shared_ptr<QueuedPodInfo>> last_popped_;
   bool exited_ = false;

@@ -116,6 +116,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"pod_info_update_refuses_other_uid", "v1.37 (PodInfo.Update)",
        "a queued pod's record is not updated with a pod of another uid",
        &Upstream::pod_info_update_refuses_other_uid},
+      {"target_pod_update_events", "v1.37 (framework/events.go)",
+       "a pod's update events name it TargetPod; a raised request is "
+       "UpdatePodScaleUp",
+       &Upstream::target_pod_update_events},
       {"remove_pod_subtracts_stored_requests", "kubernetes/kubernetes#129635",
        "NodeInfo.RemovePod subtracts the requests of the pod it stored, not "
        "of the object given",
@@ -204,6 +208,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.wildcard_events_move_gated_pods = true;
       up.unschedulable_flush_waits_from_last_flush = true;
       up.pod_info_update_refuses_other_uid = true;
+      up.target_pod_update_events = true;
     }
   } else if (version != "v1.26.7") {
     // An unknown version; v1.26.7 is every switch's default.

@@ -160,6 +160,11 @@ struct Upstream {
   // new pod when the record was in unschedulablePods); before, the record
   // took the other pod.
   bool pod_info_update_refuses_other_uid = false;
+  // framework.PodSchedulingPropertiesChange: the updated pod's own events
+  // are TargetPod (other unassigned pods' UnscheduledPod), and a raised
+  // request is UpdatePodScaleUp; before, every unassigned pod's events are
+  // UnschedulablePod and a raise is no event of its own.
+  bool target_pod_update_events = false;
 
   // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
 
