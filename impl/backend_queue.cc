@@ -584,7 +584,8 @@ void BackendQueue::Delete(const Pod& pod) {
 }
 
 // upstream: Activate: a pod neither in unschedulablePods nor in backoffQ
-// but in flight gets a ForceActivate event carrying it.
+// but in flight gets a ForceActivate event carrying it; before v1.37 every
+// pod not activated sets moveRequestCycle.
 void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
   for (const PodPtr& pod : pods) {
     const std::optional<uint32_t> key = FindKey(*pod);
@@ -593,6 +594,9 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
     // EventForceActivate).
     if (inflight_pods_.contains(pod->uid)) {
       inflight_.push_back(InFlight{wildcard_, false, pod});
+    }
+    if (!up_.move_request_cycle_removed) {
+      move_request_cycle_ = scheduling_cycle_;
     }
   }
 }

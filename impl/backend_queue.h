@@ -253,8 +253,9 @@ class BackendQueue {
   int64_t max_backoff_ns_ = 0;
   int64_t max_in_unschedulable_ns_ = 0;
   int64_t scheduling_cycle_ = 0;
-  bool panicked_ = false;    // Panicked()
-  bool use_lister_ = false;  // nominatorPodLister "queue-ops"
+  int64_t move_request_cycle_ = -1;  // until v1.37 (move_request_cycle_removed)
+  bool panicked_ = false;            // Panicked()
+  bool use_lister_ = false;          // nominatorPodLister "queue-ops"
 
   std::vector<Record> slab_;
   std::vector<uint32_t> free_;

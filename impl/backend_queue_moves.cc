@@ -153,7 +153,8 @@ void BackendQueue::MoveAllToActiveOrBackoffQueue(
 // key order: upstream ranges over a Go map, the model over its std::map by
 // key, and pods moved with equal priorities and timestamps land in activeQ
 // in that order. A gated pod moves only on a wildcard event or one its
-// gating plugin registered.
+// gating plugin registered. Before v1.37 every move of interest sets
+// moveRequestCycle.
 void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
                                                   const PodPtr& new_pod) {
   const EventInfo& e = events_[event];
@@ -171,6 +172,7 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
     RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff);
     Unref(h);
   }
+  if (!up_.move_request_cycle_removed) move_request_cycle_ = scheduling_cycle_;
   AddEventIfAnyInFlight(event, new_pod);
 }
 
