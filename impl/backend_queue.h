@@ -227,7 +227,8 @@ class BackendQueue {
   bool IsPodWorthRequeuing(const Record& r, EventId event,
                            const PodPtr& new_pod) const;
   void RunPreEnqueuePlugins(uint32_t h);
-  bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q);
+  bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
+                     bool nominate = false);
   bool MoveToBackoffQ(uint32_t h);
   void AddPod(const PodPtr& pod);
   bool ActivateKey(uint32_t key);
