@@ -445,16 +445,28 @@ void BackendQueue::RunPreEnqueuePlugins(uint32_t h) {
 }
 
 // upstream: moveToActiveQ. From backoffQ PreEnqueue already ran when the
-// pod entered it.
-bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q) {
+// pod entered it. Before v1.37 (move_to_active_leaves_other_queues off) a
+// gated pod with a copy in activeQ or backoffQ stays where that copy is,
+// and a pod moved to activeQ leaves backoffQ; `nominate` (before v1.37,
+// from addPod) nominates a pod added to activeQ.
+bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
+                                 bool nominate) {
   Ref(h);
   if (!moves_from_backoff_q) RunPreEnqueuePlugins(h);
   const bool gated = slab_[h].gated;
+  const uint32_t key = slab_[h].key;
+  const bool leaves = up_.move_to_active_leaves_other_queues;
   if (gated) {
-    UnschedAddOrUpdate(h);
+    if (leaves || !(active_.Contains(key) || BackoffQHas(key))) {
+      UnschedAddOrUpdate(h);
+    }
   } else {
-    UnschedDelete(slab_[h].key);
+    UnschedDelete(key);
+    if (!leaves) {
+      if (const uint32_t old = BackoffQDelete(key); old != kNone) Unref(old);
+    }
     ActiveUpsert(h);
+    if (nominate) NominatorAdd(slab_[h].pod, std::nullopt);
   }
   Unref(h);
   return !gated;
@@ -491,19 +503,25 @@ BackendQueue::Queue BackendQueue::RequeuePodWithQueueingStrategy(
 // ---------------------------------------------------------------------------
 // The queue's API.
 
-// upstream: Add / addPod: nominated even when gated.
+// upstream: Add / addPod: from v1.37 nominated first, even when gated;
+// before, moveToActiveQ nominates the pod it adds to activeQ.
 void BackendQueue::Add(const PodPtr& pod) { AddPod(pod); }
 
 void BackendQueue::AddPod(const PodPtr& pod) {
   const uint32_t h = NewRecord(pod);
   Ref(h);
-  NominatorAdd(pod, std::nullopt);
-  MoveToActiveQ(h, false);
+  if (up_.add_nominates_gated_pods) {
+    NominatorAdd(pod, std::nullopt);
+    MoveToActiveQ(h, false);
+  } else {
+    MoveToActiveQ(h, false, /*nominate=*/true);
+  }
   Unref(h);
 }
 
-// upstream: Update. A record holds one uid: PodInfo.Update refuses a pod
-// of another, and the queue then looks further (in the end, addPod).
+// upstream: Update. From v1.37 a record holds one uid: PodInfo.Update
+// refuses a pod of another, and the queue then looks further (in the end,
+// addPod); before, the record takes the other pod.
 QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
   if (old_pod == nullptr) return QueueResult::kFatal;
   PodEvents events;
@@ -518,7 +536,10 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
     AddPod(new_pod);
     return QueueResult::kOk;
   }
-  auto same_uid = [&](uint32_t h) { return slab_[h].pod->uid == new_pod->uid; };
+  auto same_uid = [&](uint32_t h) {
+    return !up_.pod_info_update_refuses_other_uid ||
+           slab_[h].pod->uid == new_pod->uid;
+  };
   // upstream: unlockedActiveQueue.update, then backoffQueue.update.
   if (active_.Contains(*key) && same_uid(active_.Get(*key))) {
     const uint32_t h = active_.Get(*key);
@@ -584,7 +605,8 @@ void BackendQueue::Delete(const Pod& pod) {
 }
 
 // upstream: Activate: a pod neither in unschedulablePods nor in backoffQ
-// but in flight gets a ForceActivate event carrying it.
+// but in flight gets a ForceActivate event carrying it; before v1.37 every
+// pod not activated sets moveRequestCycle.
 void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
   for (const PodPtr& pod : pods) {
     const std::optional<uint32_t> key = FindKey(*pod);
@@ -593,6 +615,9 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
     // EventForceActivate).
     if (inflight_pods_.contains(pod->uid)) {
       inflight_.push_back(InFlight{wildcard_, false, pod});
+    }
+    if (!up_.move_request_cycle_removed) {
+      move_request_cycle_ = scheduling_cycle_;
     }
   }
 }

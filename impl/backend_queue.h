@@ -227,7 +227,8 @@ class BackendQueue {
   bool IsPodWorthRequeuing(const Record& r, EventId event,
                            const PodPtr& new_pod) const;
   void RunPreEnqueuePlugins(uint32_t h);
-  bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q);
+  bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
+                     bool nominate = false);
   bool MoveToBackoffQ(uint32_t h);
   void AddPod(const PodPtr& pod);
   bool ActivateKey(uint32_t key);
@@ -253,8 +254,9 @@ class BackendQueue {
   int64_t max_backoff_ns_ = 0;
   int64_t max_in_unschedulable_ns_ = 0;
   int64_t scheduling_cycle_ = 0;
-  bool panicked_ = false;    // Panicked()
-  bool use_lister_ = false;  // nominatorPodLister "queue-ops"
+  int64_t move_request_cycle_ = -1;  // until v1.37 (move_request_cycle_removed)
+  bool panicked_ = false;            // Panicked()
+  bool use_lister_ = false;          // nominatorPodLister "queue-ops"
 
   std::vector<Record> slab_;
   std::vector<uint32_t> free_;

@@ -82,7 +82,8 @@ void BackendQueue::SetPlugins(uint32_t h, PluginSet plugins) {
   if (indexed) IndexInsert(key);
 }
 
-// upstream: QueuedPodInfo.Update (the same uid: the caller checked).
+// upstream: QueuedPodInfo.Update (from v1.37 of the same uid only: the
+// caller checked).
 void BackendQueue::SetPod(uint32_t h, const PodPtr& pod) {
   const uint32_t key = slab_[h].key;
   const bool indexed = unsched_[key] == h;
@@ -152,13 +153,15 @@ void BackendQueue::MoveAllToActiveOrBackoffQueue(
 // upstream: moveEntitiesToActiveOrBackoffQueue over candidates_ (keys), in
 // key order: upstream ranges over a Go map, the model over its std::map by
 // key, and pods moved with equal priorities and timestamps land in activeQ
-// in that order. A gated pod moves only on a wildcard event or one its
-// gating plugin registered.
+// in that order. A gated pod moves only on an event its gating plugin
+// registered, or (from v1.37) a wildcard one. Before v1.37 every move of
+// interest sets moveRequestCycle.
 void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
                                                   const PodPtr& new_pod) {
   const EventInfo& e = events_[event];
   if (!e.of_interest) return;
-  const bool wildcard = e.wildcard, gate_match = e.gate_match;
+  const bool wildcard = e.wildcard && up_.wildcard_events_move_gated_pods;
+  const bool gate_match = e.gate_match;
   std::sort(candidates_.begin(), candidates_.end(),
             [this](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
   for (uint32_t key : candidates_) {
@@ -171,16 +174,19 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
     RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff);
     Unref(h);
   }
+  if (!up_.move_request_cycle_removed) move_request_cycle_ = scheduling_cycle_;
   AddEventIfAnyInFlight(event, new_pod);
 }
 
 // upstream: flushUnschedulableEntitiesLeftover: strictly longer than the
-// limit since the pod's last attempt or its last flush.
+// limit since the pod's last attempt, or (from v1.37) its last flush.
 void BackendQueue::FlushUnschedulableEntitiesLeftover() {
   candidates_.clear();
   for (uint32_t key : unsched_keys_) {
     Record& r = slab_[unsched_[key]];
-    const TimeNs last = std::max(r.timestamp, r.flush_timestamp);
+    const TimeNs last = up_.unschedulable_flush_waits_from_last_flush
+                            ? std::max(r.timestamp, r.flush_timestamp)
+                            : r.timestamp;
     if (SubSaturating(now_ns_, last) > max_in_unschedulable_ns_) {
       r.flush_timestamp = now_ns_;
       candidates_.push_back(key);

@@ -102,7 +102,7 @@ void BackendQueue::SnapshotQueueInto(QueueState& s) const {
   WriteBackoff(s);
   WriteUnschedulable(s);
   s.scheduling_cycle = scheduling_cycle_;
-  s.move_request_cycle = -1;  // moveRequestCycle is gone with QueueingHints
+  s.move_request_cycle = move_request_cycle_;  // -1 from v1.37: gone
 }
 
 void BackendQueue::RefreshQueueInto(QueueState& s, const StateTouch& t) const {
@@ -110,7 +110,7 @@ void BackendQueue::RefreshQueueInto(QueueState& s, const StateTouch& t) const {
   if (t.Touches(StateTouch::kBackoff)) WriteBackoff(s);
   if (t.Touches(StateTouch::kUnschedulable)) WriteUnschedulable(s);
   s.scheduling_cycle = scheduling_cycle_;
-  s.move_request_cycle = -1;
+  s.move_request_cycle = move_request_cycle_;
 }
 
 BackendQueue::ChangeMarks BackendQueue::Marks() const {
@@ -120,7 +120,7 @@ BackendQueue::ChangeMarks BackendQueue::Marks() const {
           .nominated = nominated_changes_,
           .shared = shared_changes_,
           .scheduling_cycle = scheduling_cycle_,
-          .move_request_cycle = -1};
+          .move_request_cycle = move_request_cycle_};
 }
 
 void BackendQueue::AddTouched(const ChangeMarks& since, StateTouch& t) const {
@@ -137,7 +137,8 @@ void BackendQueue::AddTouched(const ChangeMarks& since, StateTouch& t) const {
     t.Add(StateTouch::kBackoff);
     t.Add(StateTouch::kUnschedulable);
   }
-  if (now.scheduling_cycle != since.scheduling_cycle) {
+  if (now.scheduling_cycle != since.scheduling_cycle ||
+      now.move_request_cycle != since.move_request_cycle) {
     t.Add(StateTouch::kCycles);
   }
 }

@@ -139,12 +139,10 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            up->version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
-  // implemented (all but the cache layer, and the queue layer of v1.37.2)
-  // is refused as unimplemented, so that its traces are skipped rather than
-  // judged.
+  // implemented (all but the cache and queue layers) is refused as
+  // unimplemented, so that its traces are skipped rather than judged.
   const bool implemented =
-      header.layer == Layer::kCache ||
-      (header.layer == Layer::kQueue && up->version == "v1.37.2");
+      header.layer == Layer::kCache || header.layer == Layer::kQueue;
   if (UpstreamAtLeast(up->version, "v1.35.4") && !implemented) {
     return absl::UnimplementedError(
         absl::StrCat("impl: the ", std::string(LayerName(header.layer)),

@@ -113,8 +113,8 @@ struct Upstream {
   // assumed pods never expire and none is bindingFinished.
   bool assumed_pods_never_expire = false;
 
-  // --- from v1.35 (queue layer: impl::BackendQueue, implemented for
-  // v1.37.2; the queue layer of v1.35.4 and v1.36.3 refuses the header) ---
+  // --- from v1.35 (queue layer: impl::BackendQueue; the switches below
+  // the first two are v1.37's, model/upstream.h says what each does) ---
   bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
   bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
   bool nominator_ignores_empty_node_name = false;          // v1.37
