@@ -49,6 +49,7 @@ enum : uint16_t {
   kAssignedPodResource,
   kUnscheduledPodResource,
   kTargetPodResource,
+  kUnschedulablePodResource,  // v1.35 and v1.36's unassigned pods
 };
 
 // Go's zero time.Time{} (January 1, year 1), in ns from the trace's zero
@@ -138,8 +139,8 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up)
       WrapMul(config.pod_max_in_unschedulable_ms, 1000000);
   use_lister_ = config.nominator_pod_lister == "queue-ops";
   profiles_.insert(config.profiles.begin(), config.profiles.end());
-  for (const char* r :
-       {"*", "Pod", "AssignedPod", "UnscheduledPod", "TargetPod"}) {
+  for (const char* r : {"*", "Pod", "AssignedPod", "UnscheduledPod",
+                        "TargetPod", "UnschedulablePod"}) {
     InternResource(r);
   }
   scheduling_gates_ = InternPlugin("SchedulingGates");
@@ -276,7 +277,8 @@ bool BackendQueue::MatchClusterEvents(const Registration& ce, uint16_t resource,
       ce.resource == kWildCardResource || ce.resource == resource ||
       (ce.resource == kPodResource &&
        (resource == kAssignedPodResource ||
-        resource == kUnscheduledPodResource || resource == kTargetPodResource));
+        resource == kUnscheduledPodResource || resource == kTargetPodResource ||
+        resource == kUnschedulablePodResource));
   return resources && (ce.bits & bits) != 0 && bits <= ce.bits;
 }
 
@@ -284,8 +286,17 @@ bool BackendQueue::MatchClusterEvents(const Registration& ce, uint16_t resource,
 // ClusterEventIsWildCard, isEventOfInterest (no hint map without a
 // profile), the plugins of the QueueingHint map's matching keys, and
 // whether SchedulingGates' registrations (pluginToEventsMap) match it.
-BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits) {
-  const uint64_t id = (uint64_t{resource} << 32) | static_cast<uint32_t>(bits);
+BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits,
+                                          std::string_view label) {
+  // ClusterEvent.Label: the custom label, else resource and action.
+  const bool nominates =
+      label.empty()
+          ? resource == kUnschedulablePodResource &&
+                (bits == action::kAdd || bits == action::kUpdate)
+          : label == "UnschedulablePodAdd" || label == "UnschedulablePodUpdate";
+  const uint64_t tag = label.empty() ? 0 : nominates ? 1 : 2;
+  const uint64_t id =
+      (tag << 48) | (uint64_t{resource} << 32) | static_cast<uint32_t>(bits);
   if (auto it = event_ids_.find(id); it != event_ids_.end()) return it->second;
   EventInfo e;
   e.resource = resource;
@@ -301,6 +312,7 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits) {
   const bool hint_maps = !profiles_.empty();
   e.of_interest = e.wildcard || (hint_maps && any);
   e.gate_match = hint_maps && e.matched[scheduling_gates_] != 0;
+  e.nominates = nominates;
   const EventId eid = static_cast<EventId>(events_.size());
   events_.push_back(std::move(e));
   event_ids_.emplace(id, eid);
@@ -308,7 +320,8 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits) {
 }
 
 BackendQueue::EventId BackendQueue::TraceEvent(const ClusterEvent& event) {
-  return Event(InternResource(event.resource), ActionBits(event.action));
+  return Event(InternResource(event.resource), ActionBits(event.action),
+               event.label);
 }
 
 // upstream: framework.PodSchedulingPropertiesChange and its extractors
@@ -318,9 +331,12 @@ void BackendQueue::PodSchedulingPropertiesChange(const Pod& new_pod,
                                                  const Pod& old_pod,
                                                  bool is_target_pod,
                                                  PodEvents& out) {
-  const uint16_t r = !new_pod.node_name.empty() ? kAssignedPodResource
-                     : is_target_pod            ? kTargetPodResource
-                                                : kUnscheduledPodResource;
+  // Before v1.37 an unassigned pod's events are UnschedulablePod, and a
+  // raised request is no event of its own.
+  const uint16_t r = !new_pod.node_name.empty()      ? kAssignedPodResource
+                     : !up_.target_pod_update_events ? kUnschedulablePodResource
+                     : is_target_pod                 ? kTargetPodResource
+                                                     : kUnscheduledPodResource;
   out.clear();
   if (new_pod.labels != old_pod.labels) {
     out.push_back(Event(r, action::kUpdatePodLabel));
@@ -330,7 +346,9 @@ void BackendQueue::PodSchedulingPropertiesChange(const Pod& new_pod,
   RequestMillis(old_pod, olds);
   if (AnyAbove(olds, news))
     out.push_back(Event(r, action::kUpdatePodScaleDown));
-  if (AnyAbove(news, olds)) out.push_back(Event(r, action::kUpdatePodScaleUp));
+  if (up_.target_pod_update_events && AnyAbove(news, olds)) {
+    out.push_back(Event(r, action::kUpdatePodScaleUp));
+  }
   if (new_pod.scheduling_gates.empty() && !old_pod.scheduling_gates.empty()) {
     out.push_back(Event(r, action::kUpdatePodSchedulingGatesEliminated));
   }
@@ -489,7 +507,7 @@ bool BackendQueue::MoveToBackoffQ(uint32_t h) {
 
 // upstream: requeueEntityWithQueueingStrategy; the queue the pod went to.
 BackendQueue::Queue BackendQueue::RequeuePodWithQueueingStrategy(
-    uint32_t h, Strategy strategy) {
+    uint32_t h, Strategy strategy, bool nominates) {
   if (strategy == Strategy::kSkip) {
     UnschedAddOrUpdate(h);
     return Queue::kUnschedulable;
@@ -497,7 +515,9 @@ BackendQueue::Queue BackendQueue::RequeuePodWithQueueingStrategy(
   if (IsPodBackingOff(slab_[h])) {
     return MoveToBackoffQ(h) ? Queue::kBackoff : Queue::kUnschedulable;
   }
-  return MoveToActiveQ(h, false) ? Queue::kActive : Queue::kUnschedulable;
+  return MoveToActiveQ(h, false, nominates && !up_.add_nominates_gated_pods)
+             ? Queue::kActive
+             : Queue::kUnschedulable;
 }
 
 // ---------------------------------------------------------------------------
@@ -577,7 +597,8 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
       const Strategy s = IsPodWorthRequeuing(slab_[h], e, new_pod)
                              ? Strategy::kAfterBackoff
                              : Strategy::kSkip;
-      if (RequeuePodWithQueueingStrategy(h, s) != Queue::kUnschedulable) {
+      if (RequeuePodWithQueueingStrategy(h, s, events_[e].nominates) !=
+          Queue::kUnschedulable) {
         break;
       }
     }

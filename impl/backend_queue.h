@@ -36,6 +36,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -164,9 +165,12 @@ class BackendQueue {
   struct EventInfo {
     uint16_t resource = 0;
     int32_t bits = 0;
-    bool wildcard = false;      // ClusterEventIsWildCard
-    bool of_interest = false;   // isEventOfInterest
-    bool gate_match = false;    // matches SchedulingGates' registrations
+    bool wildcard = false;     // ClusterEventIsWildCard
+    bool of_interest = false;  // isEventOfInterest
+    bool gate_match = false;   // matches SchedulingGates' registrations
+    // Labelled UnschedulablePodAdd or UnschedulablePodUpdate: before v1.37
+    // moveToActiveQ nominates a pod it moves for it.
+    bool nominates = false;
     std::vector<char> matched;  // plugin id -> a matching key names it
   };
   // A clusterEventMap entry naming plugins: a key of the QueueingHint map.
@@ -192,7 +196,8 @@ class BackendQueue {
   std::optional<uint32_t> FindKey(const Pod& pod);
   uint16_t InternPlugin(const std::string& name);
   uint16_t InternResource(const std::string& name);
-  EventId Event(uint16_t resource, int32_t bits);
+  // `label`: the event's custom label, "" for none (ClusterEvent.Label).
+  EventId Event(uint16_t resource, int32_t bits, std::string_view label = "");
   bool MatchClusterEvents(const Registration& ce, uint16_t resource,
                           int32_t bits) const;
 
@@ -233,7 +238,8 @@ class BackendQueue {
   void AddPod(const PodPtr& pod);
   bool ActivateKey(uint32_t key);
   Strategy DetermineSchedulingHintForInFlightPod(uint32_t h) const;
-  Queue RequeuePodWithQueueingStrategy(uint32_t h, Strategy strategy);
+  Queue RequeuePodWithQueueingStrategy(uint32_t h, Strategy strategy,
+                                       bool nominates = false);
   void MovePodsToActiveOrBackoffQueue(EventId event, const PodPtr& new_pod);
   void AddEventIfAnyInFlight(EventId event, const PodPtr& new_pod);
   void Done(const std::string& uid);

@@ -171,7 +171,8 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
     if (!IsPodWorthRequeuing(slab_[h], event, new_pod)) continue;
     Ref(h);
     UnschedDelete(key);
-    RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff);
+    RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff,
+                                   events_[event].nominates);
     Unref(h);
   }
   if (!up_.move_request_cycle_removed) move_request_cycle_ = scheduling_cycle_;
