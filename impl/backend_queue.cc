@@ -475,7 +475,10 @@ bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
   const uint32_t key = slab_[h].key;
   const bool leaves = up_.move_to_active_leaves_other_queues;
   if (gated) {
-    if (leaves || !(active_.Contains(key) || BackoffQHas(key))) {
+    // v1.35 keeps a record already in unschedulablePods.
+    if ((leaves || !(active_.Contains(key) || BackoffQHas(key))) &&
+        (up_.gated_pod_replaces_unschedulable_record ||
+         unsched_[key] == kNone)) {
       UnschedAddOrUpdate(h);
     }
   } else {
@@ -496,7 +499,10 @@ bool BackendQueue::MoveToBackoffQ(uint32_t h) {
   RunPreEnqueuePlugins(h);
   const bool gated = slab_[h].gated;
   if (gated) {
-    UnschedAddOrUpdate(h);
+    if (up_.gated_pod_replaces_unschedulable_record ||
+        unsched_[slab_[h].key] == kNone) {
+      UnschedAddOrUpdate(h);
+    }
   } else {
     UnschedDelete(slab_[h].key);
     BackoffQAdd(h);
@@ -629,7 +635,14 @@ void BackendQueue::Delete(const Pod& pod) {
 // but in flight gets a ForceActivate event carrying it; before v1.37 every
 // pod not activated sets moveRequestCycle.
 void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
-  for (const PodPtr& pod : pods) {
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const PodPtr& pod = pods[i];
+    // upstream takes a map: a key listed twice counts once.
+    if (std::any_of(pods.begin(), pods.begin() + i, [&](const PodPtr& p) {
+          return p->namespace_ == pod->namespace_ && p->name == pod->name;
+        })) {
+      continue;
+    }
     const std::optional<uint32_t> key = FindKey(*pod);
     if (key && ActivateKey(*key)) continue;
     // upstream: activeQueue.addEventsIfPodInFlight(nil, pod,

@@ -58,6 +58,8 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       // Added by v1.35 and later (cache layer).
       {"queueing_hints", "v1.35.4", &U::queueing_hints},
       {"pop_from_backoff_q", "v1.35.4", &U::pop_from_backoff_q},
+      {"gated_pod_replaces_unschedulable_record", "v1.36.3",
+       &U::gated_pod_replaces_unschedulable_record},
       {"nominator_ignores_empty_node_name", "v1.37.2",
        &U::nominator_ignores_empty_node_name},
       {"move_request_cycle_removed", "v1.37.2", &U::move_request_cycle_removed},

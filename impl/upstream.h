@@ -117,6 +117,7 @@ struct Upstream {
   // the first two are v1.37's, model/upstream.h says what each does) ---
   bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
   bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
+  bool gated_pod_replaces_unschedulable_record = false;    // v1.36
   bool nominator_ignores_empty_node_name = false;          // v1.37
   bool move_request_cycle_removed = false;                 // kubernetes#138420
   bool add_nominates_gated_pods = false;                   // kubernetes#139057

@@ -311,7 +311,11 @@ bool BackendQueue::moveToActiveQ(const Entry& pInfo, bool movesFromBackoffQ,
         (activeQ_.Get(key) != nullptr || backoffQGet(key) != nullptr)) {
       return false;
     }
-    unschedulablePods_[key] = pInfo;
+    // v1.35: a record already in unschedulablePods stays.
+    if (up_.gated_pod_replaces_unschedulable_record ||
+        !unschedulablePods_.contains(key)) {
+      unschedulablePods_[key] = pInfo;
+    }
     return false;
   }
   unschedulablePods_.erase(key);
@@ -326,7 +330,10 @@ bool BackendQueue::moveToBackoffQ(const Entry& pInfo) {
   if (up_.pop_from_backoff_q) {
     runPreEnqueuePlugins(*pInfo);
     if (!pInfo->gating_plugin.empty()) {
-      unschedulablePods_[pInfo->pod().Key()] = pInfo;
+      if (up_.gated_pod_replaces_unschedulable_record ||
+          !unschedulablePods_.contains(pInfo->pod().Key())) {
+        unschedulablePods_[pInfo->pod().Key()] = pInfo;
+      }
       return false;
     }
   }
@@ -352,7 +359,9 @@ void BackendQueue::addPod(const PodPtr& pod) {
 // (upstream ranges over a Go map; the order changes nothing here)
 void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
   static const QueueEvent kForceActivate{"*", action::kAll, "ForceActivate"};
+  std::set<std::string> seen;  // upstream takes a map: each key once
   for (const PodPtr& pod : pods) {
+    if (!seen.insert(pod->Key()).second) continue;
     if (activate(pod->Key())) continue;
     addEventsIfPodInFlight(nullptr, pod, {kForceActivate});
     if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;

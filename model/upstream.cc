@@ -94,6 +94,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "Pop takes from backoffQ when activeQ is empty; backoff expiries align "
        "to one-second windows",
        &Upstream::pop_from_backoff_q},
+      {"gated_pod_replaces_unschedulable_record",
+       "v1.36 (unschedulablePods.addOrUpdate)",
+       "a gated pod replaces the unschedulablePods record of its key",
+       &Upstream::gated_pod_replaces_unschedulable_record},
       {"nominator_ignores_empty_node_name", "v1.37 (nominator.go)",
        "an empty nominated node name clears the nomination instead of "
        "keying it",
@@ -199,6 +203,9 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     if (UpstreamAtLeast(version, "v1.35.4")) {
       up.queueing_hints = true;
       up.pop_from_backoff_q = true;
+    }
+    if (UpstreamAtLeast(version, "v1.36.3")) {
+      up.gated_pod_replaces_unschedulable_record = true;
     }
     if (UpstreamAtLeast(version, "v1.37.2")) {
       up.nominator_ignores_empty_node_name = true;

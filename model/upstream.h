@@ -129,6 +129,14 @@ struct Upstream {
   // pod enters backoffQ, and backoff expiries align to one-second windows.
   bool pop_from_backoff_q = false;
 
+  // --- from v1.36 (queue layer) ---
+
+  // moveToActiveQ and moveToBackoffQ (the gated-pods metrics rework,
+  // unschedulablePods.addOrUpdate with gatedBefore): a gated pod replaces
+  // the record of its key in unschedulablePods; v1.35 keeps the record
+  // already there.
+  bool gated_pod_replaces_unschedulable_record = false;
+
   // --- from v1.37 (queue layer) ---
 
   // nominator.addNominatedPodUnlocked: an empty node name (a nomination
