@@ -113,6 +113,25 @@ std::optional<Taint> FindUntoleratedNoScheduleTaint(
   return std::nullopt;
 }
 
+AffinityMatch RequiredNodeAffinityMatch(const Pod& pod, const Node& node) {
+  for (const auto& [key, value] : pod.node_selector) {
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) return {};
+  }
+  if (!pod.required_node_affinity) return {.matched = true};
+  bool error = false;
+  for (const NodeSelectorTerm& term : *pod.required_node_affinity) {
+    if (term.match_expressions.empty() && term.match_fields.empty()) continue;
+    std::optional<bool> m = TermMatches(term, node);
+    if (!m) {
+      error = true;
+      continue;
+    }
+    if (*m) return {.matched = true};
+  }
+  return {.error = error};
+}
+
 bool RequiredNodeAffinityMatches(const Pod& pod, const Node& node) {
   // upstream: labels.SelectorFromSet(pod.Spec.NodeSelector).
   for (const auto& [key, value] : pod.node_selector) {

@@ -49,6 +49,14 @@ std::optional<Taint> FindUntoleratedNoScheduleTaint(
 // upstream: nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the
 // pod's nodeSelector and required node-affinity terms.
 bool RequiredNodeAffinityMatches(const Pod& pod, const Node& node);
+// upstream: RequiredNodeAffinity.Match's error too: whether the pod's
+// required node affinity matches the node, and whether it failed with an
+// error (no term matched and some term could not be parsed).
+struct AffinityMatch {
+  bool matched = false;
+  bool error = false;
+};
+AffinityMatch RequiredNodeAffinityMatch(const Pod& pod, const Node& node);
 
 // upstream: NodeAffinity.PreFilter: the node names a pod's required terms
 // pin with `metadata.name In` match fields (nullopt: every node), or an

@@ -67,12 +67,17 @@ H TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
 // upstream: nodeaffinity.isSchedulableAfterNodeChange (no addedAffinity in
 // the profile's args): the new node matches the pod's required affinity and
 // the old one did not (or there was none).
+// A Match error (a term that cannot be parsed) is Queue: upstream treats a
+// hint's error as Queue.
 H NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
   if (o.new_node == nullptr) return H::kQueue;
-  if (!RequiredNodeAffinityMatches(pod, *o.new_node)) return H::kQueueSkip;
+  const AffinityMatch now = RequiredNodeAffinityMatch(pod, *o.new_node);
+  if (now.error) return H::kQueue;
+  if (!now.matched) return H::kQueueSkip;
   if (o.old_node == nullptr) return H::kQueue;
-  return RequiredNodeAffinityMatches(pod, *o.old_node) ? H::kQueueSkip
-                                                       : H::kQueue;
+  const AffinityMatch was = RequiredNodeAffinityMatch(pod, *o.old_node);
+  if (was.error) return H::kQueue;
+  return was.matched ? H::kQueueSkip : H::kQueue;
 }
 
 // upstream: noderesources.(*Fit).isSchedulableAfterAssignedPodDelete.
