@@ -197,7 +197,8 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
             return getBackoffTime(*a).Before(getBackoffTime(*b));
           },
           KeyOf),
-      nominator_(std::move(lister), up.nominator_ignores_empty_node_name) {}
+      nominator_(std::move(lister), up.nominator_ignores_empty_node_name,
+                 /*stores_refs=*/true) {}
 
 // upstream: isEventOfInterest: the wildcard event, or one that some
 // plugin's registration in some profile's QueueingHint map matches (every

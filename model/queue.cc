@@ -592,7 +592,7 @@ void Nominator::Add(const std::shared_ptr<PodInfo>& pi,
   for (const auto& npi : list) {
     if (npi->pod->uid == pi->pod->uid) return;
   }
-  list.push_back(pi);
+  list.push_back(stores_refs_ ? std::make_shared<PodInfo>(*pi) : pi);
 }
 
 // upstream: nominator.delete

@@ -109,9 +109,13 @@ using PreEnqueueCheck = std::function<bool(const Pod&)>;
 // (PriorityQueue here, BackendQueue) hold one.
 class Nominator {
  public:
-  Nominator(PodLister lister, bool ignores_empty_node_name)
+  // `stores_refs`: from v1.35 the nominator keeps a copy of the pod's name,
+  // namespace and uid (podRef), not the PodInfo the queue updates in place.
+  Nominator(PodLister lister, bool ignores_empty_node_name,
+            bool stores_refs = false)
       : lister_(std::move(lister)),
-        ignores_empty_node_name_(ignores_empty_node_name) {}
+        ignores_empty_node_name_(ignores_empty_node_name),
+        stores_refs_(stores_refs) {}
 
   // upstream: nominator.addNominatedPodUnlocked
   void Add(const std::shared_ptr<PodInfo>& pi,
@@ -130,6 +134,7 @@ class Nominator {
  private:
   PodLister lister_;
   bool ignores_empty_node_name_;  // Upstream::nominator_ignores_empty_node_name
+  bool stores_refs_;
   // upstream: nominator.nominatedPods / nominatedPodToNode.
   std::map<std::string, std::vector<std::shared_ptr<PodInfo>>> nominatedPods_;
   std::map<std::string, std::string> nominatedPodToNode_;  // uid -> node

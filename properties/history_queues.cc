@@ -173,7 +173,19 @@ void History::FollowQueueUpdate(const State& before, const Step& step,
     Set(e.backoff, pod);  // podBackoffQ.Update
   } else if (InQueueList(was, kUnsched, key) && takes(e.unschedulable)) {
     Set(e.unschedulable, pod);  // and it may move
-    e.active = e.backoff = e.unschedulable;
+    const bool other_copy =
+        InQueueList(was, kActive, key) || InQueueList(was, kBackoff, key);
+    if (!other_copy) {
+      e.active = e.backoff = e.unschedulable;
+    } else if (after != nullptr && !InQueueList(after, kUnsched, key)) {
+      // v1.37 keeps a copy of another uid where it is: only the queue the
+      // pod moved to takes the updated record.
+      if (InQueueList(after, kActive, key)) e.active = e.unschedulable;
+      if (InQueueList(after, kBackoff, key) &&
+          !InQueueList(was, kBackoff, key)) {
+        e.backoff = e.unschedulable;
+      }
+    }
   } else {
     // A fresh entry (docs/UPSTREAM.md items 3 and 4): a backoffQ copy and
     // the popped entry keep their objects. PreEnqueue parks a gated one in

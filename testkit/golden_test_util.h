@@ -137,6 +137,9 @@ inline const std::vector<std::string>& GoldenSample() {
       "handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
       "regression/upstream/queue/gated-add-keeps-queued-copy.jsonl",
       "regression/upstream/queue/gated-add-keeps-old-object-in-activeq.jsonl",
+      // v1.35.4+'s in-flight-add-queues-copy, v1.37.2's second-copy-on-v137.
+      "regression/upstream/queue/add-of-in-flight-pod-queues-copy.jsonl",
+      "regression/upstream/queue/add-beside-backoff-copy.jsonl",
       // cache: every op and its errors; fatal c_remove_pod and c_update_pod;
       // caller-object-accounting; a cluster event map.
       "upstream-v1.26.7/cache/random-38.jsonl",
@@ -174,6 +177,10 @@ inline const std::vector<std::string>& GoldenSample() {
       // v1.30.12's fatal flush_backoff (a PreEnqueue rejection of a nil
       // plugin set).
       "handwritten/v1.30.12/scheduler/nil-plugin-set-pre-enqueue-panic.jsonl",
+      // v1.37.2's delete-of-unassumed-waiting-pod-keeps-it-waiting and
+      // scheduler-name-handover-not-queued.
+      "upstream-v1.37.2/scheduler/random-80.jsonl",
+      "upstream-v1.37.2/handwritten/scheduler/scheduler-name-handover.jsonl",
   };
   return *sample;
 }
