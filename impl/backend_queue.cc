@@ -63,51 +63,10 @@ using Millis = absl::InlinedVector<std::pair<const std::string*, int64_t>, 4>;
 // upstream: resource.PodRequests (the containers' requests added, raised
 // to the largest init container's, plus overhead), as milli-values.
 void RequestMillis(const Pod& pod, Millis& out) {
-  struct Entry {
-    const std::string* name;
-    QuantitySum sum;
-  };
-  absl::InlinedVector<Entry, 4> reqs;
-  absl::InlinedVector<std::pair<const std::string*, const Quantity*>, 4> init;
-  auto find = [&reqs](const std::string& name) -> Entry* {
-    for (Entry& e : reqs) {
-      if (*e.name == name) return &e;
-    }
-    return nullptr;
-  };
-  auto add = [&](const ResourceList& list) {
-    for (const auto& [name, q] : list) {
-      if (Entry* e = find(name)) {
-        e->sum.Add(q);
-      } else {
-        reqs.push_back({&name, QuantitySum(q)});
-      }
-    }
-  };
-  for (const Container& c : pod.containers) add(c.requests);
-  for (const Container& c : pod.init_containers) {
-    for (const auto& entry : c.requests) {
-      const std::string& name = entry.first;
-      const Quantity& q = entry.second;
-      auto it = std::find_if(init.begin(), init.end(),
-                             [&](const auto& e) { return *e.first == name; });
-      if (it == init.end()) {
-        init.push_back({&name, &q});
-      } else if (QuantitySum(*it->second).Less(q)) {
-        it->second = &q;
-      }
-    }
-  }
-  for (const auto& [name, q] : init) {
-    if (Entry* e = find(*name)) {
-      if (e->sum.Less(*q)) e->sum = QuantitySum(*q);
-    } else {
-      reqs.push_back({name, QuantitySum(*q)});
-    }
-  }
-  add(pod.overhead);
+  PodRequestSums reqs;
+  SumPodRequests(pod, reqs);
   out.clear();
-  for (const Entry& e : reqs) {
+  for (const PodRequestSum& e : reqs) {
     out.push_back({e.name, e.sum.ToQuantity().MilliValue()});
   }
 }

@@ -203,4 +203,46 @@ Quantity QuantitySum::ToQuantity() const {
                            static_cast<int32_t>(decimal_.scale));
 }
 
+void SumPodRequests(const Pod& pod, PodRequestSums& reqs) {
+  reqs.clear();
+  absl::InlinedVector<std::pair<const std::string*, const Quantity*>, 4> init;
+  auto find = [&reqs](const std::string& name) -> PodRequestSum* {
+    for (PodRequestSum& e : reqs) {
+      if (*e.name == name) return &e;
+    }
+    return nullptr;
+  };
+  auto add = [&](const ResourceList& list) {
+    for (const auto& [name, q] : list) {
+      if (PodRequestSum* e = find(name)) {
+        e->sum.Add(q);
+      } else {
+        reqs.push_back({&name, QuantitySum(q)});
+      }
+    }
+  };
+  for (const Container& c : pod.containers) add(c.requests);
+  for (const Container& c : pod.init_containers) {
+    for (const auto& entry : c.requests) {
+      const std::string& name = entry.first;
+      const Quantity& q = entry.second;
+      auto it = std::find_if(init.begin(), init.end(),
+                             [&](const auto& e) { return *e.first == name; });
+      if (it == init.end()) {
+        init.push_back({&name, &q});
+      } else if (QuantitySum(*it->second).Less(q)) {
+        it->second = &q;
+      }
+    }
+  }
+  for (const auto& [name, q] : init) {
+    if (PodRequestSum* e = find(*name)) {
+      if (e->sum.Less(*q)) e->sum = QuantitySum(*q);
+    } else {
+      reqs.push_back({name, QuantitySum(*q)});
+    }
+  }
+  add(pod.overhead);
+}
+
 }  // namespace schedtrace::impl

@@ -13,8 +13,11 @@
 #define SCHEDTRACE_IMPL_QUANTITY_SUM_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+#include "core/objects.h"
 #include "core/quantity.h"
 
 namespace schedtrace::impl {
@@ -50,6 +53,18 @@ class QuantitySum {
   int32_t scale_ = 0;
   Decimal decimal_;  // inf.Dec
 };
+
+// upstream: resourcehelper.PodRequests (kubernetes#115367): per resource
+// name (pointing into the pod), the containers' quantities added exactly,
+// raised to the largest init container's (an entry the sum lacks taken as
+// it is, negative or not), plus overhead. The cache converts each sum once;
+// the queue compares milli-values (PodSchedulingPropertiesChange).
+struct PodRequestSum {
+  const std::string* name;
+  QuantitySum sum;
+};
+using PodRequestSums = absl::InlinedVector<PodRequestSum, 4>;
+void SumPodRequests(const Pod& pod, PodRequestSums& reqs);
 
 }  // namespace schedtrace::impl
 

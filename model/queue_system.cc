@@ -95,6 +95,34 @@ class QueueSystem : public SnapshotIntoSystem {
   }
 
  private:
+  // q_pop's out, and the popped pod kept for q_add_unschedulable.
+  void Popped(const std::shared_ptr<QueuedPodInfo>& p, StepOut& out) {
+    out.popped_present = true;
+    if (p == nullptr) return;
+    out.popped = p->pod().Key();
+    out.attempts = p->attempts;
+    last_popped_[p->pod().Key()] = p;
+  }
+
+  // q_add_unschedulable's QueuedPodInfo: the latest pop of its key.
+  absl::StatusOr<std::shared_ptr<QueuedPodInfo>> LastPopped(
+      const Step& step) const {
+    auto it = last_popped_.find(step.pod_key);
+    if (it == last_popped_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "q_add_unschedulable: ", step.pod_key, " was never popped"));
+    }
+    return it->second;
+  }
+
+  // q_move_all's precheck: exactly the listed keys pass; absent, a nil
+  // check (everything passes).
+  static PreEnqueueCheck PrecheckOf(const Step& step) {
+    if (!step.precheck) return nullptr;
+    std::set<std::string> allowed(step.precheck->begin(), step.precheck->end());
+    return [allowed](const Pod& pod) { return allowed.contains(pod.Key()); };
+  }
+
   absl::Status Dispatch(const Step& step, StepOut& out) {
     PriorityQueue& q = *queue_;
     switch (step.op) {
@@ -107,23 +135,14 @@ class QueueSystem : public SnapshotIntoSystem {
       case Op::kQDelete:
         lister_view_.erase(step.pod->Key());
         return q.Delete(step.pod);
-      case Op::kQPop: {
-        out.popped_present = true;
-        std::shared_ptr<QueuedPodInfo> p = q.Pop();
-        if (p != nullptr) {
-          out.popped = p->pod().Key();
-          out.attempts = p->attempts;
-          last_popped_[p->pod().Key()] = p;
-        }
+      case Op::kQPop:
+        Popped(q.Pop(), out);
         return absl::OkStatus();
-      }
       case Op::kQAddUnschedulable: {
-        auto it = last_popped_.find(step.pod_key);
-        if (it == last_popped_.end()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "q_add_unschedulable: ", step.pod_key, " was never popped"));
-        }
-        std::shared_ptr<QueuedPodInfo> p = it->second;
+        absl::StatusOr<std::shared_ptr<QueuedPodInfo>> popped =
+            LastPopped(step);
+        if (!popped.ok()) return popped.status();
+        const std::shared_ptr<QueuedPodInfo>& p = *popped;
         p->unschedulable_plugins =
             std::set<std::string>(step.plugins.begin(), step.plugins.end());
         p->unschedulable_plugins_nil = false;
@@ -134,14 +153,7 @@ class QueueSystem : public SnapshotIntoSystem {
         q.Activate(step.pods);
         return absl::OkStatus();
       case Op::kQMoveAll: {
-        PreEnqueueCheck check;
-        if (step.precheck) {
-          std::set<std::string> allowed(step.precheck->begin(),
-                                        step.precheck->end());
-          check = [allowed](const Pod& pod) {
-            return allowed.contains(pod.Key());
-          };
-        }
+        const PreEnqueueCheck check = PrecheckOf(step);
         q.MoveAllToActiveOrBackoffQueue(step.event, check);
         return absl::OkStatus();
       }
@@ -197,23 +209,14 @@ class QueueSystem : public SnapshotIntoSystem {
         lister_view_.erase(step.pod->Key());
         q.Delete(step.pod);
         return absl::OkStatus();
-      case Op::kQPop: {
-        out.popped_present = true;
-        std::shared_ptr<QueuedPodInfo> p = q.Pop();
-        if (p != nullptr) {
-          out.popped = p->pod().Key();
-          out.attempts = p->attempts;
-          last_popped_[p->pod().Key()] = p;
-        }
+      case Op::kQPop:
+        Popped(q.Pop(), out);
         return absl::OkStatus();
-      }
       case Op::kQAddUnschedulable: {
-        auto it = last_popped_.find(step.pod_key);
-        if (it == last_popped_.end()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "q_add_unschedulable: ", step.pod_key, " was never popped"));
-        }
-        std::shared_ptr<QueuedPodInfo> p = it->second;
+        absl::StatusOr<std::shared_ptr<QueuedPodInfo>> popped =
+            LastPopped(step);
+        if (!popped.ok()) return popped.status();
+        const std::shared_ptr<QueuedPodInfo>& p = *popped;
         p->unschedulable_plugins =
             std::set<std::string>(step.plugins.begin(), step.plugins.end());
         p->pending_plugins.clear();
@@ -224,14 +227,7 @@ class QueueSystem : public SnapshotIntoSystem {
         q.Activate(step.pods);
         return absl::OkStatus();
       case Op::kQMoveAll: {
-        PreEnqueueCheck check;
-        if (step.precheck) {
-          std::set<std::string> allowed(step.precheck->begin(),
-                                        step.precheck->end());
-          check = [allowed](const Pod& pod) {
-            return allowed.contains(pod.Key());
-          };
-        }
+        const PreEnqueueCheck check = PrecheckOf(step);
         q.MoveAllToActiveOrBackoffQueue(ToQueueEvent(step.event), {}, check);
         return absl::OkStatus();
       }
