@@ -123,6 +123,9 @@ absl::Status CheckSnapshotInto(System& sut, const Trace& trace, State& reused) {
     return absl::OkStatus();
   };
   if (absl::Status s = sut.Configure(trace.header); !s.ok()) {
+    // A layer the system does not judge yet in this version: nothing to
+    // check (from v1.35 the layers come one by one).
+    if (absl::IsUnimplemented(s)) return absl::OkStatus();
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": Configure: ", s.message()));
   }
