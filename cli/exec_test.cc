@@ -333,7 +333,8 @@ TEST_F(ExecTest, AChildDeclaringAnUnknownVersionIsAnError) {
   EXPECT_THAT(r.output, HasSubstr("ERROR " + t));
   EXPECT_THAT(r.output,
               HasSubstr("header reply: field \"upstream\": expected one of "
-                        "v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2, not \"v1.29.0\""));
+                        "v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or "
+                        "v1.37.2, not \"v1.29.0\""));
   EXPECT_THAT(r.output, Not(HasSubstr("implements")));
 }
 

@@ -42,7 +42,8 @@ TEST(UpstreamFlagTest, AKnownVersionOrNothing) {
         UpstreamFlag(Line({{"upstream", {bad}}}));
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_EQ(r.status().message(),
-              "--upstream takes v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2, not \"" +
+              "--upstream takes v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 "
+              "or v1.37.2, not \"" +
                   std::string(bad) + "\"");
   }
 }
@@ -101,14 +102,18 @@ TEST_F(UpstreamCommandsTest, EveryTraceCommandTakesItAndRefusesAnUnknownOne) {
       }
     }
     EXPECT_THAT(words, HasSubstr("--upstream=VALUE")) << command;
-    EXPECT_THAT(words, HasSubstr("v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2")) << command;
+    EXPECT_THAT(
+        words,
+        HasSubstr("v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2"))
+        << command;
     // The flag goes before a redirection.
     std::string with = a;
     with.insert(a.find(' '), " --upstream=v1.31.0");
     SplitResult r = RunSchedtraceSplit(with, dir_);
     EXPECT_EQ(r.status, 2) << with << "\n" << r.out << r.err;
     EXPECT_EQ(r.err,
-              "schedtrace: --upstream takes v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2, "
+              "schedtrace: --upstream takes v1.25.12, v1.26.7, v1.30.12, "
+              "v1.35.4, v1.36.3 or v1.37.2, "
               "not \"v1.31.0\"\nrun 'schedtrace " +
                   command + " --help' for its flags\n")
         << with;

@@ -366,7 +366,10 @@ TEST_F(ChildProcessTest, AnUnknownDeclaredVersionIsAnError) {
     absl::Status s = child.Configure(CacheHeader());
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << bad << ": " << s;
     EXPECT_THAT(s.message(), HasSubstr("field \"upstream\"")) << bad;
-    EXPECT_THAT(s.message(), HasSubstr("v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2")) << bad;
+    EXPECT_THAT(
+        s.message(),
+        HasSubstr("v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2"))
+        << bad;
   }
 }
 
@@ -446,7 +449,8 @@ TEST(CapabilitiesTest, Upstream) {
   EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(c.status().message(),
               HasSubstr("header reply: field \"upstream\": expected one of "
-                        "v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or v1.37.2, not \"1.30\""));
+                        "v1.25.12, v1.26.7, v1.30.12, v1.35.4, v1.36.3 or "
+                        "v1.37.2, not \"1.30\""));
 }
 
 TEST_F(ChildProcessTest, ReplaySkipsComparisonsOfUnreportedState) {
