@@ -11,20 +11,6 @@
 namespace schedtrace::model {
 namespace {
 
-// A Go time.Duration of `ms` milliseconds.
-Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
-
-// upstream: PrioritySort.Less, activeQ's order.
-bool ActiveLess(const std::shared_ptr<QueuedPodInfo>& a,
-                const std::shared_ptr<QueuedPodInfo>& b) {
-  const int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
-  return p1 > p2 || (p1 == p2 && a->timestamp.Before(b->timestamp));
-}
-
-std::string KeyOf(const std::shared_ptr<QueuedPodInfo>& q) {
-  return q->pod().Key();
-}
-
 // upstream: framework.ClusterEventIsWildCard.
 bool IsWildCard(const QueueEvent& e) {
   return e.resource == "*" && e.action == action::kAll;
@@ -179,7 +165,7 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
       pod_max_in_unschedulable_(
           MsToDuration(config.pod_max_in_unschedulable_ms)),
-      activeQ_(ActiveLess, KeyOf),
+      activeQ_(PrioritySortLess, QueuedPodKey),
       // upstream: lessBackoffCompletedWithPriority (pop from backoffQ on):
       // by expiry window, then as activeQ orders.
       podBackoffQ_(
@@ -188,15 +174,15 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
             if (!bo1.Equal(bo2) || !up_.pop_from_backoff_q) {
               return bo1.Before(bo2);
             }
-            return ActiveLess(a, b);
+            return PrioritySortLess(a, b);
           },
-          KeyOf),
+          QueuedPodKey),
       // upstream: lessBackoffCompleted.
       podErrorBackoffQ_(
           [this](const Entry& a, const Entry& b) {
             return getBackoffTime(*a).Before(getBackoffTime(*b));
           },
-          KeyOf),
+          QueuedPodKey),
       nominator_(std::move(lister), up.nominator_ignores_empty_node_name,
                  /*stores_refs=*/true) {}
 

@@ -11,6 +11,8 @@ constexpr Duration kMaxDuration = INT64_MAX;
 
 }  // namespace
 
+Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
+
 // 0001-01-01 is 62135596800 s before the Unix epoch, and the trace's zero
 // (2023-01-01T00:00:00Z) is 1672531200 s after it.
 Time Time::GoZero() { return Time(-(62135596800LL + 1672531200LL), 0); }

@@ -19,6 +19,10 @@ namespace schedtrace::model {
 // A Go time.Duration: int64 nanoseconds.
 using Duration = int64_t;
 
+// A Go time.Duration of `ms` milliseconds (time.Duration(ms) *
+// time.Millisecond, wrapping as Go's multiplication does).
+Duration MsToDuration(int64_t ms);
+
 class Time {
  public:
   Time() = default;

@@ -24,9 +24,6 @@ QueuedPod& SetQueuedPod(QueuedPod& e, const std::string& key, int attempts) {
   return e;
 }
 
-// A Go time.Duration of `ms` milliseconds (time.Duration(ms)*time.Millisecond).
-Duration MsToDuration(int64_t ms) { return WrapMul(ms, 1000000); }
-
 // upstream: metav1.LabelSelectorAsSelector validation: false when the
 // selector cannot be converted (the affinity terms are then dropped).
 // labels.NewRequirement checks each key and value, a matchLabels pair as an
@@ -132,6 +129,16 @@ bool isPodUpdated(const Pod& oldPod, const Pod& newPod, bool has_gates) {
 
 }  // namespace
 
+bool PrioritySortLess(const std::shared_ptr<QueuedPodInfo>& a,
+                      const std::shared_ptr<QueuedPodInfo>& b) {
+  const int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
+  return p1 > p2 || (p1 == p2 && a->timestamp.Before(b->timestamp));
+}
+
+std::string QueuedPodKey(const std::shared_ptr<QueuedPodInfo>& q) {
+  return q->pod().Key();
+}
+
 PodInfo::PodInfo(PodPtr p) { Update(std::move(p)); }
 
 void PodInfo::Update(PodPtr p) {
@@ -151,25 +158,14 @@ PriorityQueue::PriorityQueue(const Config& config, PodLister lister,
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
       pod_max_in_unschedulable_(
           MsToDuration(config.pod_max_in_unschedulable_ms)),
-      // upstream: PrioritySort.Less
-      activeQ_(
-          [](const std::shared_ptr<QueuedPodInfo>& a,
-             const std::shared_ptr<QueuedPodInfo>& b) {
-            int32_t p1 = a->pod().Priority(), p2 = b->pod().Priority();
-            return p1 > p2 || (p1 == p2 && a->timestamp.Before(b->timestamp));
-          },
-          [](const std::shared_ptr<QueuedPodInfo>& q) {
-            return q->pod().Key();
-          }),
+      activeQ_(PrioritySortLess, QueuedPodKey),
       // upstream: podsCompareBackoffCompleted
       podBackoffQ_(
           [this](const std::shared_ptr<QueuedPodInfo>& a,
                  const std::shared_ptr<QueuedPodInfo>& b) {
             return getBackoffTime(*a).Before(getBackoffTime(*b));
           },
-          [](const std::shared_ptr<QueuedPodInfo>& q) {
-            return q->pod().Key();
-          }),
+          QueuedPodKey),
       nominator_(std::move(lister), up.nominator_ignores_empty_node_name) {}
 
 // upstream: runPreEnqueuePlugins (the SchedulingGates plugin; plugins are

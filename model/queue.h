@@ -89,6 +89,13 @@ struct QueuedPodInfo {
   const Pod& pod() const { return *pod_info->pod; }
 };
 
+// upstream: PrioritySort.Less, activeQ's order in every version: higher
+// priority first, then the earlier timestamp.
+bool PrioritySortLess(const std::shared_ptr<QueuedPodInfo>& a,
+                      const std::shared_ptr<QueuedPodInfo>& b);
+// The key a queue's heaps index an entry by: its pod's namespace/name.
+std::string QueuedPodKey(const std::shared_ptr<QueuedPodInfo>& q);
+
 // upstream: framework.NominatingMode / NominatingInfo. A nil NominatingInfo
 // (ModeNoop) is std::nullopt.
 enum class NominatingMode { kNoop, kOverride };
