@@ -670,6 +670,13 @@ std::optional<BackendQueue::Handle> BackendQueue::PopHandle() {
     }
     inflight_.push_back(InFlight{});
     ++scheduling_cycle_;
+    // kubernetes#120334: the pod's rejector plugins are reset for the next
+    // attempt; v1.37 clears them in the failure handler instead
+    // (failure_handler_skips_recreated_pod).
+    if (up_.pop_clears_rejector_plugins &&
+        !up_.failure_handler_skips_recreated_pod) {
+      SetPlugins(h, {});
+    }
     return h;
   }
 }

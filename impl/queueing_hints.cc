@@ -110,10 +110,49 @@ bool FitAfterAssignedPodScaleDown(const Pod& target, const EventObjects& o,
   return false;
 }
 
-// The in-tree plugins' EventsToRegister at v1.37.2.
-std::vector<HintRegistration> EventsToRegister(const std::string& plugin) {
+// The in-tree plugins' EventsToRegister of v1.35 and v1.36, which register
+// resource Pod where v1.37 names AssignedPod or TargetPod (the change that
+// brought target_pod_update_events), with the default gates
+// (SchedulerQueueingHints, InPlacePodVerticalScaling on; DRAExtendedResource
+// off in v1.35).
+std::vector<HintRegistration> EventsToRegisterBeforeTargetPod(
+    const std::string& plugin) {
   namespace a = action;
   using F = HintFn;
+  if (plugin == "NodeUnschedulable") {
+    return {{"Node", a::kAdd | a::kUpdateNodeTaint, plugin,
+             F::kNodeUnschedulableNodeChange},
+            {"Pod", a::kUpdatePodToleration, plugin,
+             F::kNodeUnschedulablePodTolerationChange}};
+  }
+  if (plugin == "TaintToleration") {
+    return {{"Node", a::kAdd | a::kUpdateNodeTaint, plugin,
+             F::kTaintTolerationNodeChange},
+            {"Pod", a::kUpdatePodToleration, plugin, F::kTargetPodChange}};
+  }
+  if (plugin == "NodeResourcesFit") {
+    return {
+        {"Pod", a::kDelete | a::kUpdatePodScaleDown, plugin, F::kFitPodEvent},
+        {"Node", a::kAdd | a::kUpdateNodeAllocatable, plugin,
+         F::kFitNodeChange}};
+  }
+  if (plugin == "SchedulingGates") {
+    return {{"Pod", a::kUpdatePodSchedulingGatesEliminated, plugin,
+             F::kTargetPodChange}};
+  }
+  return {};
+}
+
+// The in-tree plugins' EventsToRegister at v1.37.2.
+std::vector<HintRegistration> EventsToRegister(const std::string& plugin,
+                                               const Upstream& up) {
+  namespace a = action;
+  using F = HintFn;
+  if (!up.target_pod_update_events) {
+    std::vector<HintRegistration> before =
+        EventsToRegisterBeforeTargetPod(plugin);
+    if (!before.empty()) return before;
+  }
   if (plugin == "NodeUnschedulable") {
     return {{"Node", a::kAdd | a::kUpdateNodeTaint, plugin,
              F::kNodeUnschedulableNodeChange},
@@ -143,11 +182,22 @@ std::vector<HintRegistration> EventsToRegister(const std::string& plugin) {
     return {{"TargetPod", a::kUpdatePodSchedulingGatesEliminated, plugin,
              F::kDefault}};
   }
+  // upstream: framework.UnrollWildCardResource (a plugin without
+  // EnqueueExtensions, the Trace* plugins): before v1.37 its pod resource
+  // is Pod.
   std::vector<HintRegistration> all;
+  if (up.target_pod_update_events) {
+    for (const char* resource :
+         {"AssignedPod", "UnscheduledPod", "TargetPod"}) {
+      all.push_back({resource, a::kAll, plugin, F::kDefault});
+    }
+  } else {
+    all.push_back({"Pod", a::kAll, plugin, F::kDefault});
+  }
   for (const char* resource :
-       {"AssignedPod", "UnscheduledPod", "TargetPod", "Node",
-        "PersistentVolume", "PersistentVolumeClaim", "CSINode", "CSIDriver",
-        "CSIStorageCapacity", "StorageClass", "ResourceClaim", "DeviceClass"}) {
+       {"Node", "PersistentVolume", "PersistentVolumeClaim", "CSINode",
+        "CSIDriver", "CSIStorageCapacity", "StorageClass", "ResourceClaim",
+        "DeviceClass"}) {
     all.push_back({resource, a::kAll, plugin, F::kDefault});
   }
   return all;
@@ -194,6 +244,23 @@ bool HintQueues(HintFn fn, const Pod& pod, const EventObjects& o, Cache& cache,
       return FitAfterNodeChange(pod, o, cache, up);
     case HintFn::kFitAssignedPodScaleDown:
       return FitAfterAssignedPodScaleDown(pod, o, cache);
+    case HintFn::kTargetPodChange:
+      return o.new_pod == nullptr || o.new_pod->uid == pod.uid;
+    case HintFn::kNodeUnschedulablePodTolerationChange: {
+      if (o.new_pod == nullptr) return true;
+      static const Taint kTaint{"node.kubernetes.io/unschedulable", "",
+                                "NoSchedule"};
+      return o.new_pod->uid == pod.uid && PodToleratesTaint(*o.new_pod, kTaint);
+    }
+    case HintFn::kFitPodEvent:
+      // upstream: (*Fit).isSchedulableAfterPodEvent: a delete as
+      // isSchedulableAfterAssignedPodDelete; an update of the pod itself
+      // queues it, of another as isSchedulableAfterAssignedPodScaleDown.
+      if (o.new_pod == nullptr) {
+        return HintQueues(HintFn::kFitAssignedPodDelete, pod, o, cache, up);
+      }
+      return o.new_pod->uid == pod.uid ||
+             FitAfterAssignedPodScaleDown(pod, o, cache);
   }
   return true;
 }
@@ -218,7 +285,7 @@ std::vector<HintRegistration> QueueingHintRegistrations(const Config& config,
   for (const std::string& plugin :
        config.plugins.empty() ? kDefaultProfile : named) {
     const size_t first = out.size();
-    std::vector<HintRegistration> own = EventsToRegister(plugin);
+    std::vector<HintRegistration> own = EventsToRegister(plugin, up);
     out.insert(out.end(), std::make_move_iterator(own.begin()),
                std::make_move_iterator(own.end()));
     // v1.30 to v1.36 (kubernetes#122292, undone by #138708): Node

@@ -71,6 +71,13 @@ enum class HintFn : uint8_t {
   kFitAssignedPodDelete,
   kFitNodeChange,
   kFitAssignedPodScaleDown,
+  // Before v1.37 (the plugins register resource Pod): the event is about
+  // the unschedulable pod itself (TaintToleration, SchedulingGates); the
+  // same, and the pod now tolerates the unschedulable taint
+  // (NodeUnschedulable); NodeResourcesFit's isSchedulableAfterPodEvent.
+  kTargetPodChange,
+  kNodeUnschedulablePodTolerationChange,
+  kFitPodEvent,
 };
 
 // Whether `fn` answers Queue (else QueueSkip) for the unschedulable `pod`

@@ -143,10 +143,12 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   // The versions from v1.35 on come layer by layer: a layer not yet
   // implemented is refused as unimplemented, so that its traces are skipped
   // rather than judged: the cache and queue layers of every one, and the
-  // scheduler layer of v1.37.2, are implemented.
+  // scheduler layer of v1.35.4 and v1.37.2, are implemented. (v1.36.3's
+  // NodeResourcesFit also registers DeviceClass events, DRAExtendedResource
+  // being on by default from v1.36, which no switch says yet.)
   const bool implemented =
       header.layer == Layer::kCache || header.layer == Layer::kQueue ||
-      (header.layer == Layer::kScheduler && up->version == "v1.37.2");
+      (header.layer == Layer::kScheduler && up->version != "v1.36.3");
   if (UpstreamAtLeast(up->version, "v1.35.4") && !implemented) {
     return absl::UnimplementedError(
         absl::StrCat("impl: the ", std::string(LayerName(header.layer)),

@@ -125,11 +125,14 @@ struct Upstream {
   bool wildcard_events_move_gated_pods = false;            // v1.37
   bool unschedulable_flush_waits_from_last_flush = false;  // v1.37
   bool pod_info_update_refuses_other_uid = false;          // v1.37
-  bool target_pod_update_events = false;                   // v1.37
+  // v1.37; also the plugins' registrations: before it they register
+  // resource Pod (UnrollWildCardResource too) with hints that check the
+  // event's pod is the unschedulable one (impl/queueing_hints.cc).
+  bool target_pod_update_events = false;
 
   // --- from v1.35 (scheduler layer, on impl::BackendQueue with the
-  // plugins' QueueingHints, impl/queueing_hints.h; judged for v1.37.2,
-  // refused as not implemented for v1.35.4 and v1.36.3; the model's
+  // plugins' QueueingHints, impl/queueing_hints.h; judged for v1.35.4 and
+  // v1.37.2, refused as not implemented for v1.36.3; the model's
   // model/upstream.h says what each does) ---
   bool fit_error_clears_nominated_node = false;        // kubernetes#135007
   bool binding_cycle_nominates_node = false;           // kubernetes#133021
@@ -139,7 +142,9 @@ struct Upstream {
   bool pre_filter_node_plugins_are_rejectors = false;  // kubernetes#122251
   bool nominated_pod_delete_moves_pods = false;        // v1.35
   bool no_implicit_node_taint_update = false;  // kubernetes#138708 (v1.37)
-  bool failure_handler_skips_recreated_pod = false;  // v1.37
+  // v1.37; with it the rejector plugins are cleared by the failure handler
+  // instead of BackendQueue's Pop (pop_clears_rejector_plugins).
+  bool failure_handler_skips_recreated_pod = false;
 };
 
 // One switch of impl's version table.
