@@ -60,9 +60,6 @@ class ShownVerdictsTest : public ::testing::Test {
     dir_ = new fs::path(MakeScratchDir("shown"));
     fs::create_directories(*dir_ / "gen");
     const std::string golden = CopyGoldenSample((*dir_ / "golden").string());
-    // Only what both systems judge: impl does not judge the scheduler layer
-    // of v1.37.2 yet (a skip is no verdict on shown data).
-    fs::remove_all(*dir_ / "golden" / "upstream-v1.37.2");
     for (const char* layer : {"queue", "cache", "scheduler"}) {
       for (int seed = 1; seed <= 3; ++seed) {
         const std::string out =

@@ -14,34 +14,6 @@
 namespace schedtrace::impl {
 namespace {
 
-// upstream: fwk.ActionType, v1.37's values: the pod update actions sit
-// above the node ones, and Update and All hold every update bit.
-namespace action {
-constexpr int32_t kAdd = 1;
-constexpr int32_t kDelete = 2;
-constexpr int32_t kUpdatePodLabel = 512;
-constexpr int32_t kUpdatePodScaleDown = 1024;
-constexpr int32_t kUpdatePodScaleUp = 2048;
-constexpr int32_t kUpdatePodToleration = 4096;
-constexpr int32_t kUpdatePodSchedulingGatesEliminated = 8192;
-constexpr int32_t kAll = 32767;
-constexpr int32_t kUpdate = kAll & ~(kAdd | kDelete);
-}  // namespace action
-
-// The bits of an action name a trace may write; 0 for another name.
-int32_t ActionBits(const std::string& name) {
-  if (name == "Add") return action::kAdd;
-  if (name == "Delete") return action::kDelete;
-  if (name == "UpdateNodeAllocatable") return 4;
-  if (name == "UpdateNodeLabel") return 8;
-  if (name == "UpdateNodeTaint") return 16;
-  if (name == "UpdateNodeCondition") return 32;
-  if (name == "UpdateNodeAnnotation") return 64;
-  if (name == "Update") return action::kUpdate;
-  if (name == "All") return action::kAll;
-  return 0;
-}
-
 // The resources MatchClusterEvents names, interned first.
 enum : uint16_t {
   kWildCardResource = 0,
@@ -85,8 +57,10 @@ bool AnyAbove(const Millis& a, const Millis& b) {
 }  // namespace
 
 // upstream: NewPriorityQueue (scheduling_queue.go) with buildQueueingHintMap
-// and buildEventMap of the header's clusterEventMap, for every profile.
-BackendQueue::BackendQueue(const Config& config, const Upstream& up)
+// and buildEventMap of the header's clusterEventMap (or of `hints`), for
+// every profile.
+BackendQueue::BackendQueue(const Config& config, const Upstream& up,
+                           const std::vector<HintRegistration>* hints)
     : up_(up),
       active_(ActiveLess{this}, KeyOf{this}),
       backoff_(BackoffLess{this}, KeyOf{this}),
@@ -96,7 +70,7 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up)
   max_backoff_ns_ = WrapMul(config.pod_max_backoff_ms, 1000000);
   max_in_unschedulable_ns_ =
       WrapMul(config.pod_max_in_unschedulable_ms, 1000000);
-  use_lister_ = config.nominator_pod_lister == "queue-ops";
+  use_lister_ = hints != nullptr || config.nominator_pod_lister == "queue-ops";
   profiles_.insert(config.profiles.begin(), config.profiles.end());
   for (const char* r : {"*", "Pod", "AssignedPod", "UnscheduledPod",
                         "TargetPod", "UnschedulablePod"}) {
@@ -108,13 +82,23 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up)
         std::find(plugins.begin(), plugins.end(), "SchedulingGates") !=
         plugins.end();
   }
+  if (hints != nullptr) {
+    for (const HintRegistration& h : *hints) {
+      registrations_.push_back(Registration{InternResource(h.resource),
+                                            h.bits,
+                                            {InternPlugin(h.plugin)},
+                                            {h.fn}});
+    }
+  }
   for (const ClusterEventMapEntry& e : config.cluster_event_map) {
+    if (hints != nullptr) break;
     if (e.plugins.empty()) continue;  // no key of the QueueingHint map
     Registration reg;
     reg.resource = InternResource(e.resource);
     for (const std::string& a : e.actions) reg.bits |= ActionBits(a);
     for (const std::string& p : e.plugins) {
       reg.plugins.push_back(InternPlugin(p));
+      reg.fns.push_back(HintFn::kDefault);
     }
     registrations_.push_back(std::move(reg));
   }
@@ -266,7 +250,15 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits,
   for (const Registration& reg : registrations_) {
     if (!MatchClusterEvents(reg, resource, bits)) continue;
     any = true;
-    for (uint16_t p : reg.plugins) e.matched[p] = 1;
+    for (size_t i = 0; i < reg.plugins.size(); ++i) {
+      const uint16_t p = reg.plugins[i];
+      if (reg.fns[i] == HintFn::kDefault) {
+        e.matched[p] = 1;
+      } else {
+        e.hints.push_back({p, reg.fns[i]});
+        if (e.matched[p] == 0) e.matched[p] = 2;
+      }
+    }
   }
   const bool hint_maps = !profiles_.empty();
   e.of_interest = e.wildcard || (hint_maps && any);
@@ -513,7 +505,11 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
   PodSchedulingPropertiesChange(*new_pod, *old_pod, true, events);
   // upstream: unlockedActiveQueue.addEventsIfPodInFlight.
   if (inflight_pods_.contains(new_pod->uid)) {
-    for (EventId e : events) inflight_.push_back(InFlight{e, false, nullptr});
+    for (EventId e : events) {
+      InFlight f{e, false, {}};
+      if (!events_[e].hints.empty()) f.objects = {old_pod, new_pod, {}, {}};
+      inflight_.push_back(std::move(f));
+    }
     return QueueResult::kOk;
   }
   const std::optional<uint32_t> key = FindKey(*old_pod);
@@ -558,8 +554,9 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
     Ref(h);
     SetPod(h, new_pod);
     NominatorUpdate(old_pod, new_pod);
+    const EventObjects objects{old_pod, new_pod, {}, {}};
     for (EventId e : events) {
-      const Strategy s = IsPodWorthRequeuing(slab_[h], e, new_pod)
+      const Strategy s = IsPodWorthRequeuing(slab_[h], e, objects)
                              ? Strategy::kAfterBackoff
                              : Strategy::kSkip;
       if (RequeuePodWithQueueingStrategy(h, s, events_[e].nominates) !=
@@ -607,7 +604,7 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
     // upstream: activeQueue.addEventsIfPodInFlight(nil, pod,
     // EventForceActivate).
     if (inflight_pods_.contains(pod->uid)) {
-      inflight_.push_back(InFlight{wildcard_, false, pod});
+      inflight_.push_back(InFlight{wildcard_, false, {nullptr, pod, {}, {}}});
     }
     if (!up_.move_request_cycle_removed) {
       move_request_cycle_ = scheduling_cycle_;
@@ -675,6 +672,24 @@ std::optional<BackendQueue::Handle> BackendQueue::PopHandle() {
     ++scheduling_cycle_;
     return h;
   }
+}
+
+BackendQueue::Handle BackendQueue::CloneHandle(Handle h, const PodPtr& pod) {
+  Ref(h);
+  const uint32_t c = NewRecord(pod);
+  Record& r = slab_[c];
+  const Record& from = slab_[h];
+  r.attempts = from.attempts;
+  r.unschedulable_count = from.unschedulable_count;
+  r.consecutive_errors = from.consecutive_errors;
+  r.timestamp = from.timestamp;
+  r.flush_timestamp = from.flush_timestamp;
+  r.backoff_expiry = from.backoff_expiry;
+  r.plugins = from.plugins;
+  r.gated = from.gated;
+  Ref(c);
+  Unref(h);
+  return c;
 }
 
 void BackendQueue::SetHandlePlugins(Handle h,

@@ -48,6 +48,7 @@
 #include "core/trace.h"
 #include "impl/indexed_heap.h"
 #include "impl/queue.h"
+#include "impl/queueing_hints.h"
 #include "impl/time_ns.h"
 #include "impl/upstream.h"
 
@@ -61,8 +62,14 @@ class BackendQueue {
   // extractor.
   using PodEvents = absl::InlinedVector<EventId, 5>;
 
-  // `up` must have queueing_hints and pop_from_backoff_q on.
-  BackendQueue(const Config& config, const Upstream& up);
+  // `up` must have queueing_hints and pop_from_backoff_q on. Without
+  // `hints` the QueueingHint map is the header's clusterEventMap with
+  // default hints (the queue layer); with them it is those registrations,
+  // whose other hints SetHintEvaluator answers, and the nominator's pod
+  // lister is the informer's (the scheduler layer: ListerSet and
+  // ListerDelete).
+  BackendQueue(const Config& config, const Upstream& up,
+               const std::vector<HintRegistration>* hints = nullptr);
   BackendQueue(const BackendQueue&) = delete;
   BackendQueue& operator=(const BackendQueue&) = delete;
 
@@ -75,11 +82,17 @@ class BackendQueue {
   void Delete(const Pod& pod);
   void Activate(const std::vector<PodPtr>& pods);
   // upstream: MoveAllToActiveOrBackoffQueue(event, oldObj, newObj,
-  // preCheck); `new_pod` is the pod the event carries (null: none), and
-  // `precheck` null lets every pod through.
+  // preCheck); `precheck` null lets every pod through.
   void MoveAllToActiveOrBackoffQueue(
-      EventId event, const PodPtr& new_pod,
+      EventId event, const EventObjects& objects,
       const std::function<bool(const Pod&)>& precheck);
+  // upstream: Done: the pod of `uid` is no longer in flight.
+  void Done(const std::string& uid);
+  // What answers the hints other than the default one (HintQueues with
+  // the scheduler's cache).
+  using HintEvaluator =
+      std::function<bool(HintFn, const Pod&, const EventObjects&)>;
+  void SetHintEvaluator(HintEvaluator eval) { hint_eval_ = std::move(eval); }
   void FlushBackoffQCompleted();
   void FlushUnschedulableEntitiesLeftover();
   // upstream: AddNominatedPod with ModeOverride to `node`.
@@ -87,6 +100,11 @@ class BackendQueue {
 
   // The event a trace's ClusterEvent names (its action by v1.37's bits).
   EventId TraceEvent(const ClusterEvent& event);
+  // The event of a resource and action bits, with its label ("" for none).
+  EventId EventOf(const std::string& resource, int32_t bits,
+                  std::string_view label = "") {
+    return Event(InternResource(resource), bits, label);
+  }
   // upstream: Scheduler.addAssignedPodToCache's event, AssignedPod/Add.
   EventId AssignedPodAddEvent() const { return assigned_pod_add_; }
   // upstream: framework.PodSchedulingPropertiesChange.
@@ -96,6 +114,25 @@ class BackendQueue {
   // The nominator's pod lister (`nominatorPodLister: "queue-ops"`).
   void ListerSet(const PodPtr& pod);
   void ListerDelete(const Pod& pod);
+  // The pod the lister holds with `key`, or null.
+  const PodPtr* ListerGet(const std::string& key) const {
+    auto it = lister_.find(key);
+    return it == lister_.end() ? nullptr : &it->second;
+  }
+  // upstream: nominator.AddNominatedPod: `node` nullopt is a nil
+  // NominatingInfo, a value ModeOverride to that node.
+  void AddNominatedPod(const PodPtr& pod,
+                       const std::optional<std::string>& node) {
+    NominatorAdd(pod, node);
+  }
+  // upstream: nominator.DeleteNominatedPodIfExists.
+  void DeleteNominatedPodIfExists(const Pod& pod) { NominatorDelete(pod); }
+  bool HasNominatedPods() const { return !nominated_pods_.empty(); }
+  // upstream: nominator.nominatedPods (node name -> the pods as nominated).
+  const absl::flat_hash_map<std::string, std::vector<PodPtr>>& NominatedPods()
+      const {
+    return nominated_pods_;
+  }
 
   // --- QueuedPodInfos held outside the queue, as impl::PriorityQueue's ---
   using Handle = uint32_t;
@@ -107,6 +144,11 @@ class BackendQueue {
   int HandleAttempts(Handle h) const { return slab_[h].attempts; }
   // Replaces UnschedulablePlugins (names, any order).
   void SetHandlePlugins(Handle h, const std::vector<std::string>& plugins);
+  // upstream: QueuedPodInfo.DeepCopy with `pod` as its PodInfo's pod: a
+  // new handle with h's counts, timestamps, plugins and gate.
+  Handle CloneHandle(Handle h, const PodPtr& pod);
+  // A new PodInfo of `pod` (same key) for the record h, held by no queue.
+  void SetHandlePod(Handle h, const PodPtr& pod) { SetPod(h, pod); }
   // upstream: AddUnschedulablePodIfNotPresent (the cycle is not read);
   // calls Done in every case.
   QueueResult AddUnschedulablePodIfNotPresent(Handle h);
@@ -163,6 +205,10 @@ class BackendQueue {
 
   // An interned event: its registrations' plugins and the queue's verdicts.
   struct EventInfo {
+    // The (plugin, hint) of each matching registration whose hint is not
+    // the default one; `matched` is 1 for a plugin with a default hint
+    // among its matching registrations, 2 for one with only these.
+    std::vector<std::pair<uint16_t, HintFn>> hints;
     uint16_t resource = 0;
     int32_t bits = 0;
     bool wildcard = false;     // ClusterEventIsWildCard
@@ -178,12 +224,15 @@ class BackendQueue {
     uint16_t resource = 0;
     int32_t bits = 0;
     std::vector<uint16_t> plugins;
+    std::vector<HintFn> fns;  // parallel to plugins
   };
   // An element of the in-flight list: a popped pod, or an event.
   struct InFlight {
     EventId event = kNone;  // kNone: a pod
     bool done = false;      // a pod Done removed (skipped, then pruned)
-    PodPtr new_pod;         // the pod a wildcard event carries
+    // What the event carried, kept when a hint may read it (a wildcard
+    // event's pod, or an event some hint function matches).
+    EventObjects objects;
   };
   enum class Strategy { kSkip, kAfterBackoff };
   enum class Queue { kActive, kBackoff, kUnschedulable };
@@ -230,7 +279,7 @@ class BackendQueue {
     return profiles_.contains(pod.scheduler_name);
   }
   bool IsPodWorthRequeuing(const Record& r, EventId event,
-                           const PodPtr& new_pod) const;
+                           const EventObjects& objects) const;
   void RunPreEnqueuePlugins(uint32_t h);
   bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
                      bool nominate = false);
@@ -240,9 +289,9 @@ class BackendQueue {
   Strategy DetermineSchedulingHintForInFlightPod(uint32_t h) const;
   Queue RequeuePodWithQueueingStrategy(uint32_t h, Strategy strategy,
                                        bool nominates = false);
-  void MovePodsToActiveOrBackoffQueue(EventId event, const PodPtr& new_pod);
-  void AddEventIfAnyInFlight(EventId event, const PodPtr& new_pod);
-  void Done(const std::string& uid);
+  void MovePodsToActiveOrBackoffQueue(EventId event,
+                                      const EventObjects& objects);
+  void AddEventIfAnyInFlight(EventId event, const EventObjects& objects);
 
   // Nominator (podRefs: the pod as it was nominated).
   void NominatorDelete(const Pod& pod);
@@ -276,6 +325,7 @@ class BackendQueue {
   // PreEnqueue: scheduler name -> whether SchedulingGates runs.
   absl::flat_hash_map<std::string, bool> runs_scheduling_gates_;
   absl::flat_hash_set<std::string> profiles_;  // names with a hint map
+  HintEvaluator hint_eval_;                    // SetHintEvaluator
 
   absl::flat_hash_map<std::string, uint16_t> resource_ids_;
   std::vector<Registration> registrations_;

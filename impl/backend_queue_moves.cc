@@ -98,19 +98,31 @@ void BackendQueue::SetPod(uint32_t h, const PodPtr& pod) {
 // ---------------------------------------------------------------------------
 // Moves.
 
-// upstream: isPodWorthRequeuing, every plugin's QueueingHint being the
-// default Queue and no plugin Pending: after backoff or skip.
+// upstream: isPodWorthRequeuing, no plugin being Pending (none of impl's
+// plugins answers Pending): after backoff when some matching registration
+// of a rejector plugin answers Queue, else skip. A default hint answers
+// Queue without being asked.
 bool BackendQueue::IsPodWorthRequeuing(const Record& r, EventId event,
-                                       const PodPtr& new_pod) const {
+                                       const EventObjects& objects) const {
   if (r.plugins.empty()) return true;
   const EventInfo& e = events_[event];
   if (e.wildcard) {
     // A wildcard event carrying a pod is for that pod only.
-    return new_pod == nullptr || new_pod->uid == r.pod->uid;
+    return objects.new_pod == nullptr || objects.new_pod->uid == r.pod->uid;
   }
   if (!HasHintMap(*r.pod)) return true;  // "No QueueingHintMap ..."
+  bool ask = false;
   for (uint16_t p : r.plugins) {
-    if (p < e.matched.size() && e.matched[p]) return true;
+    if (p >= e.matched.size()) continue;
+    if (e.matched[p] == 1) return true;
+    ask = ask || e.matched[p] == 2;
+  }
+  if (!ask) return false;
+  for (const auto& [p, fn] : e.hints) {
+    if (std::binary_search(r.plugins.begin(), r.plugins.end(), p) &&
+        hint_eval_(fn, *r.pod, objects)) {
+      return true;
+    }
   }
   return false;
 }
@@ -121,7 +133,7 @@ bool BackendQueue::IsPodWorthRequeuing(const Record& r, EventId event,
 // plugin, or no hint map), and the precheck is pure: the others are left out
 // before it.
 void BackendQueue::MoveAllToActiveOrBackoffQueue(
-    EventId event, const PodPtr& new_pod,
+    EventId event, const EventObjects& objects,
     const std::function<bool(const Pod&)>& precheck) {
   if (!events_[event].of_interest) return;
   candidates_.clear();
@@ -147,7 +159,7 @@ void BackendQueue::MoveAllToActiveOrBackoffQueue(
       return !precheck(*slab_[unsched_[key]].pod);
     });
   }
-  MovePodsToActiveOrBackoffQueue(event, new_pod);
+  MovePodsToActiveOrBackoffQueue(event, objects);
 }
 
 // upstream: moveEntitiesToActiveOrBackoffQueue over candidates_ (keys), in
@@ -157,7 +169,7 @@ void BackendQueue::MoveAllToActiveOrBackoffQueue(
 // registered, or (from v1.37) a wildcard one. Before v1.37 every move of
 // interest sets moveRequestCycle.
 void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
-                                                  const PodPtr& new_pod) {
+                                                  const EventObjects& objects) {
   const EventInfo& e = events_[event];
   if (!e.of_interest) return;
   const bool wildcard = e.wildcard && up_.wildcard_events_move_gated_pods;
@@ -168,7 +180,7 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
     const uint32_t h = unsched_[key];
     if (h == kNone) continue;
     if (slab_[h].gated && !wildcard && !gate_match) continue;
-    if (!IsPodWorthRequeuing(slab_[h], event, new_pod)) continue;
+    if (!IsPodWorthRequeuing(slab_[h], event, objects)) continue;
     Ref(h);
     UnschedDelete(key);
     RequeuePodWithQueueingStrategy(h, Strategy::kAfterBackoff,
@@ -176,7 +188,7 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
     Unref(h);
   }
   if (!up_.move_request_cycle_removed) move_request_cycle_ = scheduling_cycle_;
-  AddEventIfAnyInFlight(event, new_pod);
+  AddEventIfAnyInFlight(event, objects);
 }
 
 // upstream: flushUnschedulableEntitiesLeftover: strictly longer than the
@@ -194,19 +206,26 @@ void BackendQueue::FlushUnschedulableEntitiesLeftover() {
     }
   }
   if (!candidates_.empty()) {
-    MovePodsToActiveOrBackoffQueue(wildcard_, nullptr);  // UnschedulableTimeout
+    MovePodsToActiveOrBackoffQueue(wildcard_, {});  // UnschedulableTimeout
   }
 }
 
 // ---------------------------------------------------------------------------
 // The in-flight list.
 
-// upstream: activeQueue.addEventIfAnyInFlight. Only a wildcard event's pod
-// is ever read (isPodWorthRequeuing).
-void BackendQueue::AddEventIfAnyInFlight(EventId event, const PodPtr& new_pod) {
+// upstream: activeQueue.addEventIfAnyInFlight. The objects are kept only
+// where isPodWorthRequeuing may read them: a wildcard event's pod, and
+// what a hint function of the event reads.
+void BackendQueue::AddEventIfAnyInFlight(EventId event,
+                                         const EventObjects& objects) {
   if (inflight_pods_.empty()) return;
-  inflight_.push_back(
-      InFlight{event, false, events_[event].wildcard ? new_pod : nullptr});
+  InFlight f{event, false, {}};
+  if (events_[event].wildcard) {
+    f.objects.new_pod = objects.new_pod;
+  } else if (!events_[event].hints.empty()) {
+    f.objects = objects;
+  }
+  inflight_.push_back(std::move(f));
 }
 
 // upstream: determineSchedulingHintForInFlightPod (clusterEventsForPod):
@@ -221,7 +240,7 @@ BackendQueue::Strategy BackendQueue::DetermineSchedulingHintForInFlightPod(
   for (size_t i = it->second - inflight_base_ + 1; i < inflight_.size(); ++i) {
     const InFlight& e = inflight_[i];
     if (e.event == kNone) continue;  // another in-flight pod
-    if (IsPodWorthRequeuing(r, e.event, e.new_pod)) {
+    if (IsPodWorthRequeuing(r, e.event, e.objects)) {
       return Strategy::kAfterBackoff;
     }
   }
@@ -238,7 +257,7 @@ void BackendQueue::Done(const std::string& uid) {
   while (inflight_head_ < inflight_.size() &&
          (inflight_[inflight_head_].event != kNone ||
           inflight_[inflight_head_].done)) {
-    inflight_[inflight_head_].new_pod.reset();
+    inflight_[inflight_head_].objects = {};
     ++inflight_head_;
   }
   if (inflight_head_ == inflight_.size()) {

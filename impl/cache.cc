@@ -574,6 +574,12 @@ void Cache::RefreshInto(CacheState& cs, const StateTouch& t) const {
 // ---------------------------------------------------------------------------
 // The scheduler layer's read side.
 
+PodPtr Cache::GetPod(const std::string& uid) const {
+  if (uid.empty()) return nullptr;
+  auto it = pod_ids_.find(uid);
+  return it == pod_ids_.end() ? nullptr : pods_[it->second].pod;
+}
+
 bool Cache::IsAssumedPod(const std::string& uid) const {
   if (uid.empty()) return false;
   auto it = pod_ids_.find(uid);

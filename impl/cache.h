@@ -94,6 +94,9 @@ class Cache {
   // upstream: cacheImpl.IsAssumedPod (false for an empty uid, whose error
   // the scheduler treats as "not assumed").
   bool IsAssumedPod(const std::string& uid) const;
+  // upstream: cacheImpl.GetPod: the pod object the cache holds for `uid`
+  // (null for an empty uid or one it does not hold).
+  PodPtr GetPod(const std::string& uid) const;
   // The dense id of a node name ever seen, or kNoNode.
   uint32_t FindNodeId(const std::string& name) const;
   const std::string& NodeName(uint32_t id) const { return nodes_[id].name; }

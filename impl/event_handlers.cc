@@ -1,5 +1,6 @@
 // The informer's event handlers of impl::Scheduler (upstream:
-// eventhandlers.go): cache handler, then queue handler, then the binding
+// eventhandlers.go): up to v1.30 the cache handler, then the queue handler;
+// from v1.35 the one pod handler (impl/pod_handler.cc); then the binding
 // cycles they released.
 #include <map>
 #include <optional>
@@ -95,7 +96,8 @@ std::optional<ClusterEvent> OtherKindEvent(
 }  // namespace
 
 bool Scheduler::OnPodAdd(const PodPtr& pod) {
-  queue_.ListerSet(pod);
+  if (up_.unified_pod_handler) return AddPod(pod) && RunContinuations();
+  queue_->ListerSet(pod);
   if (ForCache(*pod) && !AddPodToCache(pod)) return false;
   if (pod->node_name.empty() && Responsible(*pod) &&
       !AddPodToSchedulingQueue(pod)) {
@@ -106,7 +108,10 @@ bool Scheduler::OnPodAdd(const PodPtr& pod) {
 
 // upstream: FilteringResourceEventHandler.OnUpdate for both handlers.
 bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
-  queue_.ListerSet(new_pod);
+  if (up_.unified_pod_handler) {
+    return UpdatePod(old_pod, new_pod) && RunContinuations();
+  }
+  queue_->ListerSet(new_pod);
   {
     const bool older = ForCache(*old_pod);
     const bool newer = ForCache(*new_pod);
@@ -137,7 +142,10 @@ bool Scheduler::OnPodUpdate(const PodPtr& old_pod, const PodPtr& new_pod) {
 }
 
 bool Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
-  queue_.ListerDelete(*pod);
+  if (up_.unified_pod_handler) {
+    return DeletePod(pod, tombstone) && RunContinuations();
+  }
+  queue_->ListerDelete(*pod);
   // upstream: both filters accept a DeletedFinalStateUnknown holding a pod:
   // the cache's whatever the pod, the queue's by scheduler name.
   bool to_cache = tombstone || ForCache(*pod);
@@ -155,7 +163,7 @@ void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id) {
   Requests requested;
   cache_.NodeRequested(node_id, requested);
   PodFacts pod_facts;
-  queue_.MoveAllToActiveOrBackoffQueue(event, [&](const Pod& pod) {
+  queue_->MoveAllToActiveOrBackoffQueue(event, [&](const Pod& pod) {
     ComputePodFacts(pod, cache_, pod_facts);
     return PreCheckForNode(pod_facts, node, pods, requested, up_);
   });
@@ -164,6 +172,12 @@ void Scheduler::MoveForNode(const ClusterEvent& event, uint32_t node_id) {
 // upstream: addNodeToCache
 bool Scheduler::OnNodeAdd(const NodePtr& node) {
   if (cache_.AddNode(node) == CacheResult::kFatal) return false;
+  if (backend_ != nullptr) {
+    // upstream (v1.35+): no preCheck; the QueueingHints see the node.
+    backend_->MoveAllToActiveOrBackoffQueue(node_add_, {.new_node = node},
+                                            nullptr);
+    return true;
+  }
   static const ClusterEvent kNodeAdd{"Node", "Add", "NodeAdd"};
   MoveForNode(kNodeAdd, cache_.FindNodeId(node->name));
   return true;
@@ -177,13 +191,24 @@ bool Scheduler::OnNodeUpdate(const NodePtr& old_node, const NodePtr& new_node) {
   NodePropertiesChange(*new_node, *old_node, up_.node_update_emits_every_change,
                        node_events_);
   for (const ClusterEvent* event : node_events_) {
-    MoveForNode(*event, cache_.FindNodeId(new_node->name));
+    if (backend_ != nullptr) {
+      backend_->MoveAllToActiveOrBackoffQueue(
+          backend_->TraceEvent(*event),
+          {.old_node = old_node, .new_node = new_node}, nullptr);
+    } else {
+      MoveForNode(*event, cache_.FindNodeId(new_node->name));
+    }
   }
   return true;
 }
 
 // upstream: deleteNodeFromCache (errors are logged)
 bool Scheduler::OnNodeDelete(const NodePtr& node) {
+  // v1.32+ (kubernetes#127464): the move comes first.
+  if (up_.node_delete_moves_pods && backend_ != nullptr) {
+    backend_->MoveAllToActiveOrBackoffQueue(node_delete_, {.old_node = node},
+                                            nullptr);
+  }
   const CacheResult r = cache_.RemoveNode(node);
   return r != CacheResult::kFatal;
 }
@@ -191,40 +216,87 @@ bool Scheduler::OnNodeDelete(const NodePtr& node) {
 bool Scheduler::OnClusterEvent(const std::string& resource,
                                const std::string& action,
                                bool wait_for_first_consumer) {
+  if (backend_ != nullptr) {
+    MoveForOtherKind(resource, action, wait_for_first_consumer);
+    return true;
+  }
   if (std::optional<ClusterEvent> event =
           OtherKindEvent(config_.cluster_event_map, resource, action,
                          wait_for_first_consumer, up_.node_annotation_action)) {
-    queue_.MoveAllToActiveOrBackoffQueue(*event,
-                                         std::function<bool(const Pod&)>());
+    queue_->MoveAllToActiveOrBackoffQueue(*event,
+                                          std::function<bool(const Pod&)>());
   }
   return true;
+}
+
+// upstream (v1.35+): a buildEvtResHandler for every kind of the QueueingHint
+// map (StorageClass included, storage_class_generic_handler), each with the
+// actions registered for it.
+void Scheduler::MoveForOtherKind(const std::string& resource,
+                                 const std::string& action_name,
+                                 bool wait_for_first_consumer) {
+  if (resource == "Node" || resource == "Pod") return;
+  const int32_t bits = ActionBits(action_name);
+  if (bits != action::kAdd && bits != action::kUpdate &&
+      bits != action::kDelete) {
+    return;
+  }
+  auto it = registered_bits_.find(resource);
+  if (it == registered_bits_.end() || (it->second & bits) == 0) return;
+  // Before kubernetes#127798: onStorageClassAdd (WaitForFirstConsumer only)
+  // and no Delete handler.
+  if (resource == "StorageClass" && !up_.storage_class_generic_handler &&
+      ((bits == action::kAdd && !wait_for_first_consumer) ||
+       bits == action::kDelete)) {
+    return;
+  }
+  backend_->MoveAllToActiveOrBackoffQueue(
+      backend_->EventOf(resource, bits, resource + action_name), {}, nullptr);
 }
 
 // upstream: addPodToCache
 bool Scheduler::AddPodToCache(const PodPtr& pod) {
   if (cache_.AddPod(pod) == CacheResult::kFatal) return false;
-  queue_.AssignedPodAdded(pod);
+  if (backend_ != nullptr) {
+    backend_->MoveAllToActiveOrBackoffQueue(backend_->AssignedPodAddEvent(),
+                                            {.new_pod = pod}, nullptr);
+  } else {
+    queue_->AssignedPodAdded(pod);
+  }
   return true;
 }
 
 // upstream: updatePodInCache
 bool Scheduler::UpdatePodInCache(const PodPtr& old_pod, const PodPtr& new_pod) {
   if (cache_.UpdatePod(old_pod, new_pod) == CacheResult::kFatal) return false;
-  queue_.AssignedPodUpdated(new_pod);
+  if (backend_ == nullptr) {
+    queue_->AssignedPodUpdated(new_pod);
+    return true;
+  }
+  // upstream (v1.35+): one move per scheduling property the update changed.
+  backend_->PodSchedulingPropertiesChange(*new_pod, *old_pod, false,
+                                          pod_events_);
+  for (BackendQueue::EventId e : pod_events_) {
+    backend_->MoveAllToActiveOrBackoffQueue(
+        e, {.old_pod = old_pod, .new_pod = new_pod}, nullptr);
+  }
   return true;
 }
 
 // upstream: deletePodFromCache
 bool Scheduler::DeletePodFromCache(const PodPtr& pod) {
   if (cache_.RemovePod(pod) == CacheResult::kFatal) return false;
-  queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
-                                       std::function<bool(const Pod&)>());
+  MoveAssignedPodDelete(pod, nullptr);
   return true;
 }
 
 // upstream: addPodToSchedulingQueue
 bool Scheduler::AddPodToSchedulingQueue(const PodPtr& pod) {
-  return queue_.Add(pod) != QueueResult::kFatal;
+  if (backend_ != nullptr) {
+    backend_->Add(pod);
+    return true;
+  }
+  return queue_->Add(pod) != QueueResult::kFatal;
 }
 
 // upstream: updatePodInSchedulingQueue
@@ -234,19 +306,38 @@ bool Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod,
     return true;
   }
   if (cache_.IsAssumedPod(new_pod->uid)) {
+    // v1.35+: an assumed pod whose deletion started.
+    if (up_.unified_pod_handler && new_pod->deletion_timestamp &&
+        !old_pod->deletion_timestamp) {
+      return HandleAssumedPodDeletion(new_pod);
+    }
     return true;
   }
-  return queue_.Update(old_pod, new_pod) != QueueResult::kFatal;
+  if (backend_ == nullptr) {
+    return queue_->Update(old_pod, new_pod) != QueueResult::kFatal;
+  }
+  if (backend_->Update(old_pod, new_pod) == QueueResult::kFatal) return false;
+  // upstream: hasNominatedNodeNameChanged: the deletion of the old
+  // nomination, for pods of lower or equal priority.
+  if (up_.nominated_pod_delete_moves_pods &&
+      !old_pod->nominated_node_name.empty() &&
+      old_pod->nominated_node_name != new_pod->nominated_node_name) {
+    MoveAssignedPodDelete(old_pod, AtMostPriority(old_pod->Priority()));
+  }
+  return true;
 }
 
 // upstream: deletePodFromSchedulingQueue
 bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
-  if (queue_.Delete(pod) == QueueResult::kFatal) return false;
+  if (backend_ != nullptr) {
+    backend_->Delete(*pod);
+  } else if (queue_->Delete(pod) == QueueResult::kFatal) {
+    return false;
+  }
   if (!Responsible(*pod)) return true;  // frameworkForPod
   // upstream: frameworkImpl.RejectWaitingPod: Reject("", "removed").
   if (RejectWaitingPod(pod->scheduler_name, pod->uid, removed_rejector_)) {
-    queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
-                                         std::function<bool(const Pod&)>());
+    MoveAssignedPodDelete(pod, nullptr);
   }
   return true;
 }

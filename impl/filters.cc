@@ -136,9 +136,11 @@ int64_t ScalarIn(const V& v, uint32_t id) {
   return 0;
 }
 
-// upstream: noderesources.fitsRequest: whether any reason not to fit.
-bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
-                  const Requests& requested, const Upstream& up) {
+}  // namespace
+
+bool InsufficientResources(const PodFacts& pf, const NodeFacts& nf,
+                           int64_t pod_count, const Requests& requested,
+                           const Upstream& up) {
   if (ShortOf(FitNeedOf(pf, up), HeadroomOf(nf, pod_count, requested))) {
     return true;
   }
@@ -154,6 +156,8 @@ bool Insufficient(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
   }
   return false;
 }
+
+namespace {
 
 // upstream: framework.NewResource(node.Status.Allocatable) (Resource.Add):
 // cpu in millicores, memory, ephemeral-storage and pods as Value, scalar
@@ -371,7 +375,7 @@ int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
     }
   }
   // upstream: NodeResourcesFit.Filter
-  if (Insufficient(pf, nf, pod_count, requested, up)) {
+  if (InsufficientResources(pf, nf, pod_count, requested, up)) {
     return kNodeResourcesFit;
   }
   return kPass;
@@ -379,7 +383,7 @@ int RunFilters(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
 
 bool PreCheckForNode(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
                      const Requests& requested, const Upstream& up) {
-  if (Insufficient(pf, nf, pod_count, requested, up)) return false;
+  if (InsufficientResources(pf, nf, pod_count, requested, up)) return false;
   const Node& node = *nf.node;
   if (!AffinityMatches(pf, node)) return false;
   const Pod& pod = *pf.pod;
@@ -388,6 +392,35 @@ bool PreCheckForNode(const PodFacts& pf, const NodeFacts& nf, int64_t pod_count,
     if (t.effect == "NoSchedule" && !AnyTolerates(pod, t)) return false;
   }
   return true;
+}
+
+bool HasUntoleratedFilterTaint(const Pod& pod, const Node& node) {
+  for (const Taint& t : node.taints) {
+    if (FilterTaintEffect(t.effect) && !AnyTolerates(pod, t)) return true;
+  }
+  return false;
+}
+
+bool PodToleratesTaint(const Pod& pod, const Taint& taint) {
+  return AnyTolerates(pod, taint);
+}
+
+AffinityVerdict RequiredAffinityVerdict(const Pod& pod, const Node& node) {
+  for (const auto& [k, v] : pod.node_selector) {
+    auto it = node.labels.find(k);
+    if (it == node.labels.end() || it->second != v) return {};
+  }
+  if (!pod.required_node_affinity) return {.matched = true};
+  AffinityVerdict verdict;
+  for (const NodeSelectorTerm& t : *pod.required_node_affinity) {
+    if (t.match_expressions.empty() && t.match_fields.empty()) continue;
+    if (!TermValid(t)) {
+      verdict.error = true;
+    } else if (TermMatches(t, node)) {
+      return {.matched = true};
+    }
+  }
+  return verdict;
 }
 
 PreFilterResult NodeAffinityPreFilter(const Pod& pod, const Upstream& up) {

@@ -139,6 +139,28 @@ int RunFilters(const PodFacts& pod, const NodeFacts& node, int64_t pod_count,
                const Requests& requested, const Upstream& up,
                int8_t* affinity = nullptr);
 
+// upstream: noderesources.fitsRequest on a NodeInfo of `node` with
+// `pod_count` pods and `requested`: whether there is any reason not to fit.
+bool InsufficientResources(const PodFacts& pod, const NodeFacts& node,
+                           int64_t pod_count, const Requests& requested,
+                           const Upstream& up);
+
+// upstream: v1helper.FindMatchingUntoleratedTaint with
+// DoNotScheduleTaintsFilterFunc: whether some NoSchedule or NoExecute
+// taint of `node` is not tolerated by `pod`.
+bool HasUntoleratedFilterTaint(const Pod& pod, const Node& node);
+
+// upstream: whether some toleration of `pod` tolerates `taint`.
+bool PodToleratesTaint(const Pod& pod, const Taint& taint);
+
+// upstream: GetRequiredNodeAffinity(pod).Match(node) with its error: the
+// node matches, or no term matched and some term could not be parsed.
+struct AffinityVerdict {
+  bool matched = false;
+  bool error = false;
+};
+AffinityVerdict RequiredAffinityVerdict(const Pod& pod, const Node& node);
+
 // upstream: preCheckForNode (AdmissionCheck): fits, node affinity, node
 // name, NoSchedule taints.
 bool PreCheckForNode(const PodFacts& pod, const NodeFacts& node,

@@ -231,15 +231,15 @@ class QueueSystem : public SnapshotIntoSystem {
         q.Activate(step.pods);
         break;
       case Op::kQMoveAll:
-        q.MoveAllToActiveOrBackoffQueue(q.TraceEvent(step.event), nullptr,
+        q.MoveAllToActiveOrBackoffQueue(q.TraceEvent(step.event), {},
                                         PrecheckOf(step.precheck));
         break;
       case Op::kQAssignedPodAdded:
         carry(step.pod);
         q.ListerSet(step.pod);
         // upstream: Scheduler.addAssignedPodToCache.
-        q.MoveAllToActiveOrBackoffQueue(q.AssignedPodAddEvent(), step.pod,
-                                        nullptr);
+        q.MoveAllToActiveOrBackoffQueue(q.AssignedPodAddEvent(),
+                                        {.new_pod = step.pod}, nullptr);
         break;
       case Op::kQAssignedPodUpdated: {
         auto it = carried_.find(step.pod->Key());
@@ -249,7 +249,8 @@ class QueueSystem : public SnapshotIntoSystem {
         // upstream: Scheduler.updatePodInCache.
         q.PodSchedulingPropertiesChange(*step.pod, *old, false, events_);
         for (BackendQueue::EventId e : events_) {
-          q.MoveAllToActiveOrBackoffQueue(e, step.pod, nullptr);
+          q.MoveAllToActiveOrBackoffQueue(
+              e, {.old_pod = old, .new_pod = step.pod}, nullptr);
         }
         break;
       }

@@ -23,29 +23,38 @@ constexpr char kSchedulerError[] =
 
 void Scheduler::CollectNominated() {
   ++epoch_;
-  if (!queue_.HasNominatedPods()) return;
   const Pod& pod = *pod_facts_.pod;
-  for (const auto& [node, handles] : queue_.NominatedPods()) {
-    const uint32_t id = SnapshotGet(node);
-    if (id == Cache::kNoNode) continue;
-    for (uint32_t h : handles) {
-      const Pod& other = *queue_.HandlePod(h);
-      if (other.Priority() < pod.Priority() || other.uid == pod.uid) {
-        continue;
-      }
-      if (nominated_epoch_.size() <= id) {
-        nominated_epoch_.resize(id + 1, 0);
-        nominated_.resize(id + 1);
-      }
-      NominatedExtra& e = nominated_[id];
-      if (nominated_epoch_[id] != epoch_) {
-        nominated_epoch_[id] = epoch_;
-        e.pods = 0;
-        e.requested = Requests{};
-      }
-      AddPodRequests(other, cache_, e.requested);
-      ++e.pods;
+  auto count = [&](uint32_t id, const Pod& other) {
+    if (other.Priority() < pod.Priority() || other.uid == pod.uid) return;
+    if (nominated_epoch_.size() <= id) {
+      nominated_epoch_.resize(id + 1, 0);
+      nominated_.resize(id + 1);
     }
+    NominatedExtra& e = nominated_[id];
+    if (nominated_epoch_[id] != epoch_) {
+      nominated_epoch_[id] = epoch_;
+      e.pods = 0;
+      e.requested = Requests{};
+    }
+    AddPodRequests(other, cache_, e.requested);
+    ++e.pods;
+  };
+  // Each queue's nominator: node name -> its pods (handles up to v1.30).
+  auto collect = [&](const auto& nominated, const auto& pod_of) {
+    for (const auto& [node, pods] : nominated) {
+      const uint32_t id = SnapshotGet(node);
+      if (id == Cache::kNoNode) continue;
+      for (const auto& p : pods) count(id, pod_of(p));
+    }
+  };
+  if (backend_ != nullptr) {
+    if (backend_->HasNominatedPods()) {
+      collect(backend_->NominatedPods(),
+              [](const PodPtr& p) -> const Pod& { return *p; });
+    }
+  } else if (queue_->HasNominatedPods()) {
+    collect(queue_->NominatedPods(),
+            [this](uint32_t h) -> const Pod& { return *queue_->HandlePod(h); });
   }
 }
 
@@ -90,26 +99,28 @@ int Scheduler::FilterNode(uint32_t id) {
 
 // upstream: scheduleOne
 bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
-  std::optional<Handle> h = queue_.PopHandle();
+  std::optional<Handle> h = WithQueue([](auto& q) { return q.PopHandle(); });
   out_.popped_present = true;
   if (!h) return true;
-  const PodPtr pod = queue_.HandlePod(*h);
+  const PodPtr pod = QueuePod(*h);
   out_.popped = pod->Key();
-  if (!Responsible(*pod)) {  // frameworkForPod
-    queue_.Release(*h);
+  // frameworkForPod fails, or skipPodSchedule: from v1.35 the pod's time in
+  // flight ends.
+  auto drop = [&] {
+    QueueDone(pod->uid);
+    QueueRelease(*h);
     return true;
-  }
+  };
+  if (!Responsible(*pod)) return drop();
   // upstream: skipPodSchedule
   if (pod->deletion_timestamp) {
     out_.events.push_back({*out_.popped, "FailedScheduling"});
     out_.result = ScheduleResult{*out_.popped, "skipped"};
-    queue_.Release(*h);
-    return true;
+    return drop();
   }
   if (cache_.IsAssumedPod(pod->uid)) {
     out_.result = ScheduleResult{*out_.popped, "skipped"};
-    queue_.Release(*h);
-    return true;
+    return drop();
   }
   if (!SchedulingCycle(pod->scheduler_name, *h, reserve, permit)) return false;
   return RunContinuations();
@@ -119,7 +130,7 @@ bool Scheduler::ScheduleOne(ReserveOutcome reserve, PermitOutcome permit) {
 // the binding goroutine scheduleOne starts after it. Consumes `h`.
 bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
                                 ReserveOutcome reserve, PermitOutcome permit) {
-  const PodPtr pod = queue_.HandlePod(h);
+  const PodPtr pod = QueuePod(h);
   ScheduleResult& result = out_.result.emplace();
   result.pod = pod->Key();
   uint32_t mask = 0;  // a FitError's Diagnosis.UnschedulablePlugins
@@ -132,9 +143,12 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
       result.outcome = "unschedulable";
       return HandleSchedulingFailure(h, kUnschedulable, std::nullopt, true);
     case ScheduleError::kFitError:  // no PostFilter
+      // A nil NominatingInfo, and clearNominatedNode from v1.35
+      // (kubernetes#135007).
       result.outcome = "unschedulable";
       result.plugins = FilterPluginNames(mask);
-      return HandleSchedulingFailure(h, kUnschedulable, mask, false);
+      return HandleSchedulingFailure(h, kUnschedulable, mask,
+                                     up_.fit_error_clears_nominated_node);
     case ScheduleError::kNone:
       break;
   }
@@ -144,20 +158,26 @@ bool Scheduler::SchedulingCycle(const std::string& profile, Handle h,
   // --- assume
   auto assumed_pod = std::make_shared<Pod>(*pod);
   assumed_pod->node_name = node_name;
-  const Handle assumed = queue_.CloneHandle(h, assumed_pod, false);
-  queue_.Release(h);
-  // v1.26 (with kubernetes#113275): QueuedPodInfo.DeepCopy copies
-  // UnschedulablePlugins; v1.25's copy has none. (Gated is false for every
-  // popped pod.)
-  if (!up_.deep_copy_keeps_unschedulable_plugins) {
-    queue_.SetHandlePlugins(assumed, {});
+  Handle assumed;
+  if (backend_ != nullptr) {
+    assumed = backend_->CloneHandle(h, assumed_pod);
+    backend_->Release(h);
+  } else {
+    assumed = queue_->CloneHandle(h, assumed_pod, false);
+    queue_->Release(h);
+    // v1.26 (with kubernetes#113275): QueuedPodInfo.DeepCopy copies
+    // UnschedulablePlugins; v1.25's copy has none. (Gated is false for
+    // every popped pod.)
+    if (!up_.deep_copy_keeps_unschedulable_plugins) {
+      queue_->SetHandlePlugins(assumed, {});
+    }
   }
   if (cache_.AssumePod(assumed_pod) != CacheResult::kOk) {
     result.outcome = "error";
     return HandleSchedulingFailure(assumed, kSchedulerError, std::nullopt,
                                    true);
   }
-  queue_.DeleteNominatedPodIfExists(*assumed_pod);
+  WithQueue([&](auto& q) { q.DeleteNominatedPodIfExists(*assumed_pod); });
 
   // --- Reserve, then Permit
   if (reserve == ReserveOutcome::kError || permit == PermitOutcome::kReject) {
@@ -209,6 +229,13 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
     mask |= 1u << kNodeAffinity;
     return true;
   }
+  // v1.31+ (kubernetes#122251): the PreFilter plugins that narrowed the
+  // nodes start the Diagnosis' plugin set, which then exists from the start.
+  const bool shared_from_start = up_.pre_filter_node_plugins_are_rejectors ||
+                                 !up_.diagnosis_plugin_sets_allocated_lazily;
+  if (up_.pre_filter_node_plugins_are_rejectors && !pre.all_nodes) {
+    mask |= 1u << kNodeAffinity;
+  }
   if (!pod.nominated_node_name.empty()) {
     // upstream: evaluateNominatedNode (a missing node is logged).
     if (uint32_t id = SnapshotGet(pod.nominated_node_name);
@@ -216,10 +243,10 @@ bool Scheduler::FindNodesThatFitPod(const Pod& pod, uint32_t& mask) {
       int r = FilterNode(id);
       if (r == kPass) {
         feasible_.push_back(id);
-      } else if (!up_.diagnosis_plugin_sets_allocated_lazily) {
+      } else if (shared_from_start) {
         // The Diagnosis goes by value; its plugin set is shared while it
-        // exists from the start, and v1.29+ (kubernetes#119517) allocates
-        // it on the copy, which is dropped.
+        // exists from the start, and v1.29 and v1.30 (kubernetes#119517)
+        // allocate it on the copy, which is dropped.
         mask |= 1u << r;
       }
     }
@@ -298,19 +325,30 @@ bool Scheduler::PrioritizeNodesAndSelectHost(uint32_t& host) const {
 // (RunPermitPlugins put it in waitingPods) is kept until a permit step; any
 // other runs until it parks once the step's handlers are done.
 bool Scheduler::StartBindingCycle(BindingCycle cycle, PermitOutcome permit) {
+  // upstream (v1.35+, kubernetes#133021): bindingCycle, before WaitOnPermit:
+  // TracePreBind's PreBindPreFlight answers Success, so the assumed pod's
+  // nominatedNodeName is patched to its node when it differs (no
+  // condition: reason "").
+  if (up_.binding_cycle_nominates_node &&
+      QueuePod(cycle.assumed)->nominated_node_name != cycle.node) {
+    out_.status_updates.push_back({cycle.key, "", cycle.node});
+  }
   if (permit == PermitOutcome::kWait) {
     // upstream: waitingPodsMap.add keys by uid, so a second waiting pod with
     // the same uid (only hostile input gets there) replaces the first, whose
     // goroutine then waits on nothing anyone can reach.
     for (BindingCycle& w : waiting_) {
       if (w.profile == cycle.profile && w.uid == cycle.uid) {
-        queue_.Release(w.assumed);
+        QueueRelease(w.assumed);
         w = std::move(cycle);
         return true;
       }
     }
     waiting_.push_back(std::move(cycle));
   } else {
+    // upstream: WaitOnPermit passes at once; from v1.35 bindingCycle then
+    // calls Done.
+    QueueDone(cycle.uid);
     continuations_.push_back({false, std::move(cycle)});
   }
   return true;
@@ -325,14 +363,14 @@ bool Scheduler::Bind(const std::string& key, bool prebind_ok, bool bind_ok) {
   BindingCycle cycle = std::move(*it);
   parked_.erase(it);
   if (!prebind_ok) return HandleBindingCycleError(cycle, false);
-  const PodPtr assumed = queue_.HandlePod(cycle.assumed);
+  const PodPtr assumed = QueuePod(cycle.assumed);
   if (cache_.FinishBinding(assumed, now_ms_) == CacheResult::kFatal) {
     return false;
   }
   if (!bind_ok) return HandleBindingCycleError(cycle, false);
   out_.events.push_back({cycle.key, "Scheduled"});
   out_.bindings.push_back({cycle.key, cycle.node});
-  queue_.Release(cycle.assumed);
+  QueueRelease(cycle.assumed);
   return true;
 }
 
@@ -340,7 +378,7 @@ bool Scheduler::Bind(const std::string& key, bool prebind_ok, bool bind_ok) {
 bool Scheduler::HandleBindingCycleError(
     const BindingCycle& cycle, bool unschedulable,
     const std::vector<std::string>* rejected_by) {
-  const PodPtr assumed = queue_.HandlePod(cycle.assumed);
+  const PodPtr assumed = QueuePod(cycle.assumed);
   const CacheResult forget = cache_.ForgetPod(assumed);
   if (forget == CacheResult::kFatal) return false;
   bool deferred_move = false;
@@ -348,8 +386,7 @@ bool Scheduler::HandleBindingCycleError(
     if (unschedulable) {
       deferred_move = true;  // runs after the failure handler
     } else {
-      queue_.MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(),
-                                           std::function<bool(const Pod&)>());
+      MoveAssignedPodDelete(assumed, nullptr);
     }
   }
   const char* reason = unschedulable ? kUnschedulable : kSchedulerError;
@@ -359,9 +396,8 @@ bool Scheduler::HandleBindingCycleError(
   }
   if (deferred_move) {
     const std::string& uid = cycle.uid;
-    queue_.MoveAllToActiveOrBackoffQueue(
-        AssignedPodDeleteEvent(),
-        [&uid](const Pod& pod) { return pod.uid != uid; });
+    MoveAssignedPodDelete(assumed,
+                          [&uid](const Pod& pod) { return pod.uid != uid; });
   }
   return true;
 }
@@ -370,40 +406,93 @@ bool Scheduler::HandleBindingCycleError(
 bool Scheduler::HandleSchedulingFailure(
     Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
     bool clear_nominated_node, const std::vector<std::string>* rejected_by) {
+  if (backend_ != nullptr) {
+    return HandleSchedulingFailureWithHints(h, reason, fit_error_mask,
+                                            clear_nominated_node, rejected_by);
+  }
   if (fit_error_mask) {
     // kubernetes#119517 (v1.29): the Diagnosis' set is nil until a plugin
     // rejects, and the pod takes it as it is.
-    queue_.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask),
-                            up_.diagnosis_plugin_sets_allocated_lazily);
+    queue_->SetHandlePlugins(h, FilterPluginNames(*fit_error_mask),
+                             up_.diagnosis_plugin_sets_allocated_lazily);
   } else if (rejected_by != nullptr && up_.permit_rejection_is_fit_error) {
     // kubernetes#119046, #119785 (v1.30): a Permit rejection, in the cycle
     // or while waiting, is a FitError whose UnschedulablePlugins is the
     // rejecting plugin; before, the pod kept the plugins it had.
-    queue_.SetHandlePlugins(h, *rejected_by);
+    queue_->SetHandlePlugins(h, *rejected_by);
   }
-  const PodPtr pod = queue_.HandlePod(h);
+  const PodPtr pod = queue_->HandlePod(h);
   std::string key = pod->Key();
   Handle current = h;
-  const PodPtr* cached = queue_.ListerGet(key);
+  const PodPtr* cached = queue_->ListerGet(key);
   if (cached != nullptr && (*cached)->node_name.empty()) {
     // upstream: a new PodInfo of the informer's object.
-    current = queue_.CloneHandle(h, *cached, true);
-    queue_.Release(h);
-    if (queue_.AddUnschedulableIfNotPresent(
-            current, queue_.SchedulingCycle()) == QueueResult::kFatal) {
-      queue_.Release(current);
+    current = queue_->CloneHandle(h, *cached, true);
+    queue_->Release(h);
+    if (queue_->AddUnschedulableIfNotPresent(
+            current, queue_->SchedulingCycle()) == QueueResult::kFatal) {
+      queue_->Release(current);
       return false;
     }
   }
   static const std::optional<std::string> kClear = std::string();
-  queue_.AddNominatedPod(
+  queue_->AddNominatedPod(
       current, clear_nominated_node ? kClear : std::optional<std::string>());
   // upstream: the FailedScheduling event and updatePod's status patch.
   out_.events.push_back({key, "FailedScheduling"});
   out_.status_updates.push_back(
       {std::move(key), reason,
        clear_nominated_node ? std::string() : pod->nominated_node_name});
-  queue_.Release(current);
+  queue_->Release(current);
+  return true;
+}
+
+}  // namespace schedtrace::impl
+
+namespace schedtrace::impl {
+
+// upstream: handleSchedulingFailure from v1.35, with backend/queue: Done
+// whenever the pod is not handed back to AddUnschedulablePodIfNotPresent
+// (which calls it). The handle's record is no queue's (popped, or the
+// assumed copy), so it is changed in place of DeepCopy. Consumes `h`.
+bool Scheduler::HandleSchedulingFailureWithHints(
+    Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
+    bool clear_nominated_node, const std::vector<std::string>* rejected_by) {
+  BackendQueue& q = *backend_;
+  // v1.37: ClearRejectorPlugins; a FitError's plugins (a Permit
+  // rejection's, v1.30+) replace them.
+  if (fit_error_mask) {
+    q.SetHandlePlugins(h, FilterPluginNames(*fit_error_mask));
+  } else if (rejected_by != nullptr && up_.permit_rejection_is_fit_error) {
+    q.SetHandlePlugins(h, *rejected_by);
+  } else if (up_.failure_handler_skips_recreated_pod) {
+    q.SetHandlePlugins(h, {});
+  }
+  PodPtr pod = q.HandlePod(h);
+  const std::string uid = pod->uid;
+  bool called_done = false;
+  const PodPtr* cached = q.ListerGet(pod->Key());
+  if (cached != nullptr && (*cached)->node_name.empty()) {
+    if (up_.failure_handler_skips_recreated_pod && (*cached)->uid != uid) {
+      q.Done(uid);  // re-created: no requeue, no status update
+      q.Release(h);
+      return true;
+    }
+    pod = *cached;
+    q.SetHandlePod(h, pod);  // upstream: a new PodInfo of the informer's pod
+    q.AddUnschedulablePodIfNotPresent(h);
+    called_done = true;
+  }
+  if (!called_done) q.Done(uid);
+  static const std::optional<std::string> kClear = std::string();
+  q.AddNominatedPod(
+      pod, clear_nominated_node ? kClear : std::optional<std::string>());
+  // upstream: the FailedScheduling event and updatePod's status patch.
+  out_.events.push_back({pod->Key(), "FailedScheduling"});
+  out_.status_updates.push_back(
+      {pod->Key(), reason,
+       clear_nominated_node ? std::string() : pod->nominated_node_name});
+  q.Release(h);
   return true;
 }
 

@@ -1,7 +1,9 @@
 // impl::Scheduler's construction, the steps that are no informer delivery
 // and no scheduling cycle (flushes, Permit answers, continuations) and its
-// snapshots. The handlers are in impl/event_handlers.cc, the node snapshot
-// in impl/scheduler_snapshot.cc, the cycles in impl/schedule_one.cc.
+// snapshots, and the calls to whichever scheduling queue the version has.
+// The handlers are in impl/event_handlers.cc and impl/pod_handler.cc, the
+// node snapshot in impl/scheduler_snapshot.cc, the cycles in
+// impl/schedule_one.cc.
 #include "impl/scheduler.h"
 
 #include <algorithm>
@@ -56,9 +58,45 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
     : up_(up),
       config_(ForVersion(config, up)),
       permit_rejector_{PermitPluginName(config)},
-      cache_(config.assumed_pod_ttl_ms, up),
-      queue_(config_, up) {
-  queue_.SetHintProfiles(config_.profiles);  // one map per profile
+      cache_(config.assumed_pod_ttl_ms, up) {
+  if (!up_.queueing_hints) {
+    queue_ = std::make_unique<PriorityQueue>(config_, up_);
+    queue_->SetHintProfiles(config_.profiles);  // one map per profile
+    return;
+  }
+  // upstream (v1.35+): backend/queue's PriorityQueue with the profiles'
+  // QueueingHint maps (buildQueueingHintMap).
+  const std::vector<HintRegistration> hints =
+      QueueingHintRegistrations(config_, up_);
+  backend_ = std::make_unique<BackendQueue>(config_, up_, &hints);
+  backend_->SetHintEvaluator(
+      [this](HintFn fn, const Pod& pod, const EventObjects& objects) {
+        return HintQueues(fn, pod, objects, cache_, up_);
+      });
+  for (const HintRegistration& h : hints)
+    registered_bits_[h.resource] |= h.bits;
+  node_add_ = backend_->EventOf("Node", action::kAdd, "NodeAdd");
+  node_delete_ = backend_->EventOf("Node", action::kDelete, "NodeDelete");
+  assigned_pod_delete_ =
+      backend_->EventOf("AssignedPod", action::kDelete, "AssignedPodDelete");
+}
+
+void Scheduler::QueueDone(const std::string& uid) {
+  if (backend_ != nullptr) backend_->Done(uid);
+}
+
+void Scheduler::MoveAssignedPodDelete(
+    const PodPtr& pod, const std::function<bool(const Pod&)>& precheck) {
+  if (backend_ != nullptr) {
+    backend_->MoveAllToActiveOrBackoffQueue(assigned_pod_delete_,
+                                            {.old_pod = pod}, precheck);
+  } else {
+    queue_->MoveAllToActiveOrBackoffQueue(AssignedPodDeleteEvent(), precheck);
+  }
+}
+
+std::function<bool(const Pod&)> Scheduler::AtMostPriority(int32_t priority) {
+  return [priority](const Pod& p) { return p.Priority() <= priority; };
 }
 
 bool Scheduler::Responsible(const Pod& pod) const {
@@ -74,12 +112,18 @@ bool Scheduler::ForCache(const Pod& pod) const {
 }
 
 bool Scheduler::FlushBackoff() {
-  queue_.FlushBackoffQCompleted();
+  WithQueue([](auto& q) { q.FlushBackoffQCompleted(); });
   return true;
 }
 
+// upstream: flushUnschedulablePodsLeftover (flushUnschedulableEntitiesLeftover
+// from v1.35).
 bool Scheduler::FlushUnschedulable() {
-  queue_.FlushUnschedulablePodsLeftover();
+  if (backend_ != nullptr) {
+    backend_->FlushUnschedulableEntitiesLeftover();
+  } else {
+    queue_->FlushUnschedulablePodsLeftover();
+  }
   return true;
 }
 
@@ -134,6 +178,8 @@ size_t Scheduler::FindWaiting(const std::string& key) const {
 bool Scheduler::PermitAllow(const std::string& key) {
   const size_t found = FindWaiting(key);
   if (found == waiting_.size()) return true;
+  // upstream (v1.35+): bindingCycle calls Done once WaitOnPermit passed.
+  QueueDone(waiting_[found].uid);
   parked_.push_back(std::move(waiting_[found]));
   waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(found));
   return true;
@@ -166,16 +212,18 @@ void Scheduler::Touched(StateTouch& t) const {
   t.Clear();
   t.Add(StateTouch::kWaiting);  // small lists, rewritten whole
   t.Add(StateTouch::kParked);
-  queue_.AddTouched(queue_marks_, t);
+  WithQueue([&](const auto& q) { q.AddTouched(queue_marks_, t); });
   cache_.AddTouched(t);
 }
 
 void Scheduler::RefreshInto(State& state, const StateTouch& t) const {
   cache_.RefreshInto(Engage(state.cache), t);
-  queue_.RefreshQueueInto(Engage(state.queue), t);
-  if (t.Touches(StateTouch::kNominated)) {
-    queue_.SnapshotNominatedInto(Engage(state.nominated));
-  }
+  WithQueue([&](const auto& q) {
+    q.RefreshQueueInto(Engage(state.queue), t);
+    if (t.Touches(StateTouch::kNominated)) {
+      q.SnapshotNominatedInto(Engage(state.nominated));
+    }
+  });
   WriteWaitingAndParked(state);
 }
 
@@ -185,8 +233,10 @@ void Scheduler::SnapshotInto(State& state) const {
 }
 
 void Scheduler::SnapshotAllButCacheInto(State& state) const {
-  queue_.SnapshotQueueInto(Engage(state.queue));
-  queue_.SnapshotNominatedInto(Engage(state.nominated));
+  WithQueue([&](const auto& q) {
+    q.SnapshotQueueInto(Engage(state.queue));
+    q.SnapshotNominatedInto(Engage(state.nominated));
+  });
   WriteWaitingAndParked(state);
 }
 

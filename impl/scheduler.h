@@ -2,10 +2,11 @@
 // filters and the handlers of eventhandlers.go, one scheduling cycle of
 // schedule_one.go per `schedule_one` step, and binding cycles that run until
 // they park (waiting on Permit, or before PreBind until a `bind` step), over
-// impl::PriorityQueue and impl::Cache. Observable behaviour (each step's out
-// and the state after it) is upstream's, bugs included, in the version its
-// profile names (impl/upstream.h; the event registrations of that version,
-// impl/event_registrations.h).
+// impl::Cache and impl::PriorityQueue up to v1.30, impl::BackendQueue with
+// the plugins' QueueingHints (impl/queueing_hints.h) from v1.35. Observable
+// behaviour (each step's out and the state after it) is upstream's, bugs
+// included, in the version its profile names (impl/upstream.h; the event
+// registrations of that version, impl/event_registrations.h).
 //
 // Speed: the scheduler keeps upstream's node snapshot (cache.Snapshot) as a
 // dense table indexed by the cache's node ids, refreshed incrementally from
@@ -17,8 +18,9 @@
 //
 // Its definitions follow upstream's files: impl/event_handlers.cc
 // (eventhandlers.go), impl/schedule_one.cc (schedule_one.go),
-// impl/scheduler_snapshot.cc (cache.go's UpdateSnapshot) and
-// impl/scheduler.cc (construction, the Permit and flush steps, snapshots).
+// impl/pod_handler.cc (v1.35's one pod handler), impl/scheduler_snapshot.cc
+// (cache.go's UpdateSnapshot) and impl/scheduler.cc (construction, the
+// Permit and flush steps, the calls to whichever queue, snapshots).
 //
 //   Scheduler s(header.config, up);
 //   s.SetNow(step.t);
@@ -31,8 +33,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -40,14 +44,31 @@
 #include "core/objects.h"
 #include "core/state.h"
 #include "core/trace.h"
+#include "impl/backend_queue.h"
 #include "impl/cache.h"
 #include "impl/filters.h"
 #include "impl/queue.h"
+#include "impl/queueing_hints.h"
 #include "impl/upstream.h"
 
 namespace schedtrace::impl {
 
 class Scheduler {
+  // (Defined first: the inline calls below deduce their return types.)
+  // `f` called with whichever scheduling queue the version has: the two
+  // queues share the names of the calls they both answer. A move's objects
+  // reach only BackendQueue's hints.
+  template <typename F>
+  decltype(auto) WithQueue(F&& f) {
+    if (backend_ != nullptr) return f(*backend_);
+    return f(*queue_);
+  }
+  template <typename F>
+  decltype(auto) WithQueue(F&& f) const {
+    if (backend_ != nullptr) return f(std::as_const(*backend_));
+    return f(std::as_const(*queue_));
+  }
+
  public:
   // The default profile is v1.26.7's.
   explicit Scheduler(const Config& config, const Upstream& up = Upstream());
@@ -56,7 +77,7 @@ class Scheduler {
 
   void SetNow(int64_t now_ms) {
     now_ms_ = now_ms;
-    queue_.SetNow(now_ms);
+    WithQueue([&](auto& q) { q.SetNow(now_ms); });
   }
 
   // Informer deliveries (addAllEventHandlers) and the other steps. Each
@@ -81,7 +102,9 @@ class Scheduler {
 
   StepOut TakeOut();
   // Whether the queue panicked in this step (PriorityQueue::Panicked).
-  bool QueuePanicked() const { return queue_.Panicked(); }
+  bool QueuePanicked() const {
+    return WithQueue([](const auto& q) { return q.Panicked(); });
+  }
   State Snapshot() const;
   // The same value written into `out`, reusing the storage it holds.
   void SnapshotInto(State& out) const;
@@ -96,7 +119,7 @@ class Scheduler {
   // A step starts: what changed before it is forgotten.
   void ForgetTouched() {
     cache_.ForgetTouched();
-    queue_marks_ = queue_.Marks();
+    queue_marks_ = WithQueue([](const auto& q) { return q.Marks(); });
   }
 
  private:
@@ -150,6 +173,37 @@ class Scheduler {
   bool UpdatePodInSchedulingQueue(const PodPtr& old_pod, const PodPtr& new_pod);
   bool DeletePodFromSchedulingQueue(const PodPtr& pod);
   void MoveForNode(const ClusterEvent& event, uint32_t node_id);
+  // From v1.35 (unified_pod_handler, impl/pod_handler.cc): the one pod
+  // handler and what it calls.
+  bool AddPod(const PodPtr& pod);
+  bool UpdatePod(const PodPtr& old_pod, const PodPtr& new_pod);
+  bool DeletePod(const PodPtr& pod, bool tombstone);
+  // (addAssignedPodToCache, updateAssignedPodInCache and
+  // deleteAssignedPodFromCache are AddPodToCache, UpdatePodInCache and
+  // DeletePodFromCache, renamed.)
+  bool DeletePodFromSchedulingQueue(const PodPtr& pod, bool in_binding);
+  bool HandleAssumedPodDeletion(const PodPtr& deleted);
+  // The v1.35 cluster_event handler (a buildEvtResHandler per kind of the
+  // QueueingHint map).
+  void MoveForOtherKind(const std::string& resource, const std::string& action,
+                        bool wait_for_first_consumer);
+
+  void QueueRelease(Handle h) {
+    WithQueue([h](auto& q) { q.Release(h); });
+  }
+  const PodPtr& QueuePod(Handle h) const {
+    return WithQueue(
+        [h](const auto& q) -> const PodPtr& { return q.HandlePod(h); });
+  }
+  // upstream (v1.35+): SchedulingQueue.Done; the older queue has no
+  // in-flight pods.
+  void QueueDone(const std::string& uid);
+  // AssignedPodDelete with the deleted pod; `precheck` null: none.
+  void MoveAssignedPodDelete(const PodPtr& pod,
+                             const std::function<bool(const Pod&)>& precheck);
+  // The PreEnqueueCheck of a priority: pods of at most `priority`
+  // (getLEPriorityPreCheck).
+  static std::function<bool(const Pod&)> AtMostPriority(int32_t priority);
 
   // upstream: schedule_one.go (impl/schedule_one.cc)
   bool SchedulingCycle(const std::string& profile, Handle h,
@@ -168,6 +222,10 @@ class Scheduler {
       Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
       bool clear_nominated_node,
       const std::vector<std::string>* rejected_by = nullptr);
+  // The same from v1.35 (BackendQueue, in-flight pods).
+  bool HandleSchedulingFailureWithHints(
+      Handle h, const char* reason, std::optional<uint32_t> fit_error_mask,
+      bool clear_nominated_node, const std::vector<std::string>* rejected_by);
   bool HandleBindingCycleError(
       const BindingCycle& cycle, bool unschedulable,
       const std::vector<std::string>* rejected_by = nullptr);
@@ -198,7 +256,18 @@ class Scheduler {
   int64_t now_ms_ = 0;
   Cache cache_;
   PriorityQueue::ChangeMarks queue_marks_;  // at the step's start
-  PriorityQueue queue_;  // its lister is the informer's pod store
+  // The queue: up to v1.30 queue_, from v1.35 backend_ (queueing_hints);
+  // its lister is the informer's pod store.
+  std::unique_ptr<PriorityQueue> queue_;
+  std::unique_ptr<BackendQueue> backend_;
+  // With backend_: the action bits each resource's registrations hold
+  // (the kinds buildEvtResHandler watches), and the events the handlers
+  // send.
+  absl::flat_hash_map<std::string, int32_t> registered_bits_;
+  BackendQueue::EventId node_add_ = 0;
+  BackendQueue::EventId node_delete_ = 0;
+  BackendQueue::EventId assigned_pod_delete_ = 0;
+  BackendQueue::PodEvents pod_events_;  // scratch
 
   std::vector<SnapNode> snap_;
   // By snapshot id, what NodeResourcesFit compares of each SnapNode (its

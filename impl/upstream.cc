@@ -141,10 +141,12 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            up->version, " runs with it off)"));
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
-  // implemented (all but the cache and queue layers) is refused as
-  // unimplemented, so that its traces are skipped rather than judged.
+  // implemented is refused as unimplemented, so that its traces are skipped
+  // rather than judged: the cache and queue layers of every one, and the
+  // scheduler layer of v1.37.2, are implemented.
   const bool implemented =
-      header.layer == Layer::kCache || header.layer == Layer::kQueue;
+      header.layer == Layer::kCache || header.layer == Layer::kQueue ||
+      (header.layer == Layer::kScheduler && up->version == "v1.37.2");
   if (UpstreamAtLeast(up->version, "v1.35.4") && !implemented) {
     return absl::UnimplementedError(
         absl::StrCat("impl: the ", std::string(LayerName(header.layer)),

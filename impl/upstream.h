@@ -127,8 +127,9 @@ struct Upstream {
   bool pod_info_update_refuses_other_uid = false;          // v1.37
   bool target_pod_update_events = false;                   // v1.37
 
-  // --- from v1.35 (scheduler layer; impl does not implement it: its
-  // scheduler layer of these versions refuses the header; the model's
+  // --- from v1.35 (scheduler layer, on impl::BackendQueue with the
+  // plugins' QueueingHints, impl/queueing_hints.h; judged for v1.37.2,
+  // refused as not implemented for v1.35.4 and v1.36.3; the model's
   // model/upstream.h says what each does) ---
   bool fit_error_clears_nominated_node = false;        // kubernetes#135007
   bool binding_cycle_nominates_node = false;           // kubernetes#133021

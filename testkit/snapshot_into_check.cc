@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "run/generator.h"
 #include "run/trace_files.h"
 
@@ -188,25 +189,38 @@ absl::StatusOr<SnapshotIntoCoverage> CheckSnapshotIntoEverywhere(
     }
     ++coverage.golden_traces[trace.header.layer];
   }
+  const std::string newest = KnownUpstreams().back();
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
-    for (uint64_t seed = 1; seed <= 40; ++seed) {
-      GenOptions options{.seed = seed, .steps = 80};
-      if (seed % 2 == 0) {
-        options.perturb = Perturbations::All(0.1);
+    for (const std::string& version : {std::string(kDefaultUpstream), newest}) {
+      const uint64_t seeds = version == newest ? 20 : 40;
+      for (uint64_t seed = 1; seed <= seeds; ++seed) {
+        GenOptions options{.seed = seed, .steps = 80};
+        options.upstream = version;
+        if (seed % 2 == 0) {
+          options.perturb = Perturbations::All(0.1);
+        }
+        options.hostile = seed % 3 == 0;
+        const std::string what =
+            absl::StrCat(std::string(LayerName(layer)), " trace of ", version,
+                         " generated with seed ", seed);
+        absl::StatusOr<Trace> trace =
+            GenerateTrace(layer, *recorder(), options);
+        if (!trace.ok()) {
+          return absl::InternalError(
+              absl::StrCat(what, ": ", trace.status().message()));
+        }
+        State reused = DirtyState();
+        std::unique_ptr<System> checked = sut();
+        if (absl::Status s = CheckSnapshotInto(*checked, *trace, reused);
+            !s.ok()) {
+          return absl::InternalError(absl::StrCat(what, ": ", s.message()));
+        }
+        coverage.generated_steps[layer] += trace->steps.size();
+        if (version == newest &&
+            !absl::IsUnimplemented(sut()->Configure(trace->header))) {
+          coverage.newest_steps[layer] += trace->steps.size();
+        }
       }
-      options.hostile = seed % 3 == 0;
-      const std::string what = absl::StrCat(
-          std::string(LayerName(layer)), " trace generated with seed ", seed);
-      absl::StatusOr<Trace> trace = GenerateTrace(layer, *recorder(), options);
-      if (!trace.ok()) {
-        return absl::InternalError(
-            absl::StrCat(what, ": ", trace.status().message()));
-      }
-      State reused = DirtyState();
-      if (absl::Status s = CheckSnapshotInto(*sut(), *trace, reused); !s.ok()) {
-        return absl::InternalError(absl::StrCat(what, ": ", s.message()));
-      }
-      coverage.generated_steps[layer] += trace->steps.size();
     }
   }
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {

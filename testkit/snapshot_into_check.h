@@ -48,6 +48,8 @@ absl::Status CheckSnapshotInto(System& sut, const Trace& trace, State& reused);
 struct SnapshotIntoCoverage {
   std::map<Layer, int> golden_traces;       // per layer
   std::map<Layer, size_t> generated_steps;  // per layer
+  // Of those, the steps of the newest version's traces the system judged.
+  std::map<Layer, size_t> newest_steps;
   int carried_traces = 0;
 };
 
@@ -57,7 +59,8 @@ struct SnapshotIntoCoverage {
 //  2. every trace under `golden_dir` (FindTraceFiles), each on a fresh system;
 //  3. per layer, 40 traces of 80 steps recorded by a system `recorder` makes
 //     (even seeds with every informer perturbation at 0.1, every third seed
-//     hostile), each on a fresh system;
+//     hostile), each on a fresh system, and 20 more as the newest version
+//     (KnownUpstreams().back(), which the recorder must judge);
 //  4. one system and one State through all of those traces in turn, so each
 //     trace starts from what the previous one (often of another layer) left.
 // Fails on the first disagreement (CheckSnapshotInto's message, with the
