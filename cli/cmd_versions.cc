@@ -78,7 +78,7 @@ int Versions(const CommandLine& cl) {
       return UsageError("versions: --report takes FILE.md or FILE.json");
     }
   }
-  std::vector<std::string> versions = FullyModelledUpstreams();
+  std::vector<std::string> versions = KnownUpstreams();
   if (cl.Has("versions")) {
     absl::StatusOr<std::vector<std::string>> v =
         ParseVersionList(cl.Last("versions", ""));
@@ -155,9 +155,9 @@ const CommandRegistrar kVersions({
                "the upstream change responsible",
     .flags = {{"versions",
                "the versions to compare, comma-separated, at least two "
-               "(default the versions whose every layer the systems "
-               "judge: " +
-                   absl::StrJoin(FullyModelledUpstreams(), ", ") + ")"},
+               "(default every known one: " +
+                   absl::StrJoin(KnownUpstreams(), ", ") +
+                   "); a trace runs on those whose layer the model judges"},
               {.name = "out-only",
                .help = "compare only what the versions emit (bindings, "
                        "results, events, status updates), not their states: "

@@ -43,10 +43,12 @@ class VersionsCliTest : public ScratchDirTest {
            (name + ".jsonl");
   }
   std::string Traces() const { return (dir_ / "traces").string(); }
+  // The three versions before v1.35, whose upgrades these traces pin.
+  static constexpr const char* kOld = "--versions=v1.25.12,v1.26.7,v1.30.12 ";
 };
 
 TEST_F(VersionsCliTest, EachTraceAndASummary) {
-  CliResult r = RunSchedtrace("versions " + Traces());
+  CliResult r = RunSchedtrace(std::string("versions ") + kOld + Traces());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output,
               HasSubstr("activate-from-backoff.jsonl: same on all versions "
@@ -81,11 +83,53 @@ TEST_F(VersionsCliTest, EachTraceAndASummary) {
                         "(kubernetes/kubernetes#119105)\n"
                         "traces each switch explains"));
   // -q: only the traces that differ; -j 2: the same output.
-  CliResult quiet = RunSchedtrace("versions -q " + Traces());
+  CliResult quiet =
+      RunSchedtrace(std::string("versions -q ") + kOld + Traces());
   EXPECT_EQ(quiet.status, 0);
   EXPECT_THAT(quiet.output, Not(HasSubstr("activate-from-backoff")));
   EXPECT_THAT(quiet.output, HasSubstr("gated-pod-lifecycle.jsonl: differs"));
-  EXPECT_EQ(RunSchedtrace("versions -j 2 " + Traces()).output, r.output);
+  EXPECT_EQ(
+      RunSchedtrace(std::string("versions -j 2 ") + kOld + Traces()).output,
+      r.output);
+}
+
+// By default every known version; a scheduler-layer trace runs on those
+// whose scheduler layer the model judges, and its upgrade skips the others.
+TEST_F(VersionsCliTest, EveryVersionByDefaultWhereTheModelJudges) {
+  CliResult r = RunSchedtrace("versions -q " + Traces());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output,
+              HasSubstr("3 traces on v1.25.12, v1.26.7, v1.30.12, v1.35.4, "
+                        "v1.36.3, v1.37.2: "));
+  EXPECT_THAT(r.output, HasSubstr("  v1.30.12 -> v1.35.4, "));
+  fs::create_directories(dir_ / "scheduler");
+  fs::copy_file(fs::path(SCHEDTRACE_SOURCE_DIR) /
+                    "golden/upstream-v1.37.2/scheduler/tombstone-deletes.jsonl",
+                dir_ / "scheduler" / "t.jsonl");
+  const std::string js = Path("s.json");
+  CliResult s = RunSchedtrace(
+      "versions --versions=v1.30.12,v1.35.4,v1.37.2 "
+      "--report=" +
+      js + " " + (dir_ / "scheduler").string());
+  ASSERT_EQ(s.status, 0) << s.output;
+  json j = json::parse(ReadFileBytes(js));
+  const json& t = j["traces"][0];
+  if (t["notJudged"].is_null()) {
+    GTEST_SKIP() << "the model judges the scheduler layer of v1.35.4";
+  }
+  EXPECT_EQ(t["notJudged"], json({"v1.35.4"}));
+  EXPECT_EQ(t["verdict"], "differs");
+  EXPECT_EQ(t["changes"][0]["older"], "v1.30.12");
+  EXPECT_EQ(t["changes"][0]["newer"], "v1.37.2");
+  EXPECT_THAT(s.output, HasSubstr("  v1.30.12 -> v1.37.2, 1 trace:\n"));
+  // Judged on fewer than two of them: not compared.
+  CliResult one = RunSchedtrace("versions --versions=v1.35.4,v1.36.3 " +
+                                (dir_ / "scheduler").string());
+  ASSERT_EQ(one.status, 0) << one.output;
+  EXPECT_THAT(one.output,
+              HasSubstr("t.jsonl: not compared, the model does not judge its "
+                        "scheduler layer on v1.35.4, v1.36.3\n"));
+  EXPECT_THAT(one.output, HasSubstr(", 1 not compared ("));
 }
 
 TEST_F(VersionsCliTest, AnUpgradeAlone) {
@@ -109,7 +153,8 @@ TEST_F(VersionsCliTest, OutOnlyComparesWhatTheVersionsEmit) {
   // Both first differences above are in the queue's state: v1.25.12's
   // ungated pod shows in an out one step later, when it pops; the pod sent
   // to backoffQ by v1.30.12 in none.
-  CliResult r = RunSchedtrace("versions --out-only " + Traces());
+  CliResult r =
+      RunSchedtrace(std::string("versions --out-only ") + kOld + Traces());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output,
               HasSubstr("gated-pod-lifecycle.jsonl: differs at step 2 (line "
@@ -127,8 +172,9 @@ TEST_F(VersionsCliTest, OutOnlyComparesWhatTheVersionsEmit) {
 
 TEST_F(VersionsCliTest, ReportsThroughTheirParsers) {
   const std::string md = Path("v.md"), js = Path("v.json");
-  CliResult r = RunSchedtrace("versions --report=" + md + " --report=" + js +
-                              " " + Traces());
+  CliResult r =
+      RunSchedtrace(std::string("versions ") + kOld + "--report=" + md +
+                    " --report=" + js + " " + Traces());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(CheckMarkdown(md), "");
   EXPECT_EQ(CheckJson(js), "");
@@ -170,7 +216,7 @@ TEST_F(VersionsCliTest, TheCorpusByDefaultAndChoosingTraces) {
 
 TEST_F(VersionsCliTest, BadInputExitsTwoAndTheRestRuns) {
   Write("traces/zz-bad.jsonl", "{\"schedtrace\":1,\n");
-  CliResult r = RunSchedtrace("versions " + Traces());
+  CliResult r = RunSchedtrace(std::string("versions ") + kOld + Traces());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("ERROR zz-bad.jsonl: "));
   EXPECT_THAT(r.output, HasSubstr("4 traces on v1.25.12, v1.26.7, v1.30.12: "

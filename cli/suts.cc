@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/default_paths.h"
 #include "impl/system.h"
+#include "model/switched_system.h"
 #include "model/system.h"
 #include "run/child_process.h"
 
@@ -66,6 +67,12 @@ std::string UpstreamBinary(const char* env, std::string_view exe_dir,
 
 absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
   if (name == "model") return model::NewSystem();
+  if (name.rfind("model:", 0) == 0) {
+    absl::StatusOr<std::vector<model::SwitchSetting>> settings =
+        model::ParseSwitchSettings(name.substr(6));
+    if (!settings.ok()) return settings.status();
+    return model::NewSystemWithSwitches(*std::move(settings));
+  }
   if (name == "impl") return impl::NewSystem();
   if (name.rfind("upstream:", 0) == 0) return MakeUpstream(name.substr(9));
   if (name.rfind("exec:", 0) == 0) {
@@ -78,7 +85,8 @@ absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown system \"", name,
-                   "\" (model, impl, exec:CMD or upstream:VERSION)"));
+                   "\" (model, model:SWITCH=on|off, impl, exec:CMD or "
+                   "upstream:VERSION)"));
 }
 
 absl::Status ApplySutFlags(const CommandLine& cl) {

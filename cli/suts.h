@@ -2,7 +2,9 @@
 // speaking the child-process protocol (run/child_process.h), started as
 // `/bin/sh -c CMD` afresh for every trace — and `upstream:vX.Y.Z`, the real
 // kube-scheduler of that version (schedtrace-upstream, built by
-// upstream/build), an exec: system found by its version.
+// upstream/build), an exec: system found by its version; and
+// `model:SWITCH=on|off[,...]`, the model with switches of model/upstream.h
+// set against each trace's version (upstream/revert-check).
 //
 //   RETURN_IF_ERROR(ApplySutFlags(cl));           // --timeout-ms
 //   absl::StatusOr<std::unique_ptr<System>> s = MakeSystem("exec:./sched");

@@ -11,6 +11,7 @@
 #include "core/upstream_versions.h"
 #include "model/system.h"
 #include "nlohmann/json.hpp"
+#include "properties/judged_upstreams.h"
 #include "run/driven_system.h"
 #include "run/state_diff.h"
 #include "run/step_summary.h"
@@ -209,10 +210,19 @@ absl::StatusOr<std::vector<std::string>> ParseVersionList(
 VersionDiff CompareVersions(const Trace& trace,
                             const VersionDiffOptions& options) {
   VersionDiff d;
-  d.versions =
-      options.versions.empty() ? FullyModelledUpstreams() : options.versions;
+  // The versions asked for whose layer the model judges; the others sit
+  // this trace out (properties/judged_upstreams.h).
+  for (const std::string& v :
+       options.versions.empty() ? KnownUpstreams() : options.versions) {
+    if (properties::ModelJudges(v, trace.header.layer)) {
+      d.versions.push_back(v);
+    } else {
+      d.not_judged.push_back(v);
+    }
+  }
   d.steps = static_cast<int>(trace.steps.size());
   const size_t n = d.versions.size();
+  if (n < 2) return d;  // nothing to compare: `same`, no step run
   const int header_line = trace.header_line > 0 ? trace.header_line : 1;
 
   // Each version's run and what it did at the last step it ran, kept as

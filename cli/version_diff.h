@@ -92,7 +92,10 @@ struct PairChange {
 
 struct VersionDiff {
   std::vector<std::string> versions;  // compared, oldest first
-  int steps = 0;                      // the trace's
+  // Asked for, but the model does not judge the trace's layer there yet
+  // (properties/judged_upstreams.h): not run, oldest first.
+  std::vector<std::string> not_judged;
+  int steps = 0;      // the trace's
   int steps_run = 0;  // by every version, up to the end or the difference
   bool same = true;   // no step where versions disagree
   // SIGINT or SIGTERM (VersionDiffOptions::keep_going) stopped the
@@ -118,8 +121,10 @@ using ProfileSystem =
     std::function<std::unique_ptr<System>(const model::Upstream&)>;
 
 struct VersionDiffOptions {
-  std::vector<std::string> versions;  // empty: KnownUpstreams()
-  ProfileSystem make_system;          // null: model::NewSystemOnProfile
+  // Empty: KnownUpstreams(). Of these, a trace runs on those whose layer
+  // the model judges.
+  std::vector<std::string> versions;
+  ProfileSystem make_system;  // null: model::NewSystemOnProfile
   // Polled before each step of each run; false stops the comparison
   // (VersionDiff::interrupted).
   std::function<bool()> keep_going;

@@ -131,7 +131,7 @@ std::string ShownOut(const std::string& out) {
 }
 
 struct Counts {
-  int same = 0, differ = 0, stopped = 0, bad = 0;
+  int same = 0, differ = 0, stopped = 0, bad = 0, not_compared = 0;
 };
 
 Counts CountsOf(const VersionsRun& run) {
@@ -142,6 +142,7 @@ Counts CountsOf(const VersionsRun& run) {
     c.differ += v == "differs";
     c.stopped += v == "stopped";
     c.bad += v == "bad-input";
+    c.not_compared += v == "not-compared";
   }
   return c;
 }
@@ -165,12 +166,19 @@ std::vector<Upgrade> UpgradesOf(const VersionsRun& run) {
   }
   for (const TraceVersions& t : run.traces) {
     for (const PairChange& c : t.diff.changes) {
-      for (Upgrade& u : upgrades) {
-        if (u.older != c.older || u.newer != c.newer) continue;
-        ++u.traces;
-        CauseCount& cc = u.causes[Label(c)];
-        if (cc.traces++ == 0) cc.example = &c;
+      // A trace whose layer the model does not judge on some version
+      // compares the versions either side of it: an upgrade of its own.
+      auto u =
+          std::find_if(upgrades.begin(), upgrades.end(), [&](const Upgrade& x) {
+            return x.older == c.older && x.newer == c.newer;
+          });
+      if (u == upgrades.end()) {
+        upgrades.push_back({c.older, c.newer, 0, {}});
+        u = upgrades.end() - 1;
       }
+      ++u->traces;
+      CauseCount& cc = u->causes[Label(c)];
+      if (cc.traces++ == 0) cc.example = &c;
     }
   }
   return upgrades;
@@ -198,6 +206,11 @@ std::string CountLine(const VersionsRun& run) {
     absl::StrAppend(&line, ", ", c.stopped, " stop alike on every version");
   }
   if (c.bad > 0) absl::StrAppend(&line, ", ", c.bad, " bad input");
+  if (c.not_compared > 0) {
+    absl::StrAppend(&line, ", ", c.not_compared,
+                    " not compared (the model judges their layer on fewer "
+                    "than two of the versions)");
+  }
   return line;
 }
 
@@ -277,6 +290,7 @@ double Clean(double seconds) {
 
 std::string_view VerdictOf(const TraceVersions& t) {
   if (t.bad_input) return "bad-input";
+  if (t.diff.versions.size() < 2) return "not-compared";
   if (!t.diff.same) return "differs";
   return t.diff.stopped ? "stopped" : "same";
 }
@@ -334,6 +348,12 @@ std::string FormatTraceVersions(const TraceVersions& t, bool quiet) {
     return absl::StrCat("ERROR ", name, ": ", SanitizeText(t.message), "\n");
   }
   const VersionDiff& d = t.diff;
+  if (d.versions.size() < 2) {
+    if (quiet) return "";
+    return absl::StrCat(name, ": not compared, the model does not judge its ",
+                        t.layer, " layer on ",
+                        absl::StrJoin(d.not_judged, ", "), "\n");
+  }
   if (d.same && !d.stopped) {
     if (quiet) return "";
     return absl::StrCat(name, ": same on all versions (", d.steps,
@@ -534,6 +554,17 @@ std::string VersionsMarkdown(const VersionsRun& run) {
     same = true;
     out << "- " << MdCode(NameOf(t)) << " (" << t.diff.steps << " steps)\n";
   }
+  bool not_compared = false;
+  for (const TraceVersions& t : run.traces) {
+    if (VerdictOf(t) != "not-compared") continue;
+    if (!not_compared) {
+      out << "\n## Not compared: the model does not judge their layer "
+             "there\n\n";
+    }
+    not_compared = true;
+    out << "- " << MdCode(NameOf(t)) << " (" << MdText(t.layer) << " on "
+        << MdText(absl::StrJoin(t.diff.not_judged, ", ")) << ")\n";
+  }
   return out.str();
 }
 
@@ -549,7 +580,8 @@ std::string VersionsJson(const VersionsRun& run) {
                   {"differ", c.differ},
                   {"same", c.same},
                   {"stopped", c.stopped},
-                  {"badInput", c.bad}};
+                  {"badInput", c.bad},
+                  {"notCompared", c.not_compared}};
   j["upgrades"] = json::array();
   for (const Upgrade& u : UpgradesOf(run)) {
     json causes = json::array();
@@ -586,6 +618,7 @@ std::string VersionsJson(const VersionsRun& run) {
                {"verdict", std::string(verdict)},
                {"seconds", Clean(t.seconds)}};
     if (t.bad_input) tj["message"] = SanitizeText(t.message);
+    if (!d.not_judged.empty()) tj["notJudged"] = d.not_judged;
     if (verdict == "differs" || verdict == "stopped") {
       tj["at"] = {{"step", d.step},
                   {"line", d.line},

@@ -5,6 +5,8 @@
 // Per trace (FormatTraceVersions):
 //
 //   queue/x.jsonl: same on all versions (9 steps)
+//   scheduler/z.jsonl: not compared, the model does not judge its
+//     scheduler layer on v1.35.4, v1.36.3
 //   queue/y.jsonl: differs at step 4 (line 5): q_add_unschedulable default/p
 //   ...
 //     out, every version: {}
@@ -17,7 +19,11 @@
 //
 // An upgrade whose first difference comes later than the trace's says at
 // which step ("v1.26.7 -> v1.30.12, first at step 9 (line 10): ...") and
-// the outs there; one that never differs says "no difference".
+// the outs there; one that never differs says "no difference". A trace
+// runs only on the versions whose layer the model judges
+// (properties/judged_upstreams.h): one of fewer than two is not compared,
+// and one that skips a version has upgrades of its own (v1.30.12 ->
+// v1.37.2 beside v1.30.12 -> v1.35.4 ...).
 //
 // The summary (VersionsSummary) counts the traces and, for each upgrade
 // (pair of adjacent versions), how many traces each cause explains, most
@@ -25,7 +31,8 @@
 //
 // JSON (schema "schedtrace-versions/1"):
 //   {"schema", "versions": [...], "outOnly", "interrupted", "seconds",
-//    "summary": {"traces", "differ", "same", "stopped", "badInput"},
+//    "summary": {"traces", "differ", "same", "stopped", "badInput",
+//      "notCompared"},
 //    "upgrades": [{"older", "newer", "traces", "causes": [{"cause":
 //      "alone|together|needed|combination|header|no-switch", "switches":
 //      [names], "label", "traces"}]}],
@@ -33,17 +40,18 @@
 //      UpstreamSwitches() order; traces: how many first differences it
 //      explains, alone, with one other or needed),
 //    "traces": [{"path", "display", "name", "layer", "steps", "stepsRun",
-//      "verdict": "same|differs|stopped|bad-input", "seconds",
-//      "message"? (bad input), "at"?: {step, line, op, summary} (differs,
-//      stopped), "did"?: [{version, out}] (out a JSON value, or the text of
-//      a refusal), "changes"?: [{older, newer, at: {step, line, op,
-//      summary} (this upgrade's first difference: the trace's or later),
-//      outs: [older's, newer's], cause, label, switches: [{name, change,
-//      summary}], differences: [{path, kind, older, newer}]}]}]}
+//      "verdict": "same|differs|stopped|bad-input|not-compared", "seconds",
+//      "notJudged"?: [versions left out], "message"? (bad input), "at"?: {step,
+//      line, op, summary} (differs, stopped), "did"?: [{version, out}] (out a
+//      JSON value, or the text of a refusal), "changes"?: [{older, newer, at:
+//      {step, line, op, summary} (this upgrade's first difference: the trace's
+//      or later), outs: [older's, newer's], cause, label, switches: [{name,
+//      change, summary}], differences: [{path, kind, older, newer}]}]}]}
 // Markdown: the counts, the causes per upgrade as a table, each trace that
 // differs under its own heading (its step, a table of what each version
 // did, per upgrade its cause and a table of the differences), the traces
-// that stop alike, then the traces the same on all versions as a list.
+// that stop alike, then the traces the same on all versions as a list, then
+// those not compared.
 // Text from traces is sanitized (run/text_sanitize.h) and escaped for
 // its format; the bytes depend only on the run (timings aside).
 #ifndef SCHEDTRACE_CLI_VERSIONS_REPORT_H_
@@ -77,7 +85,8 @@ struct VersionsRun {
   double seconds = 0;
 };
 
-// "same", "differs", "stopped" or "bad-input".
+// "same", "differs", "stopped", "bad-input" or "not-compared" (the model
+// judges the trace's layer on fewer than two of the versions).
 std::string_view VerdictOf(const TraceVersions& t);
 
 // The cause of a change in one line: "because of NAME (CHANGE): SUMMARY",

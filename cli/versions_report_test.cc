@@ -204,7 +204,8 @@ TEST_F(VersionsReportFileTest, JsonAsAToolReadsIt) {
                                 {"differ", 1},
                                 {"same", 1},
                                 {"stopped", 1},
-                                {"badInput", 1}}));
+                                {"badInput", 1},
+                                {"notCompared", 0}}));
   ASSERT_EQ(j["upgrades"].size(), 2u);
   EXPECT_EQ(j["upgrades"][1]["older"], "v1.26.7");
   EXPECT_EQ(j["upgrades"][1]["causes"][0],

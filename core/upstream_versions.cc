@@ -12,12 +12,6 @@ const std::vector<std::string>& KnownUpstreams() {
   return *versions;
 }
 
-const std::vector<std::string>& FullyModelledUpstreams() {
-  static const auto* versions =
-      new std::vector<std::string>{"v1.25.12", "v1.26.7", "v1.30.12"};
-  return *versions;
-}
-
 bool IsKnownUpstream(std::string_view version) {
   if (version.empty()) return true;
   const std::vector<std::string>& known = KnownUpstreams();

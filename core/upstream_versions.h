@@ -22,12 +22,6 @@ inline constexpr std::string_view kDefaultUpstream = "v1.26.7";
 // oldest first.
 const std::vector<std::string>& KnownUpstreams();
 
-// The versions every layer of which model and impl judge, oldest first:
-// what `schedtrace versions` compares by default and the fuzz targets'
-// config byte chooses from. The newer versions join as their layers are
-// modelled (docs/FORMAT.md "Upstream versions").
-const std::vector<std::string>& FullyModelledUpstreams();
-
 // Whether `version` is "" or one of KnownUpstreams().
 bool IsKnownUpstream(std::string_view version);
 

@@ -35,7 +35,7 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
   o.nodes = pool.nodes;
   o.steps = kMaxSteps;
   o.seed = 0;
-  o.upstream = kFuzzVersions[(config >> kVersionShift) & 3];
+  o.upstream = kFuzzVersions[VersionOf(config)];
   // Clocks that land on the queue's boundaries: ordinary steps from 1 ms (so
   // a step can end exactly as a 1 s or 2 s backoff does), backoff jumps
   // over 1-10 s, and flush jumps within a millisecond of the 5-minute
@@ -61,9 +61,13 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
 }
 
 uint8_t ConfigByte(int pool, int hostile, bool perturbed, int version) {
-  return static_cast<uint8_t>((pool & 3) | (hostile & 3) << 2 |
-                              (perturbed ? kPerturbHeaderBit : 0) |
-                              (version & 3) << kVersionShift);
+  return static_cast<uint8_t>(
+      (pool & 3) | (hostile & 3) << 2 | (version & 4 ? kVersionHighBit : 0) |
+      (perturbed ? kPerturbHeaderBit : 0) | (version & 3) << kVersionShift);
+}
+
+int VersionOf(uint8_t config) {
+  return ((config >> kVersionShift) & 3) | (config & kVersionHighBit ? 4 : 0);
 }
 
 int VersionIndex(std::string_view version) {

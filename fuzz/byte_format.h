@@ -10,11 +10,14 @@
 //                 bits 0-1  the pools: pods and nodes (kPools)
 //                 bits 2-3  hostile target: the share of hostile steps
 //                           (kHostileRates)
-//                 bit 4     unused
+//                 bit 4     the version's high bit
 //                 bit 5     a perturbation header follows
-//                 bits 6-7  the upstream version whose profile runs
-//                           (kFuzzVersions: 0 is v1.26.7, so inputs from
-//                           before versions keep their meaning)
+//                 bits 6-7  with bit 4, the upstream version whose
+//                           profile runs (kFuzzVersions[bits 6-7 +
+//                           4 * bit 4]: 0 is v1.26.7, so inputs from
+//                           before versions keep their meaning, and so do
+//                           those from before bit 4 chose a version, which
+//                           never set it)
 //   bytes 1-4   (only with bit 5) one level nibble per informer
 //               perturbation, low then high: [race|resync]
 //               [recreate|tombstone] [node_recreate|recreate_update]
@@ -60,11 +63,19 @@ inline constexpr std::array<double, 4> kHostileRates = {0.15, 0.3, 0.6, 0.05};
 
 inline constexpr uint8_t kPerturbHeaderBit = 32;  // in the config byte
 
-// The version config bits 6-7 choose (the trace header's `upstream`).
-inline constexpr std::array<const char*, 4> kFuzzVersions = {
-    "v1.26.7", "v1.30.12", "v1.25.12", "v1.26.7"};
+// The version config bits 6-7 and 4 choose (the trace header's
+// `upstream`). A target whose layer the model does not judge on the version
+// chosen skips the input (fuzz/lockstep.h): which ones it judges is the
+// systems' say (properties/judged_upstreams.h), so the targets reach a
+// layer's new version the day it is judged.
+inline constexpr std::array<const char*, 8> kFuzzVersions = {
+    "v1.26.7", "v1.30.12", "v1.25.12", "v1.26.7",
+    "v1.35.4", "v1.36.3",  "v1.37.2",  "v1.37.2"};
 inline constexpr int kVersionShift = 6;
-// The config bits of `version` (0 for one kFuzzVersions lacks).
+inline constexpr uint8_t kVersionHighBit = 16;  // in the config byte
+// The index in kFuzzVersions the config byte chooses.
+int VersionOf(uint8_t config);
+// The first index of `version` in kFuzzVersions (0 for one it lacks).
 int VersionIndex(std::string_view version);
 inline constexpr int kPerturbHeaderBytes = 4;
 
@@ -91,7 +102,7 @@ GenOptions OptionsFor(Layer layer, Mode mode, uint8_t config,
 
 // The config byte of pool `pool` (index in kPools), hostile rate `hostile`
 // (index in kHostileRates), with the perturbation header bit when
-// `perturbed`.
+// `perturbed`, and version `version` (index in kFuzzVersions).
 uint8_t ConfigByte(int pool, int hostile, bool perturbed, int version = 0);
 
 // The config byte and perturbation header of an input (levels all 0 means

@@ -23,7 +23,10 @@
 // (FractionalRequestCorners: pod_requests_summed_as_quantities), drawn only
 // in that version: the cache, scheduler and hostile digests changed, the
 // queue's did not, and corpus/ keeps its inputs (the v1.30.12 ones decode
-// to such pods now and then). Earlier changes are in the file's history.
+// to such pods now and then). Then config bit 4 came to choose v1.35.4,
+// v1.36.3 and v1.37.2: the inputs here clear it, so that these digests
+// stay, and NewVersionTracesAreUnchanged pins the queue and cache layers
+// with it set. Earlier changes are in the file's history.
 //
 // To see what changed: write the inputs out, run `schedtrace_fuzz_tool
 // decode TARGET INPUT OUT.jsonl` from a build before and after, and diff.
@@ -54,7 +57,10 @@ uint64_t Fnv(std::string_view s, uint64_t h = 0xcbf29ce484222325ULL) {
 
 // 300 inputs of 0 to 599 bytes. Every third one sets the config byte's
 // perturbation bit, so the perturbation header is read too.
-std::vector<std::string> Inputs(const std::string& target) {
+// With `new_versions`, config bit 4 is set in every input (v1.35.4 to
+// v1.37.2), else cleared (the versions before it).
+std::vector<std::string> Inputs(const std::string& target,
+                                bool new_versions = false) {
   std::mt19937_64 rng(Fnv(target));
   std::vector<std::string> inputs;
   for (int i = 0; i < 300; ++i) {
@@ -62,6 +68,11 @@ std::vector<std::string> Inputs(const std::string& target) {
     for (char& c : data) c = static_cast<char>(rng() & 0xff);
     const size_t config = target == "hostile" ? 1 : 0;
     if (i % 3 == 0 && data.size() > config) data[config] |= kPerturbHeaderBit;
+    if (data.size() > config) {
+      data[config] =
+          static_cast<char>(new_versions ? data[config] | kVersionHighBit
+                                         : data[config] & ~kVersionHighBit);
+    }
     inputs.push_back(std::move(data));
   }
   return inputs;
@@ -89,9 +100,10 @@ std::string DecodedText(const std::string& target, std::string_view data,
 
 // The digest of the decoded traces of `target`'s inputs.
 std::string Digest(const std::string& target,
-                   const DecoderOptions& options = {}) {
+                   const DecoderOptions& options = {},
+                   bool new_versions = false) {
   uint64_t h = Fnv("");
-  for (const std::string& data : Inputs(target)) {
+  for (const std::string& data : Inputs(target, new_versions)) {
     h = Fnv(DecodedText(target, data, options), h);
   }
   return absl::StrFormat("%016x", h);
@@ -108,6 +120,13 @@ TEST(DecoderPinTest, TracesAreUnchanged) {
   EXPECT_EQ(Digest("cache"), "984f6a6e1d4a992f");
   EXPECT_EQ(Digest("scheduler"), "86fd38713374600c");
   EXPECT_EQ(Digest("hostile"), "d5fcad1aad9369a0");
+}
+
+// Config bit 4 set: v1.35.4, v1.36.3 and v1.37.2, on the layers whose
+// traces the model judges in all three.
+TEST(DecoderPinTest, NewVersionTracesAreUnchanged) {
+  EXPECT_EQ(Digest("queue", {}, true), "acc598f0cdb65274");
+  EXPECT_EQ(Digest("cache", {}, true), "803118bdcc33a4d2");
 }
 
 // DecoderOptions::perturb: every kind forced, whatever the input's header.

@@ -4,14 +4,18 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "fuzz/encoder.h"
 #include "gtest/gtest.h"
 #include "impl/system.h"
 #include "model/system.h"
+#include "properties/judged_upstreams.h"
 #include "run/step_source.h"
 #include "testkit/golden_test_util.h"
 
@@ -159,6 +163,34 @@ TEST(LockstepTest, ALayerImplLacksRunsOnTheModelAlone) {
   EXPECT_FALSE(r.failed) << r.message;
   EXPECT_TRUE(r.impl_skipped);
   EXPECT_EQ(r.steps, 3);
+}
+
+// The config byte reaches every version: an input runs on the model and
+// impl where both judge its layer there (properties/judged_upstreams.h), on
+// the model alone where impl does not, and is skipped where the model does
+// not; every version some layer is judged on runs somewhere.
+TEST(LockstepTest, TheVersionBitsRunEveryJudgedVersion) {
+  std::set<std::string> ran;
+  for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {
+    for (int v = 0; v < static_cast<int>(kFuzzVersions.size()); ++v) {
+      const std::string version = kFuzzVersions[v];
+      std::string bytes(1, static_cast<char>(ConfigByte(0, 0, false, v)));
+      for (int i = 0; i < 300; ++i) bytes.push_back(static_cast<char>(i * 37));
+      const LockstepResult r = RunLockstep(layer, Mode::kValid, bytes);
+      const std::string what = absl::StrCat(std::string(LayerName(layer)), " ",
+                                            version, ": ", r.message);
+      EXPECT_FALSE(r.failed) << what;
+      EXPECT_EQ(r.skipped, !properties::ModelJudges(version, layer)) << what;
+      if (r.skipped) continue;
+      EXPECT_GT(r.steps, 10) << what;
+      EXPECT_EQ(r.impl_skipped, !properties::ImplJudges(version, layer))
+          << what;
+      ran.insert(version);
+    }
+  }
+  for (const std::string& version : KnownUpstreams()) {
+    EXPECT_TRUE(ran.contains(version)) << version;
+  }
 }
 
 // Golden traces (GoldenSample(): every op, argument and config variant of

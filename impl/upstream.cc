@@ -93,7 +93,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        &U::nominated_pod_delete_moves_pods},
       {"no_implicit_node_taint_update", "v1.37.2",
        &U::no_implicit_node_taint_update},
-      {"failure_handler_skips_recreated_pod", "v1.37.2",
+      {"failure_handler_skips_recreated_pod", "v1.36.3",
        &U::failure_handler_skips_recreated_pod},
   };
   return *switches;

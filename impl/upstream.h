@@ -117,8 +117,8 @@ struct Upstream {
   // the first two are v1.37's, model/upstream.h says what each does) ---
   bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
   bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
-  bool gated_pod_replaces_unschedulable_record = false;    // v1.36
-  bool nominator_ignores_empty_node_name = false;          // v1.37
+  bool gated_pod_replaces_unschedulable_record = false;    // #135368
+  bool nominator_ignores_empty_node_name = false;          // #139904
   bool move_request_cycle_removed = false;                 // kubernetes#138420
   bool add_nominates_gated_pods = false;                   // kubernetes#139057
   bool move_to_active_leaves_other_queues = false;         // v1.37
@@ -142,7 +142,7 @@ struct Upstream {
   bool pre_filter_node_plugins_are_rejectors = false;  // kubernetes#122251
   bool nominated_pod_delete_moves_pods = false;        // v1.35
   bool no_implicit_node_taint_update = false;  // kubernetes#138708 (v1.37)
-  // v1.37; with it the rejector plugins are cleared by the failure handler
+  // v1.36; with it the rejector plugins are cleared by the failure handler
   // instead of BackendQueue's Pop (pop_clears_rejector_plugins).
   bool failure_handler_skips_recreated_pod = false;
 };

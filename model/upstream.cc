@@ -95,10 +95,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "to one-second windows",
        &Upstream::pop_from_backoff_q},
       {"gated_pod_replaces_unschedulable_record",
-       "v1.36 (unschedulablePods.addOrUpdate)",
+       "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
        &Upstream::gated_pod_replaces_unschedulable_record},
-      {"nominator_ignores_empty_node_name", "v1.37 (nominator.go)",
+      {"nominator_ignores_empty_node_name", "kubernetes/kubernetes#139904",
        "an empty nominated node name clears the nomination instead of "
        "keying it",
        &Upstream::nominator_ignores_empty_node_name},
@@ -163,7 +163,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"no_implicit_node_taint_update", "kubernetes/kubernetes#138708",
        "no implicit Node UpdateNodeTaint registration for Node Add",
        &Upstream::no_implicit_node_taint_update},
-      {"failure_handler_skips_recreated_pod", "v1.37 (schedule_one.go)",
+      {"failure_handler_skips_recreated_pod", "v1.36 (schedule_one.go)",
        "the failure handler clears rejector plugins and skips a re-created "
        "pod",
        &Upstream::failure_handler_skips_recreated_pod},
@@ -241,9 +241,11 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.pre_filter_node_plugins_are_rejectors = true;
     up.nominated_pod_delete_moves_pods = true;
   }
+  if (UpstreamAtLeast(version, "v1.36.3")) {
+    up.failure_handler_skips_recreated_pod = true;
+  }
   if (UpstreamAtLeast(version, "v1.37.2")) {
     up.no_implicit_node_taint_update = true;
-    up.failure_handler_skips_recreated_pod = true;
   }
   return up;
 }

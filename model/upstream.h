@@ -131,17 +131,17 @@ struct Upstream {
 
   // --- from v1.36 (queue layer) ---
 
-  // moveToActiveQ and moveToBackoffQ (the gated-pods metrics rework,
-  // unschedulablePods.addOrUpdate with gatedBefore): a gated pod replaces
-  // the record of its key in unschedulablePods; v1.35 keeps the record
-  // already there.
+  // kubernetes#135368: moveToActiveQ and moveToBackoffQ (the gated-pods
+  // metrics fix, unschedulablePods.addOrUpdate with gatedBefore): a gated
+  // pod replaces the record of its key in unschedulablePods; v1.35 keeps
+  // the record already there.
   bool gated_pod_replaces_unschedulable_record = false;
 
   // --- from v1.37 (queue layer) ---
 
-  // nominator.addNominatedPodUnlocked: an empty node name (a nomination
-  // cleared by ModeOverride "") clears the pod's nomination and keys none;
-  // before, the pod was listed under "".
+  // kubernetes#139904: nominator.addNominatedPodUnlocked: an empty node
+  // name (a nomination cleared by ModeOverride "") clears the pod's
+  // nomination and keys none; before, the pod was listed under "".
   bool nominator_ignores_empty_node_name = false;
   // kubernetes#138420 (QueueingHints graduate): moveRequestCycle is gone.
   // Before, every move of interest and every Activate of a pod it did not
@@ -231,9 +231,11 @@ struct Upstream {
   // UpdateNodeTaint for a plugin registering Node Add without it (undoes
   // node_add_registers_taint_update in the scheduler layer).
   bool no_implicit_node_taint_update = false;
-  // (v1.37, unpinned) handleSchedulingFailure clears the pod's rejector
-  // plugins before recording the FitError's, and neither requeues nor
-  // patches a pod the informer holds with another uid (re-created).
+  // (v1.36, the PR unpinned; listed here, its layer being modelled from
+  // v1.37.2 only) handleSchedulingFailure clears the pod's rejector plugins
+  // before recording the FitError's, and neither requeues nor patches a pod
+  // the informer holds with another uid (re-created). v1.36.3 has both,
+  // v1.35.4 neither.
   bool failure_handler_skips_recreated_pod = false;
 };
 

@@ -211,7 +211,8 @@ class History {
   void FollowQueueAdd(const Step& step, const State* after);
   void FollowQueueUpdate(const State& before, const Step& step,
                          const State* after);
-  void FollowQueueMoves(const State& before, const State& after);
+  void FollowQueueMoves(const State& before, const State& after,
+                        bool backoff_flush);
   // Follows the scheduler layer's queue objects through `step`
   // (history_queues.cc).
   void FollowSchedulerQueue(const State& before, const Step& step,

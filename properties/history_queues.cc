@@ -120,7 +120,7 @@ void History::FollowQueueObjects(const State& before, const Step& step,
       break;
   }
   if (after == nullptr) return;
-  FollowQueueMoves(before, *after);
+  FollowQueueMoves(before, *after, step.op == Op::kFlushBackoff);
 }
 
 // Add: one fresh entry in activeQ (activeQ.Add replaces an activeQ entry's
@@ -200,13 +200,21 @@ void History::FollowQueueUpdate(const State& before, const Step& step,
 
 // Moves: an entry that left unschedulablePods (or else backoffQ) goes
 // wherever the key newly is; the backoff flush overwrites an activeQ copy of
-// the same key.
-void History::FollowQueueMoves(const State& before, const State& after) {
+// the same key. The backoff flush moves backoffQ's entry: when a copy of
+// another uid left unschedulablePods in the same flush (v1.37's
+// moveToActiveQ deletes it there), the entry that reached activeQ is
+// backoffQ's.
+void History::FollowQueueMoves(const State& before, const State& after,
+                               bool backoff_flush) {
   const State* was = &before;
   const State* now = &after;
   for (auto& [key, e] : queued_objects_) {
     Cell moved;
-    if (InQueueList(was, kUnsched, key) && !InQueueList(now, kUnsched, key)) {
+    if (backoff_flush && InQueueList(was, kBackoff, key) &&
+        !InQueueList(now, kBackoff, key)) {
+      moved = e.backoff;
+    } else if (InQueueList(was, kUnsched, key) &&
+               !InQueueList(now, kUnsched, key)) {
       moved = e.unschedulable;
     } else if (InQueueList(was, kBackoff, key) &&
                !InQueueList(now, kBackoff, key)) {

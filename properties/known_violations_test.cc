@@ -107,6 +107,25 @@ TEST(KnownViolationsTest, RegressionTracesFireTheirEntries) {
       KnownIdsFiredBy(SourcePath("golden/regression/upstream/queue/"
                                  "issue86373-backoff-expiry-saturates.jsonl"))
           .empty());
+  // kubernetes/kubernetes#118226 is fixed from v1.35 (Update records the
+  // change of a pod in flight as an event, addEventsIfPodInFlight): each
+  // new version's recording of the entry's trace fires nothing.
+  for (const std::string v : {"v1.35.4", "v1.36.3", "v1.37.2"}) {
+    EXPECT_TRUE(KnownIdsFiredBy(SourcePath("golden/upstream-" + v +
+                                           "/queue/"
+                                           "add-unschedulable-if-not-present."
+                                           "jsonl"))
+                    .empty())
+        << v;
+  }
+  // On v1.37.2 the update carrying another uid leaves the pod in two
+  // sub-queues (the gated copy beside the backoffQ record); the copy the
+  // backoff flush brings back holds its old object, and activeQ's order by
+  // that object breaks no property.
+  EXPECT_EQ(
+      KnownIdsFiredBy(SourcePath("golden/regression/upstream/queue/"
+                                 "backoff-flush-brings-old-uid-copy.jsonl")),
+      std::set<std::string>{"second-copy-on-v137"});
 }
 
 // A checker counts the known violations it finds (known_counts), whether it

@@ -9,7 +9,9 @@
 #include <string>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "core/codec.h"
+#include "core/upstream_versions.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "run/differential.h"
@@ -357,6 +359,31 @@ TEST_F(ChildProcessTest, ADeclaredVersionSkipsTracesOfAnother) {
   ChildProcess silent(Child(kOk, kEmptyReply));
   ASSERT_TRUE(silent.Configure(v130).ok());
   EXPECT_EQ(silent.capabilities().upstream, std::nullopt);
+}
+
+// A child of one of the newest versions is judged on that version's traces
+// only: the versions either side of it, the default and the other new ones
+// are skips naming both.
+TEST_F(ChildProcessTest, ADeclaredNewVersionSkipsEveryOther) {
+  ChildProcess child(Child(R"({"ok":true,"upstream":"v1.37.2"})", kEmptyReply));
+  TraceHeader v137 = CacheHeader();
+  v137.upstream = "v1.37.2";
+  ASSERT_TRUE(child.Configure(v137).ok());
+  EXPECT_EQ(child.capabilities().upstream, "v1.37.2");
+  EXPECT_TRUE(child.Apply(Cleanup(2)).ok());
+  for (const char* trace_version :
+       {"v1.35.4", "v1.36.3", "v1.30.12", "v1.26.7", ""}) {
+    TraceHeader other = CacheHeader();
+    other.upstream = trace_version;
+    absl::Status s = child.Configure(other);
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << trace_version;
+    EXPECT_THAT(
+        s.message(),
+        HasSubstr(absl::StrCat(": the child implements v1.37.2, the trace is ",
+                               std::string(EffectiveUpstream(trace_version)))));
+  }
+  ASSERT_TRUE(child.Configure(v137).ok());
+  EXPECT_TRUE(child.Apply(Cleanup(2)).ok());
 }
 
 TEST_F(ChildProcessTest, AnUnknownDeclaredVersionIsAnError) {
