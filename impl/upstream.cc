@@ -91,10 +91,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        &U::pre_filter_node_plugins_are_rejectors},
       {"nominated_pod_delete_moves_pods", "v1.35.4",
        &U::nominated_pod_delete_moves_pods},
+      {"failure_handler_skips_recreated_pod", "v1.36.3",
+       &U::failure_handler_skips_recreated_pod},
       {"no_implicit_node_taint_update", "v1.37.2",
        &U::no_implicit_node_taint_update},
-      {"failure_handler_skips_recreated_pod", "v1.37.2",
-       &U::failure_handler_skips_recreated_pod},
   };
   return *switches;
 }
