@@ -91,10 +91,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        &U::pre_filter_node_plugins_are_rejectors},
       {"nominated_pod_delete_moves_pods", "v1.35.4",
        &U::nominated_pod_delete_moves_pods},
-      {"no_implicit_node_taint_update", "v1.37.2",
-       &U::no_implicit_node_taint_update},
       {"failure_handler_skips_recreated_pod", "v1.36.3",
        &U::failure_handler_skips_recreated_pod},
+      {"no_implicit_node_taint_update", "v1.37.2",
+       &U::no_implicit_node_taint_update},
   };
   return *switches;
 }
@@ -140,20 +140,10 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            "implemented (",
                            up->version, " runs with it off)"));
   }
-  // The versions from v1.35 on come layer by layer: a layer not yet
-  // implemented is refused as unimplemented, so that its traces are skipped
-  // rather than judged: the cache and queue layers of every one, and the
-  // scheduler layer of v1.35.4 and v1.37.2, are implemented. (v1.36.3's
-  // NodeResourcesFit also registers DeviceClass events, DRAExtendedResource
-  // being on by default from v1.36, which no switch says yet.)
-  const bool implemented =
-      header.layer == Layer::kCache || header.layer == Layer::kQueue ||
-      (header.layer == Layer::kScheduler && up->version != "v1.36.3");
-  if (UpstreamAtLeast(up->version, "v1.35.4") && !implemented) {
-    return absl::UnimplementedError(
-        absl::StrCat("impl: the ", std::string(LayerName(header.layer)),
-                     " layer of ", up->version, " is not implemented yet"));
-  }
+  // Every layer of every version is implemented. (v1.36's NodeResourcesFit
+  // also registers DeviceClass events, DRAExtendedResource being on by
+  // default from v1.36; impl registers them in every version, as no trace
+  // can send one.)
   return up;
 }
 

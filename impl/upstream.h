@@ -141,10 +141,9 @@ struct Upstream {
   bool storage_class_generic_handler = false;          // kubernetes#127798
   bool pre_filter_node_plugins_are_rejectors = false;  // kubernetes#122251
   bool nominated_pod_delete_moves_pods = false;        // v1.35
+  bool failure_handler_skips_recreated_pod =
+      false;                                   // kubernetes#138324 (v1.36)
   bool no_implicit_node_taint_update = false;  // kubernetes#138708 (v1.37)
-  // v1.36; with it the rejector plugins are cleared by the failure handler
-  // instead of BackendQueue's Pop (pop_clears_rejector_plugins).
-  bool failure_handler_skips_recreated_pod = false;
 };
 
 // One switch of impl's version table.

@@ -711,6 +711,39 @@ const BackendQueue::Entry* BackendQueue::backoffQGet(
   return podErrorBackoffQ_.Get(key);
 }
 
+// upstream: nominatedPodToInfo: the nominator keeps a podRef (name,
+// namespace, uid); the PodInfo is whatever the queue holds under that key
+// (getPod: activeQ, backoffQ, unschedulablePods; v1.35 and v1.36 look in
+// unschedulablePods before backoffQ, which no trace tells apart: there a
+// key is in one of them at most), whatever its uid; a pod the queue does
+// not hold (in flight, or gone) is the ref alone: priority 0, no requests.
+std::shared_ptr<PodInfo> BackendQueue::nominatedPodToInfo(
+    const Pod& ref) const {
+  const std::string key = ref.Key();
+  const Entry* found = activeQ_.Get(key);
+  if (found == nullptr) found = backoffQGet(key);
+  if (found == nullptr) {
+    auto it = unschedulablePods_.find(key);
+    if (it != unschedulablePods_.end()) found = &it->second;
+  }
+  if (found != nullptr) return std::make_shared<PodInfo>(*(*found)->pod_info);
+  auto pod = std::make_shared<Pod>();  // podRef.toPod
+  pod->namespace_ = ref.namespace_;
+  pod->name = ref.name;
+  pod->uid = ref.uid;
+  return std::make_shared<PodInfo>(pod);
+}
+
+// upstream: PriorityQueue.NominatedPodsForNode (DeepCopy of each).
+std::vector<std::shared_ptr<PodInfo>> BackendQueue::NominatedPodsForNode(
+    const std::string& nodeName) const {
+  std::vector<std::shared_ptr<PodInfo>> pods;
+  for (const std::shared_ptr<PodInfo>& np : nominator_.PodsForNode(nodeName)) {
+    pods.push_back(nominatedPodToInfo(*np->pod));
+  }
+  return pods;
+}
+
 // ---------------------------------------------------------------------------
 
 void BackendQueue::SnapshotQueueInto(QueueState& q) const {

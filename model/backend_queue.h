@@ -164,10 +164,10 @@ class BackendQueue {
   void DeleteNominatedPodIfExists(const PodPtr& pod) {
     nominator_.Delete(*pod);
   }
+  // upstream: PriorityQueue.NominatedPodsForNode: each pod nominated to
+  // the node, as nominatedPodToInfo resolves its podRef.
   std::vector<std::shared_ptr<PodInfo>> NominatedPodsForNode(
-      const std::string& nodeName) const {
-    return nominator_.PodsForNode(nodeName);
-  }
+      const std::string& nodeName) const;
 
   void SnapshotQueueInto(QueueState& out) const;
   void SnapshotNominatedInto(Nominated& out) const {
@@ -208,6 +208,7 @@ class BackendQueue {
   void addEventsIfPodInFlight(const PodPtr& oldPod, const PodPtr& newPod,
                               const std::vector<QueueEvent>& events);
   Entry newQueuedPodInfo(const PodPtr& pod) const;
+  std::shared_ptr<PodInfo> nominatedPodToInfo(const Pod& ref) const;
   // upstream: backoffQueue.
   Time alignToWindow(Time t) const;
   bool isPodBackingoff(const QueuedPodInfo& pInfo) const;

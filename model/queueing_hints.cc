@@ -48,6 +48,34 @@ H NodeUnschedulableAfterTargetPodTolerationChange(const Pod&,
              : H::kQueueSkip;
 }
 
+// upstream (v1.35, v1.36): nodeunschedulable.
+// isSchedulableAfterPodTolerationChange, registered for every pod's
+// toleration update: only the pod's own update that makes it tolerate
+// node.kubernetes.io/unschedulable:NoSchedule queues it.
+H NodeUnschedulableAfterPodTolerationChange(const Pod& pod,
+                                            const EventObjects& o) {
+  if (o.new_pod == nullptr) return H::kQueue;
+  if (o.new_pod->uid != pod.uid) return H::kQueueSkip;
+  return NodeUnschedulableAfterTargetPodTolerationChange(pod, o);
+}
+
+// upstream (v1.35, v1.36): tainttoleration.
+// isSchedulableAfterPodTolerationChange: the pod's own update queues it.
+H TaintTolerationAfterPodTolerationChange(const Pod& pod,
+                                          const EventObjects& o) {
+  if (o.new_pod == nullptr) return H::kQueue;
+  return o.new_pod->uid == pod.uid ? H::kQueue : H::kQueueSkip;
+}
+
+// upstream (v1.35, v1.36): schedulinggates.
+// isSchedulableAfterUpdatePodSchedulingGatesEliminated: the pod's own update
+// queues it.
+H SchedulingGatesAfterUpdatePodSchedulingGatesEliminated(
+    const Pod& pod, const EventObjects& o) {
+  if (o.new_pod == nullptr) return H::kQueue;
+  return o.new_pod->uid == pod.uid ? H::kQueue : H::kQueueSkip;
+}
+
 // upstream: tainttoleration.isSchedulableAfterNodeChange: a NoSchedule or
 // NoExecute taint the pod did not tolerate is gone.
 H TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
@@ -113,6 +141,22 @@ bool haveEnoughRelevantResourcesDecreased(const Pod& target, const Pod& orig,
   return false;
 }
 
+// upstream (v1.35, v1.36): noderesources.(*Fit).isSchedulableAfterPodEvent,
+// registered for Pod Delete|UpdatePodScaleDown (InPlacePodVerticalScaling is
+// GA): a deleted pod frees resources if it was scheduled or nominated; an
+// update is isSchedulableAfterPodScaleDown: the pod's own update queues it,
+// another pod's when it is scheduled and requests less of a resource the
+// pod requests. (Go dereferences a nil deleted pod; every Pod move of the
+// scheduler layer carries its pod.)
+H FitAfterPodEvent(const Pod& pod, const EventObjects& o, const Upstream& up) {
+  if (o.new_pod == nullptr) return FitAfterAssignedPodDelete(pod, o);
+  if (o.new_pod->uid == pod.uid) return H::kQueue;
+  if (o.old_pod == nullptr) return H::kQueue;  // util.As: a nil old pod
+  return haveEnoughRelevantResourcesDecreased(pod, *o.old_pod, *o.new_pod, up)
+             ? H::kQueue
+             : H::kQueueSkip;
+}
+
 // upstream: noderesources.isFit: the pod fits an empty NodeInfo of the node.
 bool isFit(const Pod& pod, const NodePtr& node, const Upstream& up) {
   if (node == nullptr) return false;
@@ -158,44 +202,64 @@ bool haveAnyRequestedResourcesIncreased(const Pod& pod, const NodePtr& orig,
   return false;
 }
 
-// The in-tree plugins' EventsToRegister at v1.37.2.
+// The in-tree plugins' EventsToRegister with QueueingHints on. From v1.37
+// (target_pod_update_events) a plugin registers its pod's own updates as
+// TargetPod and scheduled pods' events as AssignedPod; before, both are Pod
+// (which matches AssignedPod and UnschedulablePod events), so a hint on a
+// pod update first asks whether the update is the pod's own.
 std::vector<Registration> EventsToRegister(const std::string& plugin,
                                            const Upstream& up) {
   namespace a = action;
+  const bool target = up.target_pod_update_events;
   if (plugin == "NodeUnschedulable") {
     return {{Event("Node", a::kAdd | a::kUpdateNodeTaint),
              NodeUnschedulableAfterNodeChange},
-            {Event("TargetPod", a::kUpdatePodToleration),
-             NodeUnschedulableAfterTargetPodTolerationChange}};
+            target
+                ? Registration{Event("TargetPod", a::kUpdatePodToleration),
+                               NodeUnschedulableAfterTargetPodTolerationChange}
+                : Registration{Event("Pod", a::kUpdatePodToleration),
+                               NodeUnschedulableAfterPodTolerationChange}};
   }
   if (plugin == "NodeName") return {{Event("Node", a::kAdd), nullptr}};
   if (plugin == "TaintToleration") {
     // upstream: isSchedulableAfterTargetPodTolerationChange: always Queue.
-    return {
-        {Event("Node", a::kAdd | a::kUpdateNodeTaint),
-         TaintTolerationAfterNodeChange},
-        {Event("TargetPod", a::kUpdatePodToleration), DefaultQueueingHintFn}};
+    return {{Event("Node", a::kAdd | a::kUpdateNodeTaint),
+             TaintTolerationAfterNodeChange},
+            target ? Registration{Event("TargetPod", a::kUpdatePodToleration),
+                                  DefaultQueueingHintFn}
+                   : Registration{Event("Pod", a::kUpdatePodToleration),
+                                  TaintTolerationAfterPodTolerationChange}};
   }
   if (plugin == "NodeAffinity") {
     return {{Event("Node", a::kAdd | a::kUpdateNodeLabel),
              NodeAffinityAfterNodeChange}};
   }
   if (plugin == "NodeResourcesFit") {
-    // DeviceClass (DRAExtendedResource) registers too; no trace event
-    // reaches it. InPlacePodVerticalScaling (GA) adds the scale-downs.
+    // upstream: (*Fit).isSchedulableAfterNodeChange
+    QueueingHintFn afterNodeChange = [up](const Pod& pod,
+                                          const EventObjects& o) {
+      if (o.new_node == nullptr) return H::kQueue;
+      if (!isFit(pod, o.new_node, up)) return H::kQueueSkip;
+      if (o.old_node == nullptr) return H::kQueue;
+      return haveAnyRequestedResourcesIncreased(pod, o.old_node, o.new_node, up)
+                 ? H::kQueue
+                 : H::kQueueSkip;
+    };
+    // DeviceClass registers with DRAExtendedResource (on by default from
+    // v1.36; off in v1.35); no trace event reaches it, so it is here for
+    // every version. InPlacePodVerticalScaling (GA) adds the scale-downs.
+    if (!target) {
+      return {
+          {Event("Pod", a::kDelete | a::kUpdatePodScaleDown),
+           [up](const Pod& pod, const EventObjects& o) {
+             return FitAfterPodEvent(pod, o, up);
+           }},
+          {Event("Node", a::kAdd | a::kUpdateNodeAllocatable), afterNodeChange},
+          {Event("DeviceClass", a::kAdd | a::kUpdate), nullptr}};
+    }
     return {
         {Event("AssignedPod", a::kDelete), FitAfterAssignedPodDelete},
-        {Event("Node", a::kAdd | a::kUpdateNodeAllocatable),
-         [up](const Pod& pod, const EventObjects& o) {
-           // upstream: (*Fit).isSchedulableAfterNodeChange
-           if (o.new_node == nullptr) return H::kQueue;
-           if (!isFit(pod, o.new_node, up)) return H::kQueueSkip;
-           if (o.old_node == nullptr) return H::kQueue;
-           return haveAnyRequestedResourcesIncreased(pod, o.old_node,
-                                                     o.new_node, up)
-                      ? H::kQueue
-                      : H::kQueueSkip;
-         }},
+        {Event("Node", a::kAdd | a::kUpdateNodeAllocatable), afterNodeChange},
         {Event("DeviceClass", a::kAdd | a::kUpdate), nullptr},
         {Event("AssignedPod", a::kUpdatePodScaleDown),
          [up](const Pod& pod, const EventObjects& o) {
@@ -211,17 +275,33 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
     };
   }
   if (plugin == "SchedulingGates") {
-    // upstream: isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated.
-    return {{Event("TargetPod", a::kUpdatePodSchedulingGatesEliminated),
-             DefaultQueueingHintFn}};
+    // upstream: isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated
+    // (always Queue); before v1.37 isSchedulableAfterUpdatePodSchedulingGates
+    // Eliminated.
+    return {target
+                ? Registration{Event("TargetPod",
+                                     a::kUpdatePodSchedulingGatesEliminated),
+                               DefaultQueueingHintFn}
+                : Registration{
+                      Event("Pod", a::kUpdatePodSchedulingGatesEliminated),
+                      SchedulingGatesAfterUpdatePodSchedulingGatesEliminated}};
   }
   // upstream: framework.UnrollWildCardResource (the Trace* plugins'
-  // EventsToRegister, and the default of a plugin without one).
+  // EventsToRegister, and the default of a plugin without one); before
+  // v1.37 one Pod entry instead of the three pod resources.
   std::vector<Registration> all;
+  if (target) {
+    for (const char* resource :
+         {"AssignedPod", "UnscheduledPod", "TargetPod"}) {
+      all.push_back({Event(resource, a::kAll), nullptr});
+    }
+  } else {
+    all.push_back({Event("Pod", a::kAll), nullptr});
+  }
   for (const char* resource :
-       {"AssignedPod", "UnscheduledPod", "TargetPod", "Node",
-        "PersistentVolume", "PersistentVolumeClaim", "CSINode", "CSIDriver",
-        "CSIStorageCapacity", "StorageClass", "ResourceClaim", "DeviceClass"}) {
+       {"Node", "PersistentVolume", "PersistentVolumeClaim", "CSINode",
+        "CSIDriver", "CSIStorageCapacity", "StorageClass", "ResourceClaim",
+        "DeviceClass"}) {
     all.push_back({Event(resource, a::kAll), nullptr});
   }
   return all;

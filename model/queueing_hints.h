@@ -1,7 +1,7 @@
 // The scheduler layer's QueueingHint map from v1.35 on: upstream's
 // buildQueueingHintMap (pkg/scheduler/scheduler.go) over the EventsToRegister
-// of the profile's plugins, with their QueueingHint functions (v1.37.2's
-// plugins in pkg/scheduler/framework/plugins/*). The queue layer's map is
+// of the profile's plugins, with their QueueingHint functions (each
+// version's pkg/scheduler/framework/plugins/*). The queue layer's map is
 // the header's clusterEventMap with default hints instead
 // (QueueingHintMapOfClusterEventMap, model/backend_queue.h).
 #ifndef SCHEDTRACE_MODEL_QUEUEING_HINTS_H_

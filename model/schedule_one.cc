@@ -507,16 +507,19 @@ absl::Status Scheduler::handleSchedulingFailureWithHints(
     const std::string& reason,
     const std::optional<std::set<std::string>>& fit_error_plugins,
     const std::optional<NominatingInfo>& nominating_info) {
-  // upstream: podInfo.DeepCopy() (the PodInfo is replaced, never changed).
+  // upstream (v1.37): podInfo.DeepCopy() (the PodInfo is replaced, never
+  // changed); before, the popped or assumed QueuedPodInfo itself, which
+  // nothing else holds by then.
   auto pod_info = std::make_shared<QueuedPodInfo>(*failed_pod_info);
   PodPtr pod = pod_info->pod_info->pod;
   const std::string uid = pod->uid;
-  // v1.37: ClearRejectorPlugins; the FitError's plugins replace them.
-  if (up_.failure_handler_skips_recreated_pod) {
-    pod_info->unschedulable_plugins.clear();
-    pod_info->pending_plugins.clear();
-    pod_info->unschedulable_plugins_nil = false;
-  }
+  // upstream (v1.36+, kubernetes#135126): ClearRejectorPlugins; the
+  // FitError's plugins replace them. v1.35 clears them in Pop instead
+  // (activeQueue.unlockedPop), which no step tells apart: between the pop
+  // and this handler nothing reads them.
+  pod_info->unschedulable_plugins.clear();
+  pod_info->pending_plugins.clear();
+  pod_info->unschedulable_plugins_nil = false;
   if (fit_error_plugins) {
     pod_info->unschedulable_plugins = *fit_error_plugins;
     pod_info->pending_plugins.clear();

@@ -77,8 +77,10 @@ class Scheduler {
 
   // What the steps since the last call emitted.
   StepOut TakeOut();
-  // A panic of the queue in this step (PriorityQueue::Panic), OK otherwise.
+  // A panic of the queue in this step (PriorityQueue::Panic,
+  // BackendQueue::Panic), OK otherwise.
   absl::Status QueuePanic() const {
+    if (backend_ != nullptr) return backend_->Panic();
     return queue_ != nullptr ? queue_->Panic() : absl::OkStatus();
   }
   // The spec's full scheduler-layer snapshot; SnapshotInto writes the same

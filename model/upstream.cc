@@ -120,7 +120,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"pod_info_update_refuses_other_uid", "v1.37 (PodInfo.Update)",
        "a queued pod's record is not updated with a pod of another uid",
        &Upstream::pod_info_update_refuses_other_uid},
-      {"target_pod_update_events", "v1.37 (framework/events.go)",
+      {"target_pod_update_events", "kubernetes/kubernetes#135905",
        "a pod's update events name it TargetPod; a raised request is "
        "UpdatePodScaleUp",
        &Upstream::target_pod_update_events},
@@ -160,13 +160,13 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "deleting a nominated pod or changing its nomination moves pods of "
        "lower or equal priority",
        &Upstream::nominated_pod_delete_moves_pods},
+      {"failure_handler_skips_recreated_pod", "kubernetes/kubernetes#138324",
+       "the failure handler neither requeues nor patches a pod re-created "
+       "with another uid",
+       &Upstream::failure_handler_skips_recreated_pod},
       {"no_implicit_node_taint_update", "kubernetes/kubernetes#138708",
        "no implicit Node UpdateNodeTaint registration for Node Add",
        &Upstream::no_implicit_node_taint_update},
-      {"failure_handler_skips_recreated_pod", "v1.36 (schedule_one.go)",
-       "the failure handler clears rejector plugins and skips a re-created "
-       "pod",
-       &Upstream::failure_handler_skips_recreated_pod},
   };
   return *switches;
 }
@@ -276,18 +276,6 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
             : absl::StrCat(
                   "model: features.SchedulerQueueingHints is not modelled (",
                   version, " runs with it off)"));
-  }
-  // The versions from v1.35 on come layer by layer: a layer not yet
-  // modelled is refused as unimplemented, so that its traces are
-  // skipped rather than judged: the cache and queue layers of every one,
-  // and the scheduler layer of v1.37.2, are modelled.
-  const bool modelled =
-      header.layer == Layer::kCache || header.layer == Layer::kQueue ||
-      (header.layer == Layer::kScheduler && version == "v1.37.2");
-  if (UpstreamAtLeast(version, "v1.35.4") && !modelled) {
-    return absl::UnimplementedError(
-        absl::StrCat("model: the ", std::string(LayerName(header.layer)),
-                     " layer of ", version, " is not modelled yet"));
   }
   return up;
 }

@@ -168,10 +168,15 @@ struct Upstream {
   // new pod when the record was in unschedulablePods); before, the record
   // took the other pod.
   bool pod_info_update_refuses_other_uid = false;
+  // kubernetes#135905 (the TargetPod resource; UpdatePodScaleUp came in
+  // the same release, its pull request not pinned):
   // framework.PodSchedulingPropertiesChange: the updated pod's own events
   // are TargetPod (other unassigned pods' UnscheduledPod), and a raised
   // request is UpdatePodScaleUp; before, every unassigned pod's events are
-  // UnschedulablePod and a raise is no event of its own.
+  // UnschedulablePod and a raise is no event of its own. In the scheduler
+  // layer the plugins register TargetPod and AssignedPod events with it
+  // (model/queueing_hints.cc); before, Pod events, which every pod's events
+  // match, with hints that ask whether the update is the pod's own.
   bool target_pod_update_events = false;
 
   // --- added by v1.35 and later (false up to v1.30.12) (cache layer) ---
@@ -225,18 +230,21 @@ struct Upstream {
   // (getLEPriorityPreCheck) with AssignedPodDelete.
   bool nominated_pod_delete_moves_pods = false;
 
+  // --- added by v1.36 (scheduler layer) ---
+
+  // kubernetes#138324 (in v1.36.3, not in v1.35.4): handleSchedulingFailure
+  // neither requeues nor patches a pod the informer holds with another uid
+  // (re-created while the pod was in flight); it calls Done for the popped
+  // one. Before, the re-created pod took the popped one's place in the
+  // queue, with its attempts, backoff and plugins.
+  bool failure_handler_skips_recreated_pod = false;
+
   // --- added by v1.37 (scheduler layer) ---
 
   // kubernetes#138708: buildQueueingHintMap no longer registers Node
   // UpdateNodeTaint for a plugin registering Node Add without it (undoes
   // node_add_registers_taint_update in the scheduler layer).
   bool no_implicit_node_taint_update = false;
-  // (v1.36, the PR unpinned; listed here, its layer being modelled from
-  // v1.37.2 only) handleSchedulingFailure clears the pod's rejector plugins
-  // before recording the FitError's, and neither requeues nor patches a pod
-  // the informer holds with another uid (re-created). v1.36.3 has both,
-  // v1.35.4 neither.
-  bool failure_handler_skips_recreated_pod = false;
 };
 
 // One switch, for tools that explain a difference between versions

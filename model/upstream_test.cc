@@ -227,7 +227,8 @@ const std::map<std::string_view, std::string_view>& PinnedBy() {
        "upstream-v1.37.2/handwritten/scheduler/"
        "out-node-update-non-scheduling-changes.jsonl"},
       {"failure_handler_skips_recreated_pod",
-       "upstream-v1.37.2/scheduler/random-28.jsonl"},
+       "upstream-v1.36.3/handwritten/scheduler/"
+       "failed-pod-recreated-skipped.jsonl"},
   };
   return *kPinnedBy;
 }

@@ -164,9 +164,11 @@ bool Holds(const std::vector<QueuedPod>& list, const std::string& key) {
 // pod out of unschedulablePods beside a queued copy, and Update adds a pod
 // of another uid beside the record it leaves (PodInfo.Update refuses it):
 // a duplicate add, or an update carrying another uid, leaves the key in
-// two sub-queues until a flush, a move or a pop merges them.
+// two sub-queues until a flush, a move or a pop merges them. In the
+// scheduler layer the same comes through the handlers: a pod_add of a
+// queued pod (hostile input) or a pod_update carrying another uid.
 bool SecondCopyOnV137(const Observation& o, const Violation& v) {
-  if (v.property != 1 || o.history.layer() != Layer::kQueue) return false;
+  if (v.property != 1) return false;
   auto copies = [](const State& s, const std::string& k) {
     if (!s.queue) return 0;
     return static_cast<int>(Holds(s.queue->active, k)) +
@@ -174,9 +176,11 @@ bool SecondCopyOnV137(const Observation& o, const Violation& v) {
            static_cast<int>(Holds(s.queue->unschedulable, k));
   };
   return AnyPod(v, [&](const std::string& k) {
-    const Pod* added = o.step.op == Op::kQAdd      ? o.step.pod.get()
-                       : o.step.op == Op::kQUpdate ? o.step.new_pod.get()
-                                                   : nullptr;
+    const Pod* added =
+        o.step.op == Op::kQAdd || o.step.op == Op::kPodAdd ? o.step.pod.get()
+        : o.step.op == Op::kQUpdate || o.step.op == Op::kPodUpdate
+            ? o.step.new_pod.get()
+            : nullptr;
     return (added != nullptr && added->Key() == k) || copies(o.before, k) > 1;
   });
 }
@@ -299,6 +303,24 @@ bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
          });
 }
 
+// From v1.35 (kubernetes/kubernetes#134157) handleAssumedPodDeletion forgets
+// a pod parked in its binding cycle at once (an update starting its
+// deletion, or its delete) while the binding cycle goes on: the key stays
+// parked but is no longer assumed, so a later update of the pod (not
+// assumed any more) or a pod re-created under its name is queued beside it.
+bool ForgottenParkedPodRequeued(const Observation& o, const Violation& v) {
+  if (v.property != 10 || o.history.layer() != Layer::kScheduler ||
+      !o.after.parked || !o.after.cache) {
+    return false;
+  }
+  const std::vector<std::string>& parked = *o.after.parked;
+  const std::vector<std::string>& assumed = o.after.cache->assumed;
+  return AnyPod(v, [&](const std::string& k) {
+    return std::binary_search(parked.begin(), parked.end(), k) &&
+           !std::binary_search(assumed.begin(), assumed.end(), k);
+  });
+}
+
 }  // namespace
 
 // Versions, for the table below.
@@ -306,10 +328,16 @@ const std::vector<std::string_view> kEveryVersion = {"v1.25.12", "v1.26.7",
                                                      "v1.30.12"};
 // Scheduling gates exist from v1.26 (v1.25.12 gates nothing).
 const std::vector<std::string_view> kWithGates = {"v1.26.7", "v1.30.12"};
-// The versions before v1.35 and v1.37.2 (whose scheduler layer the model
-// judges; v1.35.4 and v1.36.3 come later).
-const std::vector<std::string_view> kEveryVersionAndV137 = {
-    "v1.25.12", "v1.26.7", "v1.30.12", "v1.37.2"};
+// Every known version.
+const std::vector<std::string_view> kAllVersions = {
+    "v1.25.12", "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3", "v1.37.2"};
+// Before v1.37 (whose nominator no longer keeps the entry).
+const std::vector<std::string_view> kBeforeV137 = {
+    "v1.25.12", "v1.26.7", "v1.30.12", "v1.35.4", "v1.36.3"};
+// Before kubernetes/kubernetes#138324 (v1.36): the failure handler requeues
+// the informer's pod of the same name whatever its uid.
+const std::vector<std::string_view> kBeforeV136 = {"v1.25.12", "v1.26.7",
+                                                   "v1.30.12", "v1.35.4"};
 const std::vector<std::string_view> kV137 = {"v1.37.2"};
 // The backend/queue versions (in-flight pods tracked by uid).
 const std::vector<std::string_view> kFromV135 = {"v1.35.4", "v1.36.3",
@@ -376,7 +404,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "with a new uid is not rejected when the new uid is deleted: "
        "RejectWaitingPod looks for the new uid, the old one keeps waiting "
        "and binds",
-       &RecreatedUidWaitingPod, kEveryVersionAndV137},
+       &RecreatedUidWaitingPod, kAllVersions},
       {"recreated-other-scheduler-stays-queued", 9,
        "handleSchedulingFailure's informer lookup by name (schedule_one.go)",
        "golden/regression/upstream/scheduler/"
@@ -385,7 +413,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "the same name even when it was re-created for another scheduler; "
        "its delete never passes our queue filter, so it stays queued and "
        "nominated after it is gone",
-       &RecreatedForOtherScheduler, kEveryVersion},
+       &RecreatedForOtherScheduler, kBeforeV136},
       {"caller-object-accounting", 6, "docs/UPSTREAM.md item 13",
        "golden/handwritten/cache/caller-object-accounting.jsonl",
        "UpdatePod and ForgetPod subtract the caller's object, not the cached "
@@ -432,8 +460,9 @@ const std::vector<KnownViolation>& KnownViolations() {
       {"second-copy-on-v137", 1,
        "PriorityQueue.addPod / moveToActiveQ / Update (backend/queue, v1.37)",
        "golden/regression/upstream/queue/add-beside-backoff-copy.jsonl",
-       "an add of a pod already queued (a duplicate add), or an update "
-       "carrying another uid, leaves the key in two sub-queues (a backoffQ "
+       "an add of a pod already queued (a duplicate add: q_add, or pod_add "
+       "in the scheduler layer), or an update carrying another uid, leaves "
+       "the key in two sub-queues (a backoffQ "
        "copy beside activeQ's, a gated copy beside a queued one) until a "
        "flush, a move or a pop merges them",
        &SecondCopyOnV137, kV137},
@@ -444,7 +473,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a second add of an assumed pod passes the unscheduled-pod filter, "
        "which does not ask the cache, and PriorityQueue.Add queues it while "
        "it is assumed (hostile input)",
-       &DuplicateAddOfAssumed, kEveryVersionAndV137},
+       &DuplicateAddOfAssumed, kAllVersions},
       {"delete-other-uid-keeps-nomination", 9,
        "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
        "51",
@@ -453,7 +482,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a delete carrying another uid than the nominated pod's removes the "
        "pod from the queue (by name) but not its nomination (by uid), which "
        "stays after the pod is gone (hostile input)",
-       &DeleteOfOtherUidKeepsNomination, kEveryVersion},
+       &DeleteOfOtherUidKeepsNomination, kBeforeV137},
       {"delete-of-unassumed-waiting-pod-keeps-it-waiting", 4,
        "handleAssumedPodDeletion (eventhandlers.go, "
        "kubernetes/kubernetes#134157)",
@@ -462,6 +491,16 @@ const std::vector<KnownViolation>& KnownViolations() {
        "it assumed: a tombstone (the cache cleanup runs first), an assigned "
        "object or a pod the cache no longer holds assumed leaves it waiting",
        &DeletedWaitingNotAssumed, kUnifiedPodHandler},
+      {"forgotten-parked-pod-requeued", 10,
+       "handleAssumedPodDeletion (eventhandlers.go, "
+       "kubernetes/kubernetes#134157)",
+       "golden/regression/upstream/scheduler/"
+       "deleting-parked-pod-requeued-by-update.jsonl",
+       "the deletion of a pod parked in its binding cycle forgets it from "
+       "the cache at once while the cycle goes on: a later update of the "
+       "pod, or a pod re-created under its name, is queued while it is "
+       "parked",
+       &ForgottenParkedPodRequeued, kUnifiedPodHandler},
       {"scheduler-name-handover-not-queued", 5,
        "updatePod's responsibleForPod(oldPod) (eventhandlers.go, "
        "kubernetes/kubernetes#134157)",
