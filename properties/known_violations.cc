@@ -1,6 +1,9 @@
 #include "properties/known_violations.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace schedtrace::properties {
 namespace {
@@ -88,6 +91,29 @@ bool DeletedWaitingNotAssumed(const Observation& o, const Violation& v) {
          AnyPod(v, [&](const std::string& k) {
            return o.history.DeletedWaitingNotAssumed(k);
          });
+}
+
+// From v1.35 (kubernetes/kubernetes#134157) handleAssumedPodDeletion
+// forgets an assumed pod whose deletion starts (or that is deleted) while
+// it waits on Permit or is parked before binding, and its binding cycle
+// goes on: the cache no longer holds it assumed, so a later update passes
+// Cache.IsAssumedPod and PriorityQueue.Update queues the pod beside its
+// binding. Only a key waiting or parked that the cache does not hold
+// assumed.
+bool QueuedBesideUnassumedBinding(const Observation& o, const Violation& v) {
+  if (v.property != 10 || o.history.layer() != Layer::kScheduler ||
+      !o.after.cache) {
+    return false;
+  }
+  auto holds = [](const std::optional<std::vector<std::string>>& keys,
+                  const std::string& k) {
+    return keys && std::binary_search(keys->begin(), keys->end(), k);
+  };
+  const std::vector<std::string>& assumed = o.after.cache->assumed;
+  return AnyPod(v, [&](const std::string& k) {
+    return (holds(o.after.waiting, k) || holds(o.after.parked, k)) &&
+           !std::binary_search(assumed.begin(), assumed.end(), k);
+  });
 }
 
 // From v1.35 updatePod routes an unassigned pod's update by
@@ -303,24 +329,6 @@ bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
          });
 }
 
-// From v1.35 (kubernetes/kubernetes#134157) handleAssumedPodDeletion forgets
-// a pod parked in its binding cycle at once (an update starting its
-// deletion, or its delete) while the binding cycle goes on: the key stays
-// parked but is no longer assumed, so a later update of the pod (not
-// assumed any more) or a pod re-created under its name is queued beside it.
-bool ForgottenParkedPodRequeued(const Observation& o, const Violation& v) {
-  if (v.property != 10 || o.history.layer() != Layer::kScheduler ||
-      !o.after.parked || !o.after.cache) {
-    return false;
-  }
-  const std::vector<std::string>& parked = *o.after.parked;
-  const std::vector<std::string>& assumed = o.after.cache->assumed;
-  return AnyPod(v, [&](const std::string& k) {
-    return std::binary_search(parked.begin(), parked.end(), k) &&
-           !std::binary_search(assumed.begin(), assumed.end(), k);
-  });
-}
-
 }  // namespace
 
 // Versions, for the table below.
@@ -491,16 +499,16 @@ const std::vector<KnownViolation>& KnownViolations() {
        "it assumed: a tombstone (the cache cleanup runs first), an assigned "
        "object or a pod the cache no longer holds assumed leaves it waiting",
        &DeletedWaitingNotAssumed, kUnifiedPodHandler},
-      {"forgotten-parked-pod-requeued", 10,
-       "handleAssumedPodDeletion (eventhandlers.go, "
-       "kubernetes/kubernetes#134157)",
+      {"binding-pod-forgotten-then-queued", 10,
+       "handleAssumedPodDeletion, updatePodInSchedulingQueue "
+       "(eventhandlers.go, kubernetes/kubernetes#134157)",
        "golden/regression/upstream/scheduler/"
        "deleting-parked-pod-requeued-by-update.jsonl",
-       "the deletion of a pod parked in its binding cycle forgets it from "
-       "the cache at once while the cycle goes on: a later update of the "
-       "pod, or a pod re-created under its name, is queued while it is "
-       "parked",
-       &ForgottenParkedPodRequeued, kUnifiedPodHandler},
+       "a pod whose deletion starts (or that is deleted) while waiting on "
+       "Permit or parked before binding is forgotten by the cache while its "
+       "binding cycle goes on; a later update (or a pod re-created under its "
+       "name) is no longer an assumed pod's and is queued beside the binding",
+       &QueuedBesideUnassumedBinding, kUnifiedPodHandler},
       {"scheduler-name-handover-not-queued", 5,
        "updatePod's responsibleForPod(oldPod) (eventhandlers.go, "
        "kubernetes/kubernetes#134157)",

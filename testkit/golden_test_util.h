@@ -181,10 +181,10 @@ inline const std::vector<std::string>& GoldenSample() {
       // scheduler-name-handover-not-queued.
       "upstream-v1.37.2/scheduler/random-80.jsonl",
       "upstream-v1.37.2/handwritten/scheduler/scheduler-name-handover.jsonl",
-      // v1.35.4's forgotten-parked-pod-requeued and fatal pod_update (the
-      // gating plugin of another profile).
+      // v1.35.4's binding-pod-forgotten-then-queued and fatal pod_update
+      // (the gating plugin of another profile).
       "regression/upstream/scheduler/"
-      "deleting-parked-pod-requeued-by-update.jsonl",
+      "deleting-parked-pod-requeued-by-update-v1.35.4.jsonl",
       "regression/upstream/scheduler/"
       "gated-pod-recreated-for-other-scheduler-panics.jsonl",
   };
