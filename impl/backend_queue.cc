@@ -192,6 +192,23 @@ std::optional<uint32_t> BackendQueue::FindKey(const Pod& pod) {
   return it->second;
 }
 
+const PodPtr* BackendQueue::QueuedPodOf(const Pod& ref) const {
+  std::string key;
+  key.reserve(ref.namespace_.size() + 1 + ref.name.size());
+  key.append(ref.namespace_).push_back('/');
+  key.append(ref.name);
+  auto it = key_ids_.find(key);
+  if (it == key_ids_.end()) return nullptr;
+  const uint32_t k = it->second;
+  if (active_.Contains(k)) return &slab_[active_.Get(k)].pod;
+  if (backoff_.Contains(k)) return &slab_[backoff_.Get(k)].pod;
+  if (error_backoff_.Contains(k)) return &slab_[error_backoff_.Get(k)].pod;
+  if (k < unsched_.size() && unsched_[k] != kNone) {
+    return &slab_[unsched_[k]].pod;
+  }
+  return nullptr;
+}
+
 uint16_t BackendQueue::InternPlugin(const std::string& name) {
   auto [it, inserted] = plugin_ids_.try_emplace(
       name, static_cast<uint16_t>(plugin_names_.size()));

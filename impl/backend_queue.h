@@ -133,6 +133,10 @@ class BackendQueue {
       const {
     return nominated_pods_;
   }
+  // upstream: nominatedPodToInfo's lookup: the pod the queue holds under
+  // `ref`'s key (activeQ, backoffQ, unschedulablePods), whatever its uid;
+  // nullptr for a pod in no queue, which counts as the ref alone.
+  const PodPtr* QueuedPodOf(const Pod& ref) const;
 
   // --- QueuedPodInfos held outside the queue, as impl::PriorityQueue's ---
   using Handle = uint32_t;

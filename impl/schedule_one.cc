@@ -48,9 +48,21 @@ void Scheduler::CollectNominated() {
     }
   };
   if (backend_ != nullptr) {
+    // From v1.35 the nominator holds podRefs, each resolved to the pod the
+    // queue holds under its key, or to the ref alone (priority 0, no
+    // requests) for a pod in no queue (upstream: nominatedPodToInfo).
+    Pod bare;
     if (backend_->HasNominatedPods()) {
-      collect(backend_->NominatedPods(),
-              [](const PodPtr& p) -> const Pod& { return *p; });
+      collect(backend_->NominatedPods(), [&](const PodPtr& p) -> const Pod& {
+        if (const PodPtr* queued = backend_->QueuedPodOf(*p)) {
+          return **queued;
+        }
+        bare = Pod{};
+        bare.namespace_ = p->namespace_;
+        bare.name = p->name;
+        bare.uid = p->uid;
+        return bare;
+      });
     }
   } else if (queue_->HasNominatedPods()) {
     collect(queue_->NominatedPods(),
