@@ -238,6 +238,17 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
       }
     }
   }
+  if (step.op == Op::kPodUpdate && step.old_pod != nullptr &&
+      step.new_pod != nullptr && step.old_pod->uid != step.new_pod->uid &&
+      before.queue) {
+    const std::string key = step.new_pod->Key();
+    for (const auto* list : {&before.queue->active, &before.queue->backoff,
+                             &before.queue->unschedulable}) {
+      for (const QueuedPod& q : *list) {
+        if (q.pod == key) uid_changed_queued_.insert(key);
+      }
+    }
+  }
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });
   ObserveQueueOp(before, step, out);

@@ -127,6 +127,75 @@ bool HandedOverByName(const Observation& o, const Violation& v) {
          });
 }
 
+// From v1.35 updatePod routes an unassigned pod's update by
+// responsibleForPod(oldPod): a queued pod of ours re-created for another
+// scheduler, seen as one update with a new uid, is updated in our queue
+// (updatePodInSchedulingQueue), and its later updates, the binding by the
+// other scheduler among them, never pass responsibleForPod(oldPod): it stays
+// queued once bound. Only a key that, after a uid change, holds another
+// scheduler's pod in the informer.
+bool RecreatedForOtherSchedulerStaysQueued(const Observation& o,
+                                           const Violation& v) {
+  const std::vector<std::string>& profiles = o.history.header().config.profiles;
+  return v.property == 3 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           auto it = o.history.informer().find(k);
+           return o.history.RecreatedForOtherScheduler(k) &&
+                  it != o.history.informer().end() &&
+                  std::find(profiles.begin(), profiles.end(),
+                            it->second->scheduler_name) == profiles.end();
+         });
+}
+
+// v1.37: an update giving a queued pod (in backoffQ) a new uid adds the new
+// pod to activeQ beside the old record (second-copy-on-v137); the flush
+// merges the two into the old QueuedPodInfo, and when that fails
+// handleSchedulingFailure finds the informer's pod under another uid and
+// skips it as re-created: the new pod is in no queue. Only a key updated to
+// a new uid while queued.
+bool NewUidMergedIntoOldIsLost(const Observation& o, const Violation& v) {
+  return v.property == 5 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
+// v1.37: the same second copy (an update giving a pod in backoffQ a new
+// uid) outlives the pod's binding: deletePodFromSchedulingQueue removes the
+// new uid's activeQ entry and leaves the old backoffQ record, so the bound
+// pod stays queued. Only a key updated to a new uid while queued.
+bool NewUidOldRecordOutlivesBinding(const Observation& o, const Violation& v) {
+  return v.property == 3 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
+// v1.37: the same second copy (an update giving a pod in backoffQ a new
+// uid) when the new uid is popped from activeQ: the old backoffQ record
+// stays queued beside its scheduling or binding cycle. Only a key updated
+// to a new uid while queued.
+bool NewUidOldRecordBesideCycle(const Observation& o, const Violation& v) {
+  return v.property == 10 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
+// Before kubernetes/kubernetes#138324 (v1.36) handleSchedulingFailure
+// re-reads the pod from the informer by name: when a pod of ours is
+// re-created under the failed one's name (a new uid) and is itself assumed,
+// the old incarnation's failure queues the new, assumed one beside its
+// binding cycle (properties 2 and 10). Only a key the cache held under two
+// uids.
+bool FailureRequeuesAssumedRecreated(const Observation& o, const Violation& v) {
+  return (v.property == 2 || v.property == 10) &&
+         o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.AmbiguousInCache(k);
+         });
+}
+
 // handleSchedulingFailure re-reads the pod from the informer by name only:
 // when a failed incarnation's name now belongs to a pod of another
 // scheduler (re-created with a new uid), that pod is queued and nominated
@@ -346,6 +415,7 @@ const std::vector<std::string_view> kBeforeV137 = {
 // the informer's pod of the same name whatever its uid.
 const std::vector<std::string_view> kBeforeV136 = {"v1.25.12", "v1.26.7",
                                                    "v1.30.12", "v1.35.4"};
+const std::vector<std::string_view> kV135 = {"v1.35.4"};
 const std::vector<std::string_view> kV137 = {"v1.37.2"};
 // The backend/queue versions (in-flight pods tracked by uid).
 const std::vector<std::string_view> kFromV135 = {"v1.35.4", "v1.36.3",
@@ -518,6 +588,53 @@ const std::vector<KnownViolation>& KnownViolations() {
        "(schedulerName is immutable in the API: hostile input) neither adds "
        "nor updates it: it reaches no queue",
        &HandedOverByName, kUnifiedPodHandler},
+      {"recreated-other-scheduler-stays-queued-when-bound", 3,
+       "updatePod's responsibleForPod(oldPod) (eventhandlers.go, "
+       "kubernetes/kubernetes#134157)",
+       "golden/regression/upstream/scheduler/"
+       "recreated-other-scheduler-stays-queued-when-bound.jsonl",
+       "a queued pod re-created for another scheduler, seen as one update "
+       "with a new uid, is updated in our queue; the binding by the other "
+       "scheduler is routed by the old object's schedulerName and never "
+       "removes it: the bound pod stays queued",
+       &RecreatedForOtherSchedulerStaysQueued, kUnifiedPodHandler},
+      {"failure-requeues-assumed-recreated-pod", 0,
+       "handleSchedulingFailure's informer lookup by name (schedule_one.go)",
+       "golden/regression/upstream/scheduler/"
+       "failure-requeues-assumed-recreated-pod.jsonl",
+       "a pod re-created under a parked pod's name (a new uid) is scheduled "
+       "and assumed; the old incarnation's PreBind failure re-reads the "
+       "informer by name and queues the new, assumed pod beside its binding "
+       "cycle (fixed in v1.36 by "
+       "kubernetes/kubernetes#138324; earlier versions count it as "
+       "recreated-uid-second-pod)",
+       &FailureRequeuesAssumedRecreated, kV135},
+      {"new-uid-merged-into-old-is-lost", 5,
+       "moveToActiveQ merge, handleSchedulingFailure (v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-in-backoff-lost.jsonl",
+       "an update giving a pod in backoffQ a new uid queues the new pod in "
+       "activeQ beside the old one; the flush merges them into the old "
+       "object, whose failure is skipped as re-created: the new pod reaches "
+       "no queue again",
+       &NewUidMergedIntoOldIsLost, kV137},
+      {"new-uid-old-record-outlives-binding", 3,
+       "PriorityQueue.Update / Delete (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-in-backoff-outlives-binding.jsonl",
+       "an update giving a pod in backoffQ a new uid queues the new pod in "
+       "activeQ beside the old record; the binding's queue delete removes "
+       "the new one and leaves the old record: the bound pod stays in "
+       "backoffQ",
+       &NewUidOldRecordOutlivesBinding, kV137},
+      {"new-uid-old-record-beside-cycle", 10,
+       "PriorityQueue.Update / Pop (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-in-backoff-queued-beside-cycle.jsonl",
+       "an update giving a pod in backoffQ a new uid queues the new pod in "
+       "activeQ beside the old record; the new pod is popped and waits or "
+       "binds while the old record stays in backoffQ",
+       &NewUidOldRecordBesideCycle, kV137},
   };
   return kAll;
 }

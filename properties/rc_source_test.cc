@@ -79,6 +79,9 @@ TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
                  << options->upstream << " yet";
   }
   std::map<std::string, int> known;
+  // The last failing run is the shrunk counterexample: its trace and
+  // message are printed so it can be replayed or recorded with upstream.
+  std::string counterexample;
   const rc::detail::TestResult r = rc::detail::checkTestable(
       [&] {
         std::unique_ptr<System> a = model::NewSystem();
@@ -86,10 +89,16 @@ TEST_P(RcSourceTest, ModelAndImplAgreeAndKeepEveryProperty) {
         Trace trace;
         std::optional<DiffResult> d =
             RunDrawn(layer(), *options, *a, *b, trace, known);
+        if (d.has_value()) {
+          counterexample =
+              d->side + ": " + d->message + "\n" + EncodeTrace(trace);
+        }
         RC_ASSERT(!d.has_value());
       },
       rc::detail::TestMetadata{}, RcParams(300));
-  EXPECT_TRUE(r.is<rc::detail::SuccessResult>()) << Describe(r);
+  EXPECT_TRUE(r.is<rc::detail::SuccessResult>())
+      << Describe(r) << "counterexample:\n"
+      << counterexample;
   std::cout << "known upstream violations:";
   for (const auto& [id, n] : known) std::cout << " " << id << "=" << n;
   std::cout << "\n";
