@@ -196,6 +196,18 @@ bool FailureRequeuesAssumedRecreated(const Observation& o, const Violation& v) {
          });
 }
 
+// From v1.36 (kubernetes/kubernetes#138324 skips a re-created pod only
+// when the failed one's uid differs): an update giving a pod waiting on
+// Permit a new uid is no assumed pod's to IsAssumedPod and is queued; when
+// the new uid fails, the informer holds that very uid, so it is queued again
+// while the old uid still waits. Only a key the cache held under two uids.
+bool RecreatedUidFailedBesideWaiting(const Observation& o, const Violation& v) {
+  return v.property == 10 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.AmbiguousInCache(k);
+         });
+}
+
 // handleSchedulingFailure re-reads the pod from the informer by name only:
 // when a failed incarnation's name now belongs to a pod of another
 // scheduler (re-created with a new uid), that pod is queued and nominated
@@ -416,6 +428,7 @@ const std::vector<std::string_view> kBeforeV137 = {
 const std::vector<std::string_view> kBeforeV136 = {"v1.25.12", "v1.26.7",
                                                    "v1.30.12", "v1.35.4"};
 const std::vector<std::string_view> kV135 = {"v1.35.4"};
+const std::vector<std::string_view> kFromV136 = {"v1.36.3", "v1.37.2"};
 const std::vector<std::string_view> kV137 = {"v1.37.2"};
 // The backend/queue versions (in-flight pods tracked by uid).
 const std::vector<std::string_view> kFromV135 = {"v1.35.4", "v1.36.3",
@@ -609,6 +622,15 @@ const std::vector<KnownViolation>& KnownViolations() {
        "kubernetes/kubernetes#138324; earlier versions count it as "
        "recreated-uid-second-pod)",
        &FailureRequeuesAssumedRecreated, kV135},
+      {"recreated-uid-failed-beside-waiting", 10,
+       "updatePodInSchedulingQueue's IsAssumedPod, handleSchedulingFailure "
+       "(v1.36+)",
+       "golden/regression/upstream/scheduler/"
+       "recreated-uid-failed-beside-waiting.jsonl",
+       "an update giving a pod waiting on Permit a new uid queues the new "
+       "uid; its failed cycle queues it again (the informer holds that uid) "
+       "while the old uid still waits on Permit",
+       &RecreatedUidFailedBesideWaiting, kFromV136},
       {"new-uid-merged-into-old-is-lost", 5,
        "moveToActiveQ merge, handleSchedulingFailure (v1.37)",
        "golden/regression/upstream/scheduler/"
