@@ -200,11 +200,43 @@ bool FailureRequeuesAssumedRecreated(const Observation& o, const Violation& v) {
 // when the failed one's uid differs): an update giving a pod waiting on
 // Permit a new uid is no assumed pod's to IsAssumedPod and is queued; when
 // the new uid fails, the informer holds that very uid, so it is queued again
-// while the old uid still waits. Only a key the cache held under two uids.
+// while the old uid still waits (property 10); when the new uid waits too
+// and its deletion starts, it is queued while assumed (property 2). Only a
+// key the cache held under two uids.
 bool RecreatedUidFailedBesideWaiting(const Observation& o, const Violation& v) {
-  return v.property == 10 && o.history.layer() == Layer::kScheduler &&
+  return (v.property == 2 || v.property == 10) &&
+         o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
            return o.history.AmbiguousInCache(k);
+         });
+}
+
+// v1.36: an update giving a pod waiting on Permit a new uid, for another
+// scheduler, rejects the waiting pod after PodInfo.Update gave its PodInfo
+// the new object: handleSchedulingFailure finds the same uid in the
+// informer, queues the other scheduler's pod and nominates it to "", and
+// its delete never passes our queue filter. Only a key that, after a uid
+// change, carried another scheduler's pod.
+bool RecreatedForOtherSchedulerWhileWaiting(const Observation& o,
+                                            const Violation& v) {
+  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.RecreatedForOtherScheduler(k);
+         });
+}
+
+// v1.37: an update giving a queued, nominated pod a new uid leaves the
+// nominator's entry for the old uid (PodInfo.Update refuses another uid,
+// and the queue keeps the old record's nomination); the delete of the new
+// uid takes the pod out of the queue by name and looks the nominator up by
+// the new uid (nominator.deleteUnlocked), so the old entry stays. Only a
+// key updated to a new uid while nominated and no longer in the informer.
+bool RecreatedUidNominationOutlivesDelete(const Observation& o,
+                                          const Violation& v) {
+  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileNominated(k) &&
+                  !o.history.informer().contains(k);
          });
 }
 
@@ -428,6 +460,7 @@ const std::vector<std::string_view> kBeforeV137 = {
 const std::vector<std::string_view> kBeforeV136 = {"v1.25.12", "v1.26.7",
                                                    "v1.30.12", "v1.35.4"};
 const std::vector<std::string_view> kV135 = {"v1.35.4"};
+const std::vector<std::string_view> kV136 = {"v1.36.3"};
 const std::vector<std::string_view> kFromV136 = {"v1.36.3", "v1.37.2"};
 const std::vector<std::string_view> kV137 = {"v1.37.2"};
 // The backend/queue versions (in-flight pods tracked by uid).
@@ -622,15 +655,35 @@ const std::vector<KnownViolation>& KnownViolations() {
        "kubernetes/kubernetes#138324; earlier versions count it as "
        "recreated-uid-second-pod)",
        &FailureRequeuesAssumedRecreated, kV135},
-      {"recreated-uid-failed-beside-waiting", 10,
+      {"recreated-uid-failed-beside-waiting", 0,
        "updatePodInSchedulingQueue's IsAssumedPod, handleSchedulingFailure "
        "(v1.36+)",
        "golden/regression/upstream/scheduler/"
        "recreated-uid-failed-beside-waiting.jsonl",
        "an update giving a pod waiting on Permit a new uid queues the new "
        "uid; its failed cycle queues it again (the informer holds that uid) "
-       "while the old uid still waits on Permit",
+       "while the old uid still waits on Permit (or, when the new uid waits "
+       "too and its deletion starts, while it is assumed itself)",
        &RecreatedUidFailedBesideWaiting, kFromV136},
+      {"recreated-other-scheduler-waiting-stays-nominated", 9,
+       "PodInfo.Update, handleSchedulingFailure (v1.36)",
+       "golden/regression/upstream/scheduler/"
+       "recreated-other-scheduler-waiting-stays-nominated.jsonl",
+       "an update giving a pod waiting on Permit a new uid for another "
+       "scheduler rejects it with the new object in its PodInfo: the failure "
+       "handler finds that uid in the informer, queues the other scheduler's "
+       "pod and nominates it to \"\"; its delete never passes our queue "
+       "filter, so it stays nominated after it is gone",
+       &RecreatedForOtherSchedulerWhileWaiting, kV136},
+      {"recreated-uid-nomination-outlives-delete", 9,
+       "nominator.deleteUnlocked by uid (backend/queue/nominator.go, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "recreated-uid-nominated-in-activeq-v1.37.2.jsonl",
+       "an update giving a queued, nominated pod a new uid leaves the old "
+       "uid's nomination; the delete of the new uid removes the pod from the "
+       "queue but looks the nominator up by the new uid: the old entry stays "
+       "after the pod is gone",
+       &RecreatedUidNominationOutlivesDelete, kV137},
       {"new-uid-merged-into-old-is-lost", 5,
        "moveToActiveQ merge, handleSchedulingFailure (v1.37)",
        "golden/regression/upstream/scheduler/"
