@@ -240,6 +240,18 @@ bool RecreatedUidNominationOutlivesDelete(const Observation& o,
          });
 }
 
+// v1.37: the same merge into the old record (an update giving a pod in
+// backoffQ a new uid, then a flush) when the merged pod is scheduled: the
+// cache assumes the old uid, so a later update of the informer's (new) uid
+// passes Cache.IsAssumedPod and is queued while the key is assumed. Only a
+// key updated to a new uid while queued.
+bool NewUidMergedIntoOldRequeued(const Observation& o, const Violation& v) {
+  return v.property == 2 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
 // handleSchedulingFailure re-reads the pod from the informer by name only:
 // when a failed incarnation's name now belongs to a pod of another
 // scheduler (re-created with a new uid), that pod is queued and nominated
@@ -693,6 +705,17 @@ const std::vector<KnownViolation>& KnownViolations() {
        "object, whose failure is skipped as re-created: the new pod reaches "
        "no queue again",
        &NewUidMergedIntoOldIsLost, kV137},
+      {"new-uid-merged-into-old-requeued-while-assumed", 2,
+       "moveToActiveQ merge, updatePodInSchedulingQueue's IsAssumedPod "
+       "(v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-merged-into-old-requeued-while-assumed.jsonl",
+       "an update giving a pod in backoffQ a new uid queues the new pod "
+       "beside the old record; the flush merges them into the old object, "
+       "which is scheduled and assumed under the old uid; a later update of "
+       "the new uid is no assumed pod's and is queued while the key is "
+       "assumed",
+       &NewUidMergedIntoOldRequeued, kV137},
       {"new-uid-old-record-outlives-binding", 3,
        "PriorityQueue.Update / Delete (backend/queue, v1.37)",
        "golden/regression/upstream/scheduler/"
