@@ -252,6 +252,17 @@ bool NewUidMergedIntoOldRequeued(const Observation& o, const Violation& v) {
          });
 }
 
+// v1.37: the same merge into the old record orders activeQ by the old
+// object: the new uid's later updates went to its own copy, so after the
+// flush the pod sorts by the priority it had before them. Only a key
+// updated to a new uid while queued.
+bool NewUidMergedIntoOldOrder(const Observation& o, const Violation& v) {
+  return v.property == 7 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
 // handleSchedulingFailure re-reads the pod from the informer by name only:
 // when a failed incarnation's name now belongs to a pod of another
 // scheduler (re-created with a new uid), that pod is queued and nominated
@@ -716,6 +727,15 @@ const std::vector<KnownViolation>& KnownViolations() {
        "the new uid is no assumed pod's and is queued while the key is "
        "assumed",
        &NewUidMergedIntoOldRequeued, kV137},
+      {"new-uid-merged-into-old-keeps-old-order", 7,
+       "moveToActiveQ merge (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-merged-into-old-keeps-old-order.jsonl",
+       "an update giving a pod in backoffQ a new uid queues the new pod "
+       "beside the old record; later updates (a lower priority) go to the "
+       "new copy, and the flush merges them into the old object: activeQ "
+       "orders the pod by its old priority",
+       &NewUidMergedIntoOldOrder, kV137},
       {"new-uid-old-record-outlives-binding", 3,
        "PriorityQueue.Update / Delete (backend/queue, v1.37)",
        "golden/regression/upstream/scheduler/"
