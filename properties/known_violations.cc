@@ -451,6 +451,25 @@ bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
          cached != nullptr && cached->uid == o.step.pod->uid;
 }
 
+// From v1.35 Pop discards a pod whose uid is in flight: the copy a
+// duplicate add queued of an assumed pod (item 50) is dropped at the head
+// of activeQ, and the pop returns the next pod, or none. Only a
+// schedule_one whose activeQ held such a copy of a pod still assumed.
+bool InFlightCopyDiscardedByPop(const Observation& o, const Violation& v) {
+  if (v.property != 7 || o.step.op != Op::kScheduleOne ||
+      o.history.layer() != Layer::kScheduler || !o.before.queue ||
+      !o.before.cache) {
+    return false;
+  }
+  const std::vector<std::string>& assumed = o.before.cache->assumed;
+  return std::any_of(o.before.queue->active.begin(),
+                     o.before.queue->active.end(), [&](const QueuedPod& q) {
+                       return o.history.AddedWhileAssumed(q.pod) &&
+                              std::binary_search(assumed.begin(), assumed.end(),
+                                                 q.pod);
+                     });
+}
+
 // docs/UPSTREAM.md item 51: the nominator is keyed by uid
 // (nominator.delete looks up nominatedPodToNode[pod.UID]) and the queue by
 // name: a delete carrying another uid than the pod the nominator holds takes
@@ -621,6 +640,15 @@ const std::vector<KnownViolation>& KnownViolations() {
        "which does not ask the cache, and PriorityQueue.Add queues it while "
        "it is assumed (hostile input)",
        &DuplicateAddOfAssumed, kAllVersions},
+      {"in-flight-copy-discarded-by-pop", 7,
+       "PriorityQueue.Pop's in-flight check (backend/queue, v1.35+), "
+       "docs/UPSTREAM.md item 50",
+       "golden/regression/upstream/scheduler/"
+       "in-flight-copy-discarded-by-pop.jsonl",
+       "the copy a duplicate add queued of a pod waiting on Permit is at the "
+       "head of activeQ, but Pop discards a pod whose uid is in flight: it "
+       "returns the next pod, or none (hostile input)",
+       &InFlightCopyDiscardedByPop, kFromV135},
       {"delete-other-uid-keeps-nomination", 9,
        "nominator.delete by uid (scheduling_queue.go), docs/UPSTREAM.md item "
        "51",
