@@ -356,7 +356,11 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
       handed_over_by_name_.erase(key);
       if (before.waiting && Contains(before.waiting, key)) {
         deleted_while_waiting_.insert(key);
-        PodPtr waiting = CacheObject(key);  // assumed when it began to wait
+        // The object assumed when the waiting pod began to wait (a later
+        // incarnation assumed under the key may be parked instead).
+        auto w = waiting_objects_.find(key);
+        PodPtr waiting =
+            w != waiting_objects_.end() ? w->second : CacheObject(key);
         if (waiting != nullptr && waiting->uid != step.pod->uid) {
           deleted_other_uid_while_waiting_.insert(key);
         }
@@ -375,6 +379,9 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
         auto it = scheduler_popped_.find(out.result->pod);
         if (it != scheduler_popped_.end() && it->second != nullptr) {
           GiveToCache(it->second);
+          if (step.permit == PermitOutcome::kWait) {
+            waiting_objects_[out.result->pod] = it->second;
+          }
         }
       }
       break;

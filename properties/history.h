@@ -279,6 +279,8 @@ class History {
   std::set<std::string> uid_changed_;
   std::set<std::string> recreated_other_scheduler_;
   std::set<std::string> deleted_other_uid_while_waiting_;
+  // Scheduler layer: the object each key last began to wait on Permit with.
+  std::map<std::string, PodPtr> waiting_objects_;
   std::set<std::string> deleted_waiting_not_assumed_;
   std::set<std::string> handed_over_by_name_;
   std::set<std::string> uid_changed_nominated_;
