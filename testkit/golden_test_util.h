@@ -187,6 +187,27 @@ inline const std::vector<std::string>& GoldenSample() {
       "deleting-parked-pod-requeued-by-update-v1.35.4.jsonl",
       "regression/upstream/scheduler/"
       "gated-pod-recreated-for-other-scheduler-panics.jsonl",
+      // The v1.35+ scheduler-layer entries of the registry, each on its
+      // recorded trace.
+      "regression/upstream/scheduler/"
+      "failure-requeues-assumed-recreated-pod.jsonl",
+      "regression/upstream/scheduler/in-flight-copy-discarded-by-pop.jsonl",
+      "regression/upstream/scheduler/new-uid-in-backoff-lost.jsonl",
+      "regression/upstream/scheduler/new-uid-in-backoff-outlives-binding.jsonl",
+      "regression/upstream/scheduler/"
+      "new-uid-in-backoff-queued-beside-cycle.jsonl",
+      "regression/upstream/scheduler/"
+      "new-uid-merged-into-old-keeps-old-order.jsonl",
+      "regression/upstream/scheduler/"
+      "new-uid-merged-into-old-requeued-while-assumed.jsonl",
+      "regression/upstream/scheduler/"
+      "recreated-other-scheduler-stays-queued-when-bound.jsonl",
+      "regression/upstream/scheduler/"
+      "recreated-other-scheduler-waiting-stays-nominated.jsonl",
+      "regression/upstream/scheduler/"
+      "recreated-uid-deleting-waiting-requeued.jsonl",
+      "regression/upstream/scheduler/"
+      "recreated-uid-nominated-in-activeq-v1.37.2.jsonl",
   };
   return *sample;
 }
