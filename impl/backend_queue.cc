@@ -116,6 +116,9 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up)
     for (const std::string& p : e.plugins) {
       reg.plugins.push_back(InternPlugin(p));
     }
+    // A scripted "QueueSkip" hint never requeues; "Error" is treated as
+    // Queue, as the default hint answers.
+    reg.skips = e.hint == "QueueSkip";
     registrations_.push_back(std::move(reg));
   }
   registered_plugins_ = plugin_names_.size();
@@ -263,14 +266,18 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits,
   e.wildcard = resource == kWildCardResource && bits == action::kAll;
   e.matched.assign(registered_plugins_, 0);
   bool any = false;
+  bool gates_registered = false;
   for (const Registration& reg : registrations_) {
     if (!MatchClusterEvents(reg, resource, bits)) continue;
     any = true;
-    for (uint16_t p : reg.plugins) e.matched[p] = 1;
+    for (uint16_t p : reg.plugins) {
+      if (!reg.skips) e.matched[p] = 1;
+      gates_registered = gates_registered || p == scheduling_gates_;
+    }
   }
   const bool hint_maps = !profiles_.empty();
   e.of_interest = e.wildcard || (hint_maps && any);
-  e.gate_match = hint_maps && e.matched[scheduling_gates_] != 0;
+  e.gate_match = hint_maps && gates_registered;
   e.nominates = nominates;
   const EventId eid = static_cast<EventId>(events_.size());
   events_.push_back(std::move(e));

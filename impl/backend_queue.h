@@ -110,6 +110,8 @@ class BackendQueue {
   // upstream: AddUnschedulablePodIfNotPresent (the cycle is not read);
   // calls Done in every case.
   QueueResult AddUnschedulablePodIfNotPresent(Handle h);
+  // upstream: Done(uid) for the pod the handle holds (q_done).
+  void DoneHandle(Handle h) { Done(slab_[h].pod->uid); }
   int64_t SchedulingCycle() const { return scheduling_cycle_; }
   // Whether upstream's queue panicked in this step (a gated pod's
   // PreEnqueue under a profile without its gating plugin): the step is
@@ -171,13 +173,15 @@ class BackendQueue {
     // Labelled UnschedulablePodAdd or UnschedulablePodUpdate: before v1.37
     // moveToActiveQ nominates a pod it moves for it.
     bool nominates = false;
-    std::vector<char> matched;  // plugin id -> a matching key names it
+    // plugin id -> a matching key names it with a hint answering Queue
+    std::vector<char> matched;
   };
   // A clusterEventMap entry naming plugins: a key of the QueueingHint map.
   struct Registration {
     uint16_t resource = 0;
     int32_t bits = 0;
     std::vector<uint16_t> plugins;
+    bool skips = false;  // its hint answers QueueSkip (E14)
   };
   // An element of the in-flight list: a popped pod, or an event.
   struct InFlight {

@@ -140,6 +140,48 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            "implemented (",
                            up->version, " runs with it off)"));
   }
+  // Scripted hints (docs/FORMAT.md, E14) exist from v1.35; impl runs the
+  // constant ones, not yet the plugins' own.
+  const auto& map = header.config.cluster_event_map;
+  for (size_t i = 0; i < map.size(); ++i) {
+    const std::string& hint = map[i].hint;
+    if (hint.empty() || hint == "Queue" || header.layer == Layer::kCache) {
+      continue;
+    }
+    if (!up->queueing_hints) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: config.clusterEventMap[", i, "].hint \"", hint,
+          "\" is refused: ", up->version, " has no QueueingHints"));
+    }
+    if (hint == "plugin" && header.layer == Layer::kQueue) {
+      return absl::UnimplementedError(
+          "impl: the plugins' own QueueingHint functions (hint \"plugin\") "
+          "are not implemented yet");
+    }
+  }
+  if (up->queueing_hints) {
+    if (auto it = features.find("SchedulerPopFromBackoffQ");
+        it != features.end() && !it->second) {
+      return absl::UnimplementedError(absl::StrCat(
+          "impl: features.SchedulerPopFromBackoffQ: false is not implemented "
+          "yet (",
+          up->version, ")"));
+    }
+    if (auto it = features.find("SchedulerAsyncAPICalls");
+        it != features.end() && it->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: features.SchedulerAsyncAPICalls: true is not implemented (",
+          up->version, " runs with it at its default, off)"));
+    }
+    if (auto it = features.find("SchedulerPreQueueingHints");
+        it != features.end() && it->second &&
+        UpstreamAtLeast(up->version, "v1.37.2")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: features.SchedulerPreQueueingHints: true is not implemented "
+          "(",
+          up->version, " runs with it at its default, off)"));
+    }
+  }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // implemented (all but the cache and queue layers) is refused as
   // unimplemented, so that its traces are skipped rather than judged.

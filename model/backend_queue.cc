@@ -66,6 +66,18 @@ QueueingHint DefaultQueueingHintFn(const Pod&, const EventObjects&) {
   return QueueingHint::kQueue;
 }
 
+// A scripted hint function (docs/FORMAT.md, E14): a constant answer.
+// "Error" answers Queue: isPodWorthRequeuing treats a hint function's error
+// as Queue.
+QueueingHintFn ScriptedQueueingHintFn(const std::string& hint) {
+  if (hint == "QueueSkip") {
+    return [](const Pod&, const EventObjects&) {
+      return QueueingHint::kQueueSkip;
+    };
+  }
+  return DefaultQueueingHintFn;  // "", "Queue", "Error"
+}
+
 QueueingHintMap QueueingHintMapOfClusterEventMap(
     const std::vector<ClusterEventMapEntry>& cluster_event_map) {
   QueueingHintMap map;
@@ -74,7 +86,7 @@ QueueingHintMap QueueingHintMapOfClusterEventMap(
     QueueingHintMapEntry& entry = map.emplace_back();
     entry.event = Registered(e);
     for (const std::string& plugin : e.plugins) {
-      entry.fns.push_back({plugin, DefaultQueueingHintFn});
+      entry.fns.push_back({plugin, ScriptedQueueingHintFn(e.hint)});
     }
   }
   return map;

@@ -252,8 +252,8 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   absl::StatusOr<Upstream> profile =
       UpstreamProfile(EffectiveUpstream(header.upstream));
   if (!profile.ok()) return profile.status();
-  const Upstream& up = *profile;
-  const std::string& version = up.version;
+  Upstream up = *profile;
+  const std::string version = up.version;
   const auto& features = header.config.features;
   if (up.pod_scheduling_readiness_locked_on) {
     if (auto it = features.find("PodSchedulingReadiness");
@@ -274,6 +274,50 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
             : absl::StrCat(
                   "model: features.SchedulerQueueingHints is not modelled (",
                   version, " runs with it off)"));
+  }
+  // The hints a queue-layer trace scripts (docs/FORMAT.md, E14) exist from
+  // v1.35: before, a hint other than the default is refused.
+  if (!up.queueing_hints && header.layer != Layer::kCache) {
+    const auto& map = header.config.cluster_event_map;
+    for (size_t i = 0; i < map.size(); ++i) {
+      if (!map[i].hint.empty() && map[i].hint != "Queue") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model: config.clusterEventMap[", i, "].hint \"", map[i].hint,
+            "\" is refused: ", version,
+            " has no QueueingHints (hints are scripted from v1.35.4)"));
+      }
+    }
+  }
+  // The plugins' own hint functions in the queue layer are not modelled
+  // yet: such a trace is skipped, not judged.
+  if (up.queueing_hints && header.layer == Layer::kQueue) {
+    for (const ClusterEventMapEntry& e : header.config.cluster_event_map) {
+      if (e.hint == "plugin") {
+        return absl::UnimplementedError(
+            "model: the plugins' own QueueingHint functions (hint "
+            "\"plugin\") are not modelled yet in the queue layer");
+      }
+    }
+  }
+  // The gates of the queue from v1.35 (What each version accepts).
+  if (up.queueing_hints) {
+    if (auto it = features.find("SchedulerPopFromBackoffQ");
+        it != features.end()) {
+      up.pop_from_backoff_q = it->second;
+    }
+    if (auto it = features.find("SchedulerAsyncAPICalls");
+        it != features.end() && it->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: features.SchedulerAsyncAPICalls: true is not modelled (",
+          version, " runs with it at its default, off)"));
+    }
+    if (auto it = features.find("SchedulerPreQueueingHints");
+        it != features.end() && it->second &&
+        UpstreamAtLeast(version, "v1.37.2")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: features.SchedulerPreQueueingHints: true is not modelled (",
+          version, " runs with it at its default, off)"));
+    }
   }
   // The versions from v1.35 on come layer by layer: a layer not yet
   // modelled is refused as unimplemented, so that its traces are
