@@ -135,11 +135,12 @@ bool BackendQueue::ActiveLess::operator()(uint32_t a, uint32_t b) const {
   return pa > pb || (pa == pb && ra.timestamp < rb.timestamp);
 }
 
-// upstream: backoffQueue.lessBackoffCompletedWithPriority.
+// upstream: backoffQueue.lessBackoffCompletedWithPriority (with
+// SchedulerPopFromBackoffQ off, lessBackoffCompleted: by expiry alone).
 bool BackendQueue::BackoffLess::operator()(uint32_t a, uint32_t b) const {
   const TimeNs ea = q->slab_[a].backoff_expiry;
   const TimeNs eb = q->slab_[b].backoff_expiry;
-  if (ea != eb) return ea < eb;
+  if (ea != eb || !q->up_.pop_from_backoff_q) return ea < eb;
   return ActiveLess{q}(a, b);
 }
 
@@ -358,8 +359,10 @@ uint32_t BackendQueue::BackoffQDelete(uint32_t key) {
 // Backoff.
 
 // upstream: backoffQueue.alignToWindow: one-second windows
-// (backoffQOrderingWindowDuration), Go's Time.Truncate.
+// (backoffQOrderingWindowDuration), Go's Time.Truncate; with
+// SchedulerPopFromBackoffQ off, no alignment.
 TimeNs BackendQueue::AlignToWindow(TimeNs t) const {
+  if (!up_.pop_from_backoff_q) return t;
   TimeNs q = t / kNsPerSec;
   if (t % kNsPerSec != 0 && t < 0) --q;
   return q * kNsPerSec;
@@ -436,7 +439,9 @@ void BackendQueue::RunPreEnqueuePlugins(uint32_t h) {
 bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
                                  bool nominate) {
   Ref(h);
-  if (!moves_from_backoff_q) RunPreEnqueuePlugins(h);
+  if (!(up_.pop_from_backoff_q && moves_from_backoff_q)) {
+    RunPreEnqueuePlugins(h);
+  }
   const bool gated = slab_[h].gated;
   const uint32_t key = slab_[h].key;
   const bool leaves = up_.move_to_active_leaves_other_queues;
@@ -460,9 +465,10 @@ bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
 }
 
 // upstream: moveToBackoffQ.
+// PreEnqueue runs here only with SchedulerPopFromBackoffQ on.
 bool BackendQueue::MoveToBackoffQ(uint32_t h) {
   Ref(h);
-  RunPreEnqueuePlugins(h);
+  if (up_.pop_from_backoff_q) RunPreEnqueuePlugins(h);
   const bool gated = slab_[h].gated;
   if (gated) {
     if (up_.gated_pod_replaces_unschedulable_record ||
@@ -569,8 +575,10 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
       const Strategy s = IsPodWorthRequeuing(slab_[h], e, new_pod)
                              ? Strategy::kAfterBackoff
                              : Strategy::kSkip;
-      if (RequeuePodWithQueueingStrategy(h, s, events_[e].nominates) !=
-          Queue::kUnschedulable) {
+      const Queue went =
+          RequeuePodWithQueueingStrategy(h, s, events_[e].nominates);
+      if (went == Queue::kActive ||
+          (up_.pop_from_backoff_q && went == Queue::kBackoff)) {
         break;
       }
     }
@@ -664,7 +672,7 @@ std::optional<BackendQueue::Handle> BackendQueue::PopHandle() {
     uint32_t h;
     if (!active_.empty()) {
       h = active_.Pop();
-    } else if (!backoff_.empty()) {
+    } else if (up_.pop_from_backoff_q && !backoff_.empty()) {
       h = backoff_.Pop();
     } else {
       return std::nullopt;

@@ -61,7 +61,8 @@ class BackendQueue {
   // extractor.
   using PodEvents = absl::InlinedVector<EventId, 5>;
 
-  // `up` must have queueing_hints and pop_from_backoff_q on.
+  // `up` must have queueing_hints on; pop_from_backoff_q may be off
+  // (SchedulerPopFromBackoffQ: false).
   BackendQueue(const Config& config, const Upstream& up);
   BackendQueue(const BackendQueue&) = delete;
   BackendQueue& operator=(const BackendQueue&) = delete;

@@ -161,11 +161,8 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   }
   if (up->queueing_hints) {
     if (auto it = features.find("SchedulerPopFromBackoffQ");
-        it != features.end() && !it->second) {
-      return absl::UnimplementedError(absl::StrCat(
-          "impl: features.SchedulerPopFromBackoffQ: false is not implemented "
-          "yet (",
-          up->version, ")"));
+        it != features.end()) {
+      up->pop_from_backoff_q = it->second;
     }
     if (auto it = features.find("SchedulerAsyncAPICalls");
         it != features.end() && it->second) {

@@ -75,9 +75,9 @@ TEST(UpstreamTest, ConfigsAVersionCannotRunAreRefused) {
 }
 
 // docs/FORMAT.md, What each version accepts (E14): scripted hints are
-// refused before v1.35; the plugins' own hints and SchedulerPopFromBackoffQ
-// off are not implemented yet (skipped, not judged); the gates impl does
-// not model are refused on.
+// refused before v1.35; the plugins' own hints are not implemented yet
+// (skipped, not judged); SchedulerPopFromBackoffQ is as given; the gates
+// impl does not model are refused on.
 TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
   TraceHeader h = Header("v1.30.12");
   h.layer = Layer::kQueue;
@@ -89,9 +89,9 @@ TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
   EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
   h.config.cluster_event_map[0].hint = "";
   h.config.features["SchedulerPopFromBackoffQ"] = false;
-  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_FALSE(UpstreamFor(h)->pop_from_backoff_q);
   h.config.features["SchedulerPopFromBackoffQ"] = true;
-  EXPECT_TRUE(UpstreamFor(h).ok());
+  EXPECT_TRUE(UpstreamFor(h)->pop_from_backoff_q);
   h.config.features["SchedulerAsyncAPICalls"] = true;
   EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kInvalidArgument);
   h.config.features.erase("SchedulerAsyncAPICalls");

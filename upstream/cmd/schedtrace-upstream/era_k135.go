@@ -24,11 +24,6 @@ func checkFeatures(c *config) error {
 	if c.Features["SchedulerPreQueueingHints"] && hasPreQueueingHintsGate {
 		return fmt.Errorf("features.SchedulerPreQueueingHints: true is refused: not modelled (%s runs with the gate at its default, off)", upstreamVersion)
 	}
-	for i, e := range c.ClusterEventMap {
-		if e.Hint == "plugin" {
-			return fmt.Errorf("config.clusterEventMap[%d].hint: \"plugin\" is not wired in this recorder yet", i)
-		}
-	}
 	return nil
 }
 

@@ -59,7 +59,7 @@ func (q *eraQueue) addUnschedulable(pInfo *framework.QueuedPodInfo, plugins []st
 
 // done: this queue has no Done, so q_done cannot be applied here.
 func (q *eraQueue) done(*framework.QueuedPodInfo) error {
-	return notApplicable{"q_done: the queue of " + upstreamVersion + " has no Done"}
+	return notApplicable{"the queue of " + upstreamVersion + " has no Done"}
 }
 
 func (q *eraQueue) activate(pods map[string]*v1.Pod) { q.Activate(pods) }

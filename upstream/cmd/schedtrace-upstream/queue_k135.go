@@ -37,7 +37,8 @@ package main
 //   - q_done is Done for the pod the latest q_pop of the key returned.
 //   - A clusterEventMap entry's hint scripts each of its plugins' hint
 //     functions: Queue (the default one), QueueSkip, or Error (a function
-//     that fails, which the queue reads as Queue).
+//     that fails, which the queue reads as Queue), or "plugin": the
+//     plugin's own, from its EventsToRegister (pluginQueueingHint).
 //   - SchedulerPopFromBackoffQ is the header's, at its default when absent.
 
 import (
@@ -49,14 +50,17 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -121,6 +125,62 @@ func errorQueueingHint(klog.Logger, *v1.Pod, interface{}, interface{}) (fwk.Queu
 	return fwk.QueueSkip, errScriptedHint
 }
 
+// hintHandle is the framework handle the plugins behind a "plugin" hint are
+// built with. Building them and their hint functions read only
+// SharedDRAManager of it, which is nil: no DRA manager (the default
+// profile's has no device classes, and the traces' requests are cpu,
+// memory and extended resources of nodes).
+type hintHandle struct{ fwk.Handle }
+
+func (hintHandle) SharedDRAManager() fwk.SharedDRAManager { return nil }
+
+// pluginArgs is the args the scheduler's defaults give a plugin.
+func pluginArgs(name string) apiruntime.Object {
+	switch name {
+	case "NodeAffinity":
+		return &schedconfig.NodeAffinityArgs{}
+	case "NodeResourcesFit":
+		return &schedconfig.NodeResourcesFitArgs{ScoringStrategy: &schedconfig.ScoringStrategy{
+			Type:      schedconfig.LeastAllocated,
+			Resources: []schedconfig.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}},
+		}}
+	}
+	return nil
+}
+
+// pluginQueueingHint is the plugin's own hint function for a registered
+// event (docs/FORMAT.md, E14): the plugin built as the in-tree registry
+// builds it, and of its EventsToRegister the first registration of the
+// event's resource whose actions meet the event's; none, or one without a
+// function, is the default hint.
+func pluginQueueingHint(name string, ev fwk.ClusterEvent) (fwk.QueueingHintFn, error) {
+	factory, ok := frameworkplugins.NewInTreeRegistry()[name]
+	if !ok {
+		return nil, fmt.Errorf("hint \"plugin\": no in-tree plugin %q", name)
+	}
+	pl, err := factory(context.Background(), pluginArgs(name), hintHandle{})
+	if err != nil {
+		return nil, fmt.Errorf("hint \"plugin\": building %s: %v", name, err)
+	}
+	ext, ok := pl.(fwk.EnqueueExtensions)
+	if !ok {
+		return defaultQueueingHint, nil
+	}
+	events, err := ext.EventsToRegister(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		if e.Event.Resource == ev.Resource && e.Event.ActionType&ev.ActionType != 0 {
+			if e.QueueingHintFn == nil {
+				return defaultQueueingHint, nil
+			}
+			return e.QueueingHintFn, nil
+		}
+	}
+	return defaultQueueingHint, nil
+}
+
 // scriptedQueueingHint is the hint function of a clusterEventMap entry's
 // hint: the default one for "" and "Queue".
 func scriptedQueueingHint(hint string) fwk.QueueingHintFn {
@@ -140,7 +200,7 @@ func scriptedQueueingHint(hint string) fwk.QueueingHintFn {
 // without any entry still gets its (empty) map, as the scheduler builds one
 // per profile; the queue requeues a pod of a scheduler name it has no map
 // for on any event.
-func queueingHintMap(c *config) queue.QueueingHintMapPerProfile {
+func queueingHintMap(c *config) (queue.QueueingHintMapPerProfile, error) {
 	type pluginHint struct{ plugin, hint string }
 	perEvent := map[fwk.ClusterEvent]sets.Set[pluginHint]{}
 	var order []fwk.ClusterEvent
@@ -174,14 +234,21 @@ func queueingHintMap(c *config) queue.QueueingHintMapPerProfile {
 				return list[i].hint < list[j].hint
 			})
 			for _, ph := range list {
+				fn := scriptedQueueingHint(ph.hint)
+				if ph.hint == "plugin" {
+					var err error
+					if fn, err = pluginQueueingHint(ph.plugin, ev); err != nil {
+						return nil, err
+					}
+				}
 				hints[ev] = append(hints[ev], &queue.QueueingHintFunction{
-					PluginName: ph.plugin, QueueingHintFn: scriptedQueueingHint(ph.hint),
+					PluginName: ph.plugin, QueueingHintFn: fn,
 				})
 			}
 		}
 		m[profile] = hints
 	}
-	return m
+	return m, nil
 }
 
 // namedPreEnqueue is a PreEnqueue plugin of a name upstream has no plugin
@@ -231,6 +298,10 @@ func newQueueLayer(c *config) (layerSystem, error) {
 	if err := setFeatureGates(c); err != nil {
 		return nil, err
 	}
+	hintMap, err := queueingHintMap(c)
+	if err != nil {
+		return nil, err
+	}
 	prioritySort := &queuesort.PrioritySort{}
 	l := &queueLayer{
 		less:    prioritySort.Less,
@@ -245,7 +316,7 @@ func newQueueLayer(c *config) (layerSystem, error) {
 		queue.WithPodInitialBackoffDuration(ms(c.PodInitialBackoffMs)),
 		queue.WithPodMaxBackoffDuration(ms(c.PodMaxBackoffMs)),
 		queue.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
-		queue.WithQueueingHintMapPerProfile(queueingHintMap(c)),
+		queue.WithQueueingHintMapPerProfile(hintMap),
 		queue.WithPreEnqueuePluginMap(pre),
 		// The scheduler always gives the queue a recorder; the queue calls
 		// it unchecked.
