@@ -95,6 +95,40 @@ absl::Status ReadChoice(const FieldReader& r, const json& obj,
                                    absl::StrJoin(choices, ", "), ")"));
 }
 
+// A clusterEventMap entry's `hint` (docs/FORMAT.md, E14): absent, "Queue",
+// "QueueSkip", "Error", or "plugin" for entries whose every plugin is one
+// the scheduler profile runs (those have a QueueingHint function of their
+// own).
+absl::Status ReadHint(const FieldReader& r, const json& e,
+                      const std::string& path, ClusterEventMapEntry* entry) {
+  JF_RETURN_IF_ERROR(r.String(e, path, "hint", &entry->hint));
+  const std::string& hint = entry->hint;
+  if (FieldReader::Find(e, "hint") == nullptr) return absl::OkStatus();
+  if (hint != "Queue" && hint != "QueueSkip" && hint != "Error" &&
+      hint != "plugin") {
+    return r.Error(FieldPath(path, "hint"),
+                   absl::StrCat("unknown hint \"", hint,
+                                "\" (expected Queue, QueueSkip, Error or "
+                                "plugin)"));
+  }
+  if (hint != "plugin") return absl::OkStatus();
+  for (size_t i = 0; i < entry->plugins.size(); ++i) {
+    const std::string& name = entry->plugins[i];
+    if (name != "NodeUnschedulable" && name != "NodeName" &&
+        name != "TaintToleration" && name != "NodeAffinity" &&
+        name != "NodeResourcesFit" && name != "SchedulingGates") {
+      return r.Error(
+          IndexPath(FieldPath(path, "plugins"), i),
+          absl::StrCat("hint \"plugin\" needs a plugin of the scheduler "
+                       "profile (NodeUnschedulable, NodeName, "
+                       "TaintToleration, NodeAffinity, NodeResourcesFit, "
+                       "SchedulingGates), got \"",
+                       name, "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadConfig(const FieldReader& r, const json& c, Config* config) {
   const std::string p = "config";
   JF_RETURN_IF_ERROR(
@@ -126,6 +160,7 @@ absl::Status ReadConfig(const FieldReader& r, const json& c, Config* config) {
           r.String(e, path, "resource", &entry.resource, kRequired));
       JF_RETURN_IF_ERROR(r.StringList(e, path, "actions", &entry.actions));
       JF_RETURN_IF_ERROR(r.StringList(e, path, "plugins", &entry.plugins));
+      JF_RETURN_IF_ERROR(ReadHint(r, e, path, &entry));
       config->cluster_event_map.push_back(std::move(entry));
     }
   }
@@ -211,6 +246,9 @@ class StepArgs {
       case Arg::kPreBind:
       case Arg::kBindResult:
         return Outcome(a.arg, key);
+      case Arg::kMoveOld:
+      case Arg::kMoveNew:
+        return EventObject(a.arg, key);
     }
     return absl::OkStatus();
   }
@@ -306,6 +344,31 @@ class StepArgs {
     JF_RETURN_IF_ERROR(
         r_.String(*event, p, "action", &step_.event.action, kRequired));
     return r_.String(*event, p, "label", &step_.event.label);
+  }
+
+  // q_move_all's `old` or `new`: absent or null is nil; a pod (a `$ref`
+  // too) for an event of a pod resource or "*", a node for a Node event.
+  // The event is read before (the op table's order). A move's objects do
+  // not become the latest of their keys.
+  absl::Status EventObject(Arg arg, absl::string_view key) {
+    if (FieldReader::Find(j_, key) == nullptr) return absl::OkStatus();
+    std::optional<EventObjectKind> kind =
+        EventObjectKindOf(step_.event.resource);
+    if (!kind) {
+      return r_.Error(
+          key, absl::StrCat("an event of resource \"", step_.event.resource,
+                            "\" carries no object (only Node, "
+                            "a pod resource or \"*\" do)"));
+    }
+    const bool old = arg == Arg::kMoveOld;
+    if (*kind == EventObjectKind::kNode) {
+      return NodeArg(key, old ? &step_.old_node : &step_.new_node);
+    }
+    const size_t carried = carried_.size();
+    JF_RETURN_IF_ERROR(
+        PodArg(key, /*nullable=*/true, old ? &step_.old_pod : &step_.new_pod));
+    carried_.resize(carried);
+    return absl::OkStatus();
   }
 
   // A scripted answer: reserve, permit, prebind, bind.

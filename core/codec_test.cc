@@ -19,6 +19,7 @@ namespace {
 using nlohmann::json;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kQueueHeader[] =
     R"({"schedtrace":1,"name":"t","layer":"queue","config":{}})";
@@ -316,8 +317,13 @@ TEST(HeaderCodecTest, EveryConfigKeyRoundTrips) {
   h.config.assumed_pod_ttl_ms = 30000;
   h.config.profiles = {"default-scheduler", "other"};
   h.config.features = {{"PodSchedulingReadiness", true}, {"X", false}};
-  h.config.cluster_event_map = {{"Node", {"Add", "UpdateNodeTaint"}, {"A"}},
-                                {"*", {"All"}, {}}};
+  h.config.cluster_event_map = {
+      {"Node", {"Add", "UpdateNodeTaint"}, {"A"}},
+      {"*", {"All"}, {}},
+      {"Node", {"Add"}, {"B"}, "QueueSkip"},
+      {"Pod", {"Delete"}, {"C"}, "Queue"},
+      {"Node", {"Add"}, {"D"}, "Error"},
+      {"Node", {"Add"}, {"NodeAffinity", "NodeResourcesFit"}, "plugin"}};
   h.config.pre_enqueue_plugins = {{"default-scheduler", {"SchedulingGates"}}};
   h.config.plugins = {{"filter", {"NodeName", "TaintToleration"}},
                       {"score", {"TraceScore"}}};
@@ -426,6 +432,18 @@ std::vector<Step> OneStepPerOp(Layer layer) {
       Step& mv3 = add(Op::kQMoveAll);
       mv3.event = {"Pod", "Delete", "AssignedPodDelete"};
       mv3.precheck = std::vector<std::string>{};
+      Step& mv4 = add(Op::kQMoveAll);  // E14: a Node event's nodes
+      mv4.event = {"Node", "UpdateNodeLabel", ""};
+      mv4.old_node = node("n1");
+      mv4.new_node = node("n1");
+      Step& mv5 = add(Op::kQMoveAll);  // a pod event's pods, new only
+      mv5.event = {"AssignedPod", "Delete", ""};
+      mv5.new_pod = pod("c");
+      Step& mv6 = add(Op::kQMoveAll);
+      mv6.event = {"*", "All", "ForceActivate"};
+      mv6.old_pod = pod("a");
+      mv6.new_pod = pod_v2("a");
+      add(Op::kQDone).pod_key = "ns/a";
       add(Op::kQAssignedPodAdded).pod = pod("c");
       add(Op::kQAssignedPodUpdated).pod = pod("c");
       Step& nom = add(Op::kQNominate);
@@ -1034,6 +1052,68 @@ TEST(BadInputTest, RefToAPodNoEarlierStepCarried) {
           R"({"t":2,"op":"q_update","old":null,"new":{"metadata":{"name":"a","namespace":"ns"}},"expect":[]}
 {"t":3,"op":"q_delete","pod":{"$ref":"ns/a"}})"),
       "2", "field \"expect\"");
+}
+
+TEST(BadInputTest, BadHintNamesTheEntry) {
+  auto trace = [](const std::string& entry) {
+    return absl::StrCat(
+        R"({"schedtrace":1,"layer":"queue","upstream":"v1.37.2",)",
+        R"("config":{"clusterEventMap":[{"resource":"Node","actions":["Add"],)",
+        R"("plugins":["NodeName"]},)", entry, "]}}\n");
+  };
+  ExpectBad(trace(R"({"resource":"Node","plugins":["A"],"hint":"Skip"})"), "1",
+            "field \"config.clusterEventMap[1].hint\": unknown hint \"Skip\"");
+  ExpectBad(trace(R"({"resource":"Node","plugins":["A"],"hint":""})"), "1",
+            "config.clusterEventMap[1].hint");
+  ExpectBad(trace(R"({"resource":"Node","plugins":["A"],"hint":3})"), "1",
+            "config.clusterEventMap[1].hint");
+  ExpectBad(trace(R"({"resource":"Node","plugins":["NodeName","TraceReserve"],)"
+                  R"("hint":"plugin"})"),
+            "1",
+            "field \"config.clusterEventMap[1].plugins[1]\": hint \"plugin\" "
+            "needs a plugin of the scheduler profile");
+  // Absent and null are the default; an absent hint is not written back.
+  absl::StatusOr<Trace> t =
+      Parse(trace(R"({"resource":"Node","plugins":["A"],"hint":null})"));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->header.config.cluster_event_map[1].hint, "");
+  EXPECT_THAT(EncodeHeader(t->header), Not(HasSubstr("hint")));
+}
+
+TEST(BadInputTest, MoveObjectsFollowTheEventResource) {
+  const std::string pod =
+      R"({"metadata":{"namespace":"d","name":"p","uid":"u"}})";
+  const std::string node = R"({"metadata":{"name":"n1"}})";
+  ExpectBad(QueueTrace(absl::StrCat(
+                R"({"t":1,"op":"q_move_all","event":{"resource":)",
+                R"("PersistentVolume","action":"Add"},"new":)", pod, "}\n")),
+            "2",
+            "field \"new\": an event of resource \"PersistentVolume\" "
+            "carries no object");
+  // A Node event reads nodes: a pod's fields are not a node's.
+  ExpectBad(QueueTrace(absl::StrCat(
+                R"({"t":1,"op":"q_move_all","event":{"resource":"Node",)",
+                R"("action":"Add"},"old":"n1"})", "\n")),
+            "2", "field \"old\"");
+  // A pod event reads pods, a $ref too, and does not make them latest.
+  absl::StatusOr<Trace> t = Parse(QueueTrace(absl::StrCat(
+      R"({"t":1,"op":"q_add","pod":)", pod, "}\n",
+      R"({"t":2,"op":"q_move_all","event":{"resource":"*","action":"All"},)",
+      R"("new":{"$ref":"d/p"},"old":null})", "\n",
+      R"({"t":3,"op":"q_move_all","event":{"resource":"Node","action":"Add"},)",
+      R"("new":)", node, "}\n", R"({"t":4,"op":"q_done","pod":"d/p"})", "\n")));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->steps[1].new_pod, t->steps[0].pod);
+  EXPECT_EQ(t->steps[1].old_pod, nullptr);
+  ASSERT_NE(t->steps[2].new_node, nullptr);
+  EXPECT_EQ(t->steps[2].new_node->name, "n1");
+  EXPECT_EQ(t->steps[2].old_node, nullptr);
+  EXPECT_EQ(t->steps[3].op, Op::kQDone);
+  EXPECT_EQ(t->steps[3].pod_key, "d/p");
+  // q_done needs its key.
+  ExpectBad(QueueTrace(R"({"t":1,"op":"q_done"})"
+                       "\n"),
+            "2", "field \"pod\": missing");
 }
 
 TEST(BadInputTest, ReadTraceFileNamesTheRealPath) {

@@ -34,9 +34,11 @@ JsonMembers HeaderMembers(const TraceHeader& h) {
   if (c.features.empty()) config["features"] = json::object();
   json events = json::array();
   for (const ClusterEventMapEntry& e : c.cluster_event_map) {
-    events.push_back({{"resource", e.resource},
-                      {"actions", StringListJson(e.actions)},
-                      {"plugins", StringListJson(e.plugins)}});
+    json entry = {{"resource", e.resource},
+                  {"actions", StringListJson(e.actions)},
+                  {"plugins", StringListJson(e.plugins)}};
+    if (!e.hint.empty()) entry["hint"] = e.hint;
+    events.push_back(std::move(entry));
   }
   config["clusterEventMap"] = std::move(events);
   if (!c.pre_enqueue_plugins.empty()) {
@@ -141,6 +143,21 @@ bool ArgJson(const Step& step, Arg arg, json* out) {
     case Arg::kBindResult:
       *out = step.bind_ok ? "ok" : "error";
       return true;
+    case Arg::kMoveOld:
+    case Arg::kMoveNew: {
+      const bool old = arg == Arg::kMoveOld;
+      const PodPtr& pod = old ? step.old_pod : step.new_pod;
+      const NodePtr& node = old ? step.old_node : step.new_node;
+      if (pod != nullptr) {
+        *out = PodArg(pod);
+        return true;
+      }
+      if (node != nullptr) {
+        *out = NodeArg(node);
+        return true;
+      }
+      return false;
+    }
   }
   return false;
 }

@@ -45,7 +45,10 @@ constexpr OpSpec kOps[] = {
     {Op::kQMoveAll,
      "q_move_all",
      kQ,
-     {{Arg::kMoveEvent, "event"}, {Arg::kPrecheck, "precheck", kOpt}}},
+     {{Arg::kMoveEvent, "event"},
+      {Arg::kPrecheck, "precheck", kOpt},
+      {Arg::kMoveOld, "old", kOpt},
+      {Arg::kMoveNew, "new", kOpt}}},
     {Op::kQAssignedPodAdded,
      "q_assigned_pod_added",
      kQ,
@@ -144,6 +147,8 @@ constexpr OpSpec kOps[] = {
      {kPodKeyArg,
       {Arg::kPreBind, "prebind", kOpt},
       {Arg::kBindResult, "bind", kOpt}}},
+    // queue layer from v1.35: the scheduler's Done for a pod in flight
+    {Op::kQDone, "q_done", kQ, {kPodKeyArg}},
 };
 
 // Every Op has exactly one entry, at its own index: Op's enumerators are
@@ -211,6 +216,16 @@ std::optional<Op> DeliveryOp(Layer layer, bool node, Delivery event) {
         spec.HasKind(node ? ArgKind::kNodeObject : ArgKind::kPodObject)) {
       return spec.op;
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<EventObjectKind> EventObjectKindOf(std::string_view resource) {
+  if (resource == "Node") return EventObjectKind::kNode;
+  if (resource == "Pod" || resource == "AssignedPod" ||
+      resource == "UnscheduledPod" || resource == "TargetPod" ||
+      resource == "*") {
+    return EventObjectKind::kPod;
   }
   return std::nullopt;
 }

@@ -34,16 +34,17 @@ namespace schedtrace {
 
 // What an argument is, on the wire and in Step.
 enum class ArgKind {
-  kPodObject,   // a pod (docs/FORMAT.md "Objects"), or {"$ref": key}
-  kNodeObject,  // a node
-  kPodKey,      // "ns/name" of a pod
-  kKeyList,     // a list of pod keys
-  kPluginList,  // a list of plugin names
-  kCycle,       // a scheduling cycle: an integer or "current"
-  kEvent,       // a cluster event, or one of its members
-  kNodeName,    // a node's name (may be "")
-  kFlag,        // a boolean
-  kOutcome,     // what a scripted plugin answers ("ok"/"error", ...)
+  kPodObject,    // a pod (docs/FORMAT.md "Objects"), or {"$ref": key}
+  kNodeObject,   // a node
+  kPodKey,       // "ns/name" of a pod
+  kKeyList,      // a list of pod keys
+  kPluginList,   // a list of plugin names
+  kCycle,        // a scheduling cycle: an integer or "current"
+  kEvent,        // a cluster event, or one of its members
+  kNodeName,     // a node's name (may be "")
+  kFlag,         // a boolean
+  kOutcome,      // what a scripted plugin answers ("ok"/"error", ...)
+  kEventObject,  // a pod or a node, as the step's event's resource says
 };
 
 // Every argument an op can take: which Step member(s) it fills.
@@ -69,6 +70,8 @@ enum class Arg {
   kPermit,                // outcome allow/wait/reject -> Step::permit
   kPreBind,               // outcome ok/error -> Step::prebind_ok
   kBindResult,            // outcome ok/error -> Step::bind_ok
+  kMoveOld,  // event object -> Step::old_pod (pod event) or old_node (Node)
+  kMoveNew,  // event object -> Step::new_pod or Step::new_node
 };
 
 constexpr ArgKind KindOf(Arg arg) {
@@ -104,6 +107,9 @@ constexpr ArgKind KindOf(Arg arg) {
     case Arg::kPreBind:
     case Arg::kBindResult:
       return ArgKind::kOutcome;
+    case Arg::kMoveOld:
+    case Arg::kMoveNew:
+      return ArgKind::kEventObject;
   }
   return ArgKind::kFlag;
 }
@@ -134,7 +140,7 @@ enum class Effect {
 // of a layer delivers each event of each kind of object.
 enum class Delivery { kNone, kAdd, kUpdate, kDelete };
 
-inline constexpr int kMaxArgs = 3;
+inline constexpr int kMaxArgs = 4;
 
 // Up to kMaxArgs arguments, in the order a step line writes them.
 class ArgList {
@@ -198,6 +204,13 @@ std::optional<Op> OpNamed(std::string_view name);
 // The op of `layer` delivering `event` of a pod (`node` false) or a node,
 // or nullopt (the queue layer has no node ops).
 std::optional<Op> DeliveryOp(Layer layer, bool node, Delivery event);
+
+// Whether q_move_all's objects are pods (an event of Pod, AssignedPod,
+// UnscheduledPod, TargetPod or the wildcard resource "*") or nodes
+// ("Node"); nullopt: the event's resource carries no object a trace can
+// write.
+enum class EventObjectKind { kPod, kNode };
+std::optional<EventObjectKind> EventObjectKindOf(std::string_view resource);
 
 // The Step member an object argument fills (nullptr for other kinds).
 constexpr PodPtr Step::*PodMember(Arg arg) {

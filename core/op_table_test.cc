@@ -37,7 +37,7 @@ TEST(OpTableTest, LayersAsTheSpecListsThem) {
   EXPECT_EQ(names(Layer::kQueue),
             "q_add q_update q_delete q_pop q_add_unschedulable q_activate "
             "q_move_all q_assigned_pod_added q_assigned_pod_updated "
-            "q_nominate flush_backoff flush_unschedulable");
+            "q_nominate flush_backoff flush_unschedulable q_done");
   EXPECT_EQ(names(Layer::kCache),
             "c_assume c_finish_binding c_forget c_add_pod c_update_pod "
             "c_remove_pod c_add_node c_update_node c_remove_node c_cleanup");
@@ -63,7 +63,7 @@ TEST(OpTableTest, ArgumentsWithKindsAndNeeds) {
   EXPECT_EQ(args(Op::kQUpdate), "old~ new");
   EXPECT_EQ(args(Op::kCUpdatePod), "old new");
   EXPECT_EQ(args(Op::kQAddUnschedulable), "pod plugins? cycle");
-  EXPECT_EQ(args(Op::kQMoveAll), "event precheck?");
+  EXPECT_EQ(args(Op::kQMoveAll), "event precheck? old? new?");
   EXPECT_EQ(args(Op::kQNominate), "pod node");
   EXPECT_EQ(args(Op::kPodDelete), "pod tombstone?");
   EXPECT_EQ(args(Op::kClusterEvent), "resource action waitForFirstConsumer?");
@@ -157,6 +157,12 @@ TEST(OpTableTest, CodecWritesAndReadsExactlyTheTableArguments) {
           case Arg::kMoveEvent:
             s.event = {"Node", "Add", "NodeAdd"};
             break;
+          case Arg::kMoveOld:  // nodes: the event above is a Node event
+            s.old_node = node;
+            break;
+          case Arg::kMoveNew:
+            s.new_node = node;
+            break;
           case Arg::kEventResource:
             s.event.resource = "StorageClass";
             break;
@@ -207,6 +213,7 @@ TEST(OpTableTest, CodecWritesAndReadsExactlyTheTableArguments) {
           << line;
       EXPECT_EQ(back->pod != nullptr, s.pod != nullptr) << line;
       EXPECT_EQ(back->old_node != nullptr, s.old_node != nullptr) << line;
+      EXPECT_EQ(back->new_node != nullptr, s.new_node != nullptr) << line;
 
       // Another op's member set on this step is not written.
       Step extra = s;

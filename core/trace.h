@@ -31,6 +31,11 @@ struct ClusterEventMapEntry {
   std::string resource;              // "Node", "Pod", ..., or "*"
   std::vector<std::string> actions;  // "Add", "Delete", "Update", "All", ...
   std::vector<std::string> plugins;
+  // What the hint function the entry registers for each of its plugins
+  // answers, from v1.35 (docs/FORMAT.md, E14): "" (absent) and "Queue"
+  // the default hint, "QueueSkip", "Error" (an error, which the queue
+  // treats as Queue), or "plugin": the plugin's own QueueingHint function.
+  std::string hint;
   bool operator==(const ClusterEventMapEntry&) const = default;
 };
 
@@ -115,11 +120,13 @@ enum class Op {
   kScheduleOne,
   kPermitAllow,
   kPermitReject,
-  kBind,  // the last: kOpCount below counts up to it
+  kBind,
+  // queue layer, from v1.35 (docs/FORMAT.md, E14)
+  kQDone,  // the last: kOpCount below counts up to it
 };
 // How many ops there are. core/op_table.h declares each: its name, its
 // layers, its arguments (docs/ADDING-AN-OP.md).
-inline constexpr int kOpCount = static_cast<int>(Op::kBind) + 1;
+inline constexpr int kOpCount = static_cast<int>(Op::kQDone) + 1;
 
 // "q_add", "c_assume", ... and back; nullopt for an unknown name (the op
 // table's names).
@@ -185,6 +192,8 @@ struct Step {
   std::optional<int64_t> cycle;  // q_add_unschedulable; nullopt = "current"
   ClusterEvent event;            // q_move_all; cluster_event uses
                                  // resource and action
+  // q_move_all's `old` and `new` (E14) fill old_pod/new_pod for an event of
+  // a pod resource (or "*"), old_node/new_node for a Node event.
   std::optional<std::vector<std::string>> precheck;  // q_move_all
   std::string nominated_node;                        // q_nominate `node`
   bool tombstone = false;                            // pod_delete, node_delete

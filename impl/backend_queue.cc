@@ -100,6 +100,9 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up,
       reg.plugins.push_back(InternPlugin(p));
       reg.fns.push_back(HintFn::kDefault);
     }
+    // A scripted "QueueSkip" hint never requeues; "Error" is treated as
+    // Queue, as the default hint answers.
+    reg.skips = e.hint == "QueueSkip";
     registrations_.push_back(std::move(reg));
   }
   registered_plugins_ = plugin_names_.size();
@@ -116,11 +119,12 @@ bool BackendQueue::ActiveLess::operator()(uint32_t a, uint32_t b) const {
   return pa > pb || (pa == pb && ra.timestamp < rb.timestamp);
 }
 
-// upstream: backoffQueue.lessBackoffCompletedWithPriority.
+// upstream: backoffQueue.lessBackoffCompletedWithPriority (with
+// SchedulerPopFromBackoffQ off, lessBackoffCompleted: by expiry alone).
 bool BackendQueue::BackoffLess::operator()(uint32_t a, uint32_t b) const {
   const TimeNs ea = q->slab_[a].backoff_expiry;
   const TimeNs eb = q->slab_[b].backoff_expiry;
-  if (ea != eb) return ea < eb;
+  if (ea != eb || !q->up_.pop_from_backoff_q) return ea < eb;
   return ActiveLess{q}(a, b);
 }
 
@@ -264,11 +268,14 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits,
   e.wildcard = resource == kWildCardResource && bits == action::kAll;
   e.matched.assign(registered_plugins_, 0);
   bool any = false;
+  bool gates_registered = false;
   for (const Registration& reg : registrations_) {
     if (!MatchClusterEvents(reg, resource, bits)) continue;
     any = true;
     for (size_t i = 0; i < reg.plugins.size(); ++i) {
       const uint16_t p = reg.plugins[i];
+      gates_registered = gates_registered || p == scheduling_gates_;
+      if (reg.skips) continue;  // a scripted QueueSkip hint (E14)
       if (reg.fns[i] == HintFn::kDefault) {
         e.matched[p] = 1;
       } else {
@@ -279,7 +286,7 @@ BackendQueue::EventId BackendQueue::Event(uint16_t resource, int32_t bits,
   }
   const bool hint_maps = !profiles_.empty();
   e.of_interest = e.wildcard || (hint_maps && any);
-  e.gate_match = hint_maps && e.matched[scheduling_gates_] != 0;
+  e.gate_match = hint_maps && gates_registered;
   e.nominates = nominates;
   const EventId eid = static_cast<EventId>(events_.size());
   events_.push_back(std::move(e));
@@ -360,8 +367,10 @@ uint32_t BackendQueue::BackoffQDelete(uint32_t key) {
 // Backoff.
 
 // upstream: backoffQueue.alignToWindow: one-second windows
-// (backoffQOrderingWindowDuration), Go's Time.Truncate.
+// (backoffQOrderingWindowDuration), Go's Time.Truncate; with
+// SchedulerPopFromBackoffQ off, no alignment.
 TimeNs BackendQueue::AlignToWindow(TimeNs t) const {
+  if (!up_.pop_from_backoff_q) return t;
   TimeNs q = t / kNsPerSec;
   if (t % kNsPerSec != 0 && t < 0) --q;
   return q * kNsPerSec;
@@ -438,7 +447,9 @@ void BackendQueue::RunPreEnqueuePlugins(uint32_t h) {
 bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
                                  bool nominate) {
   Ref(h);
-  if (!moves_from_backoff_q) RunPreEnqueuePlugins(h);
+  if (!(up_.pop_from_backoff_q && moves_from_backoff_q)) {
+    RunPreEnqueuePlugins(h);
+  }
   const bool gated = slab_[h].gated;
   const uint32_t key = slab_[h].key;
   const bool leaves = up_.move_to_active_leaves_other_queues;
@@ -462,9 +473,10 @@ bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
 }
 
 // upstream: moveToBackoffQ.
+// PreEnqueue runs here only with SchedulerPopFromBackoffQ on.
 bool BackendQueue::MoveToBackoffQ(uint32_t h) {
   Ref(h);
-  RunPreEnqueuePlugins(h);
+  if (up_.pop_from_backoff_q) RunPreEnqueuePlugins(h);
   const bool gated = slab_[h].gated;
   if (gated) {
     if (up_.gated_pod_replaces_unschedulable_record ||
@@ -576,8 +588,10 @@ QueueResult BackendQueue::Update(const PodPtr& old_pod, const PodPtr& new_pod) {
       const Strategy s = IsPodWorthRequeuing(slab_[h], e, objects)
                              ? Strategy::kAfterBackoff
                              : Strategy::kSkip;
-      if (RequeuePodWithQueueingStrategy(h, s, events_[e].nominates) !=
-          Queue::kUnschedulable) {
+      const Queue went =
+          RequeuePodWithQueueingStrategy(h, s, events_[e].nominates);
+      if (went == Queue::kActive ||
+          (up_.pop_from_backoff_q && went == Queue::kBackoff)) {
         break;
       }
     }
@@ -671,7 +685,7 @@ std::optional<BackendQueue::Handle> BackendQueue::PopHandle() {
     uint32_t h;
     if (!active_.empty()) {
       h = active_.Pop();
-    } else if (!backoff_.empty()) {
+    } else if (up_.pop_from_backoff_q && !backoff_.empty()) {
       h = backoff_.Pop();
     } else {
       return std::nullopt;

@@ -62,7 +62,8 @@ class BackendQueue {
   // extractor.
   using PodEvents = absl::InlinedVector<EventId, 5>;
 
-  // `up` must have queueing_hints and pop_from_backoff_q on. Without
+  // `up` must have queueing_hints on; pop_from_backoff_q may be off
+  // (SchedulerPopFromBackoffQ: false). Without
   // `hints` the QueueingHint map is the header's clusterEventMap with
   // default hints (the queue layer); with them it is those registrations,
   // whose other hints SetHintEvaluator answers, and the nominator's pod
@@ -156,6 +157,8 @@ class BackendQueue {
   // upstream: AddUnschedulablePodIfNotPresent (the cycle is not read);
   // calls Done in every case.
   QueueResult AddUnschedulablePodIfNotPresent(Handle h);
+  // upstream: Done(uid) for the pod the handle holds (q_done).
+  void DoneHandle(Handle h) { Done(slab_[h].pod->uid); }
   int64_t SchedulingCycle() const { return scheduling_cycle_; }
   // Whether upstream's queue panicked in this step (a gated pod's
   // PreEnqueue under a profile without its gating plugin): the step is
@@ -221,7 +224,8 @@ class BackendQueue {
     // Labelled UnschedulablePodAdd or UnschedulablePodUpdate: before v1.37
     // moveToActiveQ nominates a pod it moves for it.
     bool nominates = false;
-    std::vector<char> matched;  // plugin id -> a matching key names it
+    // plugin id -> a matching key names it with a hint answering Queue
+    std::vector<char> matched;
   };
   // A clusterEventMap entry naming plugins: a key of the QueueingHint map.
   struct Registration {
@@ -229,6 +233,7 @@ class BackendQueue {
     int32_t bits = 0;
     std::vector<uint16_t> plugins;
     std::vector<HintFn> fns;  // parallel to plugins
+    bool skips = false;       // its hint answers QueueSkip (E14)
   };
   // An element of the in-flight list: a popped pod, or an event.
   struct InFlight {

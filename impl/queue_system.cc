@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "core/refill.h"
+#include "core/upstream_versions.h"
 #include "impl/backend_queue.h"
 #include "impl/queue.h"
 #include "impl/system.h"
@@ -34,6 +35,7 @@ class QueueSystem : public SnapshotIntoSystem {
     carried_.clear();
     absl::StatusOr<Upstream> up = UpstreamFor(header);
     if (!up.ok()) return up.status();
+    version_ = up->version;
     if (up->queueing_hints) {
       backend_ = std::make_unique<BackendQueue>(header.config, *up);
     } else {
@@ -120,6 +122,19 @@ class QueueSystem : public SnapshotIntoSystem {
         break;
       case Op::kFlushUnschedulable:
         q.FlushUnschedulablePodsLeftover();
+        break;
+      case Op::kQDone:
+        // v1.30.12's Done does nothing with SchedulerQueueingHints off;
+        // v1.25.12 and v1.26.7 have none.
+        if (!last_popped_.contains(step.pod_key)) {
+          return absl::InvalidArgumentError(
+              "impl: q_done of a pod never popped: " + step.pod_key);
+        }
+        if (!UpstreamAtLeast(version_, "v1.30.12")) {
+          return absl::InvalidArgumentError(
+              "impl: q_done is not applicable in " + version_ +
+              ": its queue has no Done");
+        }
         break;
       default:
         return absl::InvalidArgumentError(
@@ -231,9 +246,23 @@ class QueueSystem : public SnapshotIntoSystem {
         q.Activate(step.pods);
         break;
       case Op::kQMoveAll:
-        q.MoveAllToActiveOrBackoffQueue(q.TraceEvent(step.event), {},
-                                        PrecheckOf(step.precheck));
+        // The objects the event carries (E14): the default and scripted
+        // hints read none, and a wildcard event's new pod skips every
+        // other pod.
+        q.MoveAllToActiveOrBackoffQueue(
+            q.TraceEvent(step.event),
+            {step.old_pod, step.new_pod, step.old_node, step.new_node},
+            PrecheckOf(step.precheck));
         break;
+      case Op::kQDone: {
+        auto it = last_popped_.find(step.pod_key);
+        if (it == last_popped_.end()) {
+          return absl::InvalidArgumentError(
+              "impl: q_done of a pod never popped: " + step.pod_key);
+        }
+        q.DoneHandle(it->second);
+        break;
+      }
       case Op::kQAssignedPodAdded:
         carry(step.pod);
         q.ListerSet(step.pod);
@@ -318,6 +347,7 @@ class QueueSystem : public SnapshotIntoSystem {
   BackendQueue::PodEvents events_;    // reused by q_assigned_pod_updated
   PriorityQueue::ChangeMarks marks_;  // at the last step's start
   bool exited_ = false;
+  std::string version_;  // the trace's upstream version
   // pod key -> the QueuedPodInfo its last Pop returned (never dropped: a
   // q_add_unschedulable may name any pod popped before).
   absl::flat_hash_map<std::string, PriorityQueue::Handle> last_popped_;

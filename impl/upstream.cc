@@ -140,6 +140,45 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            "implemented (",
                            up->version, " runs with it off)"));
   }
+  // Scripted hints (docs/FORMAT.md, E14) exist from v1.35; impl runs the
+  // constant ones, not yet the plugins' own.
+  const auto& map = header.config.cluster_event_map;
+  for (size_t i = 0; i < map.size(); ++i) {
+    const std::string& hint = map[i].hint;
+    if (hint.empty() || hint == "Queue" || header.layer == Layer::kCache) {
+      continue;
+    }
+    if (!up->queueing_hints) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: config.clusterEventMap[", i, "].hint \"", hint,
+          "\" is refused: ", up->version, " has no QueueingHints"));
+    }
+    if (hint == "plugin" && header.layer == Layer::kQueue) {
+      return absl::UnimplementedError(
+          "impl: the plugins' own QueueingHint functions (hint \"plugin\") "
+          "are not implemented yet");
+    }
+  }
+  if (up->queueing_hints) {
+    if (auto it = features.find("SchedulerPopFromBackoffQ");
+        it != features.end()) {
+      up->pop_from_backoff_q = it->second;
+    }
+    if (auto it = features.find("SchedulerAsyncAPICalls");
+        it != features.end() && it->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: features.SchedulerAsyncAPICalls: true is not implemented (",
+          up->version, " runs with it at its default, off)"));
+    }
+    if (auto it = features.find("SchedulerPreQueueingHints");
+        it != features.end() && it->second &&
+        UpstreamAtLeast(up->version, "v1.37.2")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "impl: features.SchedulerPreQueueingHints: true is not implemented "
+          "(",
+          up->version, " runs with it at its default, off)"));
+    }
+  }
   // Every layer of every version is implemented. (v1.36's NodeResourcesFit
   // also registers DeviceClass events, DRAExtendedResource being on by
   // default from v1.36; impl registers them in every version, as no trace

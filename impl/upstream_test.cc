@@ -74,6 +74,33 @@ TEST(UpstreamTest, ConfigsAVersionCannotRunAreRefused) {
   }
 }
 
+// docs/FORMAT.md, What each version accepts (E14): scripted hints are
+// refused before v1.35; the plugins' own hints are not implemented yet
+// (skipped, not judged); SchedulerPopFromBackoffQ is as given; the gates
+// impl does not model are refused on.
+TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
+  TraceHeader h = Header("v1.30.12");
+  h.layer = Layer::kQueue;
+  h.config.cluster_event_map = {{"Node", {"Add"}, {"NodeName"}, "Error"}};
+  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kInvalidArgument);
+  h.upstream = "v1.37.2";
+  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.config.cluster_event_map[0].hint = "plugin";
+  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
+  h.config.cluster_event_map[0].hint = "";
+  h.config.features["SchedulerPopFromBackoffQ"] = false;
+  EXPECT_FALSE(UpstreamFor(h)->pop_from_backoff_q);
+  h.config.features["SchedulerPopFromBackoffQ"] = true;
+  EXPECT_TRUE(UpstreamFor(h)->pop_from_backoff_q);
+  h.config.features["SchedulerAsyncAPICalls"] = true;
+  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kInvalidArgument);
+  h.config.features.erase("SchedulerAsyncAPICalls");
+  h.config.features["SchedulerPreQueueingHints"] = true;
+  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kInvalidArgument);
+  h.upstream = "v1.36.3";  // no such gate there: ignored
+  EXPECT_TRUE(UpstreamFor(h).ok());
+}
+
 // The two sides share no code, but impl's table names the same switches as
 // the model's, in the same order, and turns on the same ones in each
 // version: each side's table is checked against the other's, neither is

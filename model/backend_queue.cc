@@ -6,6 +6,7 @@
 #include "core/refill.h"
 #include "model/fatal.h"
 #include "model/go_int.h"
+#include "model/queueing_hints.h"
 #include "model/resource.h"
 
 namespace schedtrace::model {
@@ -66,15 +67,31 @@ QueueingHint DefaultQueueingHintFn(const Pod&, const EventObjects&) {
   return QueueingHint::kQueue;
 }
 
+// A scripted hint function (docs/FORMAT.md, E14): a constant answer.
+// "Error" answers Queue: isPodWorthRequeuing treats a hint function's error
+// as Queue.
+QueueingHintFn ScriptedQueueingHintFn(const std::string& hint) {
+  if (hint == "QueueSkip") {
+    return [](const Pod&, const EventObjects&) {
+      return QueueingHint::kQueueSkip;
+    };
+  }
+  return DefaultQueueingHintFn;  // "", "Queue", "Error"
+}
+
 QueueingHintMap QueueingHintMapOfClusterEventMap(
-    const std::vector<ClusterEventMapEntry>& cluster_event_map) {
+    const std::vector<ClusterEventMapEntry>& cluster_event_map,
+    const Upstream& up) {
   QueueingHintMap map;
   for (const ClusterEventMapEntry& e : cluster_event_map) {
     if (e.plugins.empty()) continue;
     QueueingHintMapEntry& entry = map.emplace_back();
     entry.event = Registered(e);
     for (const std::string& plugin : e.plugins) {
-      entry.fns.push_back({plugin, DefaultQueueingHintFn});
+      entry.fns.push_back(
+          {plugin, e.hint == "plugin"
+                       ? PluginQueueingHintFn(plugin, entry.event, up)
+                       : ScriptedQueueingHintFn(e.hint)});
     }
   }
   return map;
@@ -160,7 +177,7 @@ BackendQueue::BackendQueue(const Config& config, PodLister lister,
                            const Upstream& up)
     : config_(config),
       up_(up),
-      hint_map_(QueueingHintMapOfClusterEventMap(config.cluster_event_map)),
+      hint_map_(QueueingHintMapOfClusterEventMap(config.cluster_event_map, up)),
       pod_initial_backoff_(MsToDuration(config.pod_initial_backoff_ms)),
       pod_max_backoff_(MsToDuration(config.pod_max_backoff_ms)),
       pod_max_in_unschedulable_(
@@ -223,7 +240,17 @@ QueueingStrategy BackendQueue::isPodWorthRequeuing(
     for (const QueueingHintFunction& hint : e.fns) {
       const std::string& plugin = hint.plugin;
       if (!rejectors.contains(plugin)) continue;
-      if (hint.fn(pInfo.pod(), objects) == QueueingHint::kQueueSkip) continue;
+      const QueueingHint answer = hint.fn(pInfo.pod(), objects);
+      if (answer == QueueingHint::kPanic) {
+        // The hint function dereferenced a nil object: upstream panics.
+        if (panic_.ok()) {
+          panic_ = FatalError(absl::StrCat("QueueingHint of ", plugin,
+                                           " read a nil object of ",
+                                           EventLabel(event)));
+        }
+        return QueueingStrategy::kSkip;
+      }
+      if (answer == QueueingHint::kQueueSkip) continue;
       if (pInfo.pending_plugins.contains(plugin)) {
         return QueueingStrategy::kImmediately;
       }

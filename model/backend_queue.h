@@ -86,8 +86,9 @@ inline QueueEvent EventAssignedPodDelete() {
 
 // upstream: queueingStrategy.
 enum class QueueingStrategy { kSkip, kAfterBackoff, kImmediately };
-// upstream: fwk.QueueingHint.
-enum class QueueingHint { kQueueSkip, kQueue };
+// upstream: fwk.QueueingHint; kPanic: the function dereferenced a nil
+// object (upstream panics: the step is fatal).
+enum class QueueingHint { kQueueSkip, kQueue, kPanic };
 
 // The objects an event carries (oldObj, newObj); null where upstream passes
 // nil. The queue layer's events carry pods at most; the scheduler layer's
@@ -123,8 +124,11 @@ using QueueingHintMap = std::vector<QueueingHintMapEntry>;
 
 // The queue layer's map: one key per clusterEventMap entry that names
 // plugins, each plugin with the default hint (docs/FORMAT.md).
+// A hint "plugin" entry: the plugin's own function (PluginQueueingHintFn,
+// model/queueing_hints.h); the others answer as FORMAT.md's E14 scripts.
 QueueingHintMap QueueingHintMapOfClusterEventMap(
-    const std::vector<ClusterEventMapEntry>& cluster_event_map);
+    const std::vector<ClusterEventMapEntry>& cluster_event_map,
+    const Upstream& up);
 
 class BackendQueue {
  public:
@@ -235,7 +239,8 @@ class BackendQueue {
   std::list<InFlight> inFlightEvents_;
   std::map<std::string, std::list<InFlight>::iterator> inFlightPods_;
   Nominator nominator_;
-  absl::Status panic_;  // Panic()
+  // Panic(); mutable: a hint function's panic is met in a const check.
+  mutable absl::Status panic_;
 };
 
 }  // namespace schedtrace::model

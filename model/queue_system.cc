@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/refill.h"
+#include "core/upstream_versions.h"
 #include "model/backend_queue.h"
 #include "model/fatal.h"
 #include "model/queue.h"
@@ -109,8 +110,9 @@ class QueueSystem : public SnapshotIntoSystem {
       const Step& step) const {
     auto it = last_popped_.find(step.pod_key);
     if (it == last_popped_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "q_add_unschedulable: ", step.pod_key, " was never popped"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(OpName(step.op)), ": ", step.pod_key,
+                       " was never popped"));
     }
     return it->second;
   }
@@ -176,6 +178,19 @@ class QueueSystem : public SnapshotIntoSystem {
       case Op::kFlushUnschedulable:
         q.flushUnschedulablePodsLeftover();
         return absl::OkStatus();
+      case Op::kQDone: {
+        // v1.30.12's Done returns at once with SchedulerQueueingHints off;
+        // v1.25.12 and v1.26.7 have no Done (E14).
+        absl::StatusOr<std::shared_ptr<QueuedPodInfo>> popped =
+            LastPopped(step);
+        if (!popped.ok()) return popped.status();
+        if (!UpstreamAtLeast(up_.version, "v1.30.12")) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("q_done is not applicable in ", up_.version,
+                           ": its queue has no Done"));
+        }
+        return absl::OkStatus();
+      }
       default:
         return absl::InvalidArgumentError(absl::StrCat(
             "model queue system: op ", std::string(OpName(step.op)),
@@ -227,8 +242,21 @@ class QueueSystem : public SnapshotIntoSystem {
         q.Activate(step.pods);
         return absl::OkStatus();
       case Op::kQMoveAll: {
+        // The objects the step carries (E14), nil where absent.
         const PreEnqueueCheck check = PrecheckOf(step);
-        q.MoveAllToActiveOrBackoffQueue(ToQueueEvent(step.event), {}, check);
+        q.MoveAllToActiveOrBackoffQueue(
+            ToQueueEvent(step.event),
+            EventObjects{step.old_pod, step.new_pod, step.old_node,
+                         step.new_node},
+            check);
+        return absl::OkStatus();
+      }
+      case Op::kQDone: {
+        // upstream: Done(uid) of the pod the latest pop of the key returned.
+        absl::StatusOr<std::shared_ptr<QueuedPodInfo>> popped =
+            LastPopped(step);
+        if (!popped.ok()) return popped.status();
+        q.Done((*popped)->pod().uid);
         return absl::OkStatus();
       }
       case Op::kQAssignedPodAdded:

@@ -15,6 +15,10 @@ namespace {
 
 using H = QueueingHint;
 
+// A function below that reads an object the event does not carry (nil:
+// util.As gives nil without an error) dereferences nil: kPanic. Only the
+// queue layer's moves can pass nil (docs/FORMAT.md, E14).
+
 // upstream: fwk.ClusterEventWithHint.
 struct Registration {
   QueueEvent event;
@@ -28,7 +32,7 @@ QueueEvent Event(const std::string& resource, int64_t action) {
 // upstream: nodeunschedulable.isSchedulableAfterNodeChange: the node came
 // schedulable, or was added schedulable.
 H NodeUnschedulableAfterNodeChange(const Pod&, const EventObjects& o) {
-  if (o.new_node == nullptr) return H::kQueue;  // util.As error
+  if (o.new_node == nullptr) return H::kPanic;
   if (o.old_node != nullptr && o.old_node->unschedulable &&
       !o.new_node->unschedulable) {
     return H::kQueue;
@@ -41,7 +45,7 @@ H NodeUnschedulableAfterNodeChange(const Pod&, const EventObjects& o) {
 // the pod now tolerates node.kubernetes.io/unschedulable:NoSchedule.
 H NodeUnschedulableAfterTargetPodTolerationChange(const Pod&,
                                                   const EventObjects& o) {
-  if (o.new_pod == nullptr) return H::kQueue;
+  if (o.new_pod == nullptr) return H::kPanic;
   const Taint taint{"node.kubernetes.io/unschedulable", "", "NoSchedule"};
   return TolerationsTolerateTaint(o.new_pod->tolerations, taint)
              ? H::kQueue
@@ -79,7 +83,7 @@ H SchedulingGatesAfterUpdatePodSchedulingGatesEliminated(
 // upstream: tainttoleration.isSchedulableAfterNodeChange: a NoSchedule or
 // NoExecute taint the pod did not tolerate is gone.
 H TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
-  if (o.new_node == nullptr) return H::kQueue;
+  if (o.new_node == nullptr) return H::kPanic;
   bool wasUntolerated = true;
   if (o.old_node != nullptr) {
     wasUntolerated =
@@ -98,7 +102,7 @@ H TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
 // A Match error (a term that cannot be parsed) is Queue: upstream treats a
 // hint's error as Queue.
 H NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
-  if (o.new_node == nullptr) return H::kQueue;
+  if (o.new_node == nullptr) return H::kPanic;
   const AffinityMatch now = RequiredNodeAffinityMatch(pod, *o.new_node);
   if (now.error) return H::kQueue;
   if (!now.matched) return H::kQueueSkip;
@@ -110,7 +114,7 @@ H NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
 
 // upstream: noderesources.(*Fit).isSchedulableAfterAssignedPodDelete.
 H FitAfterAssignedPodDelete(const Pod&, const EventObjects& o) {
-  if (o.old_pod == nullptr) return H::kQueue;
+  if (o.old_pod == nullptr) return H::kPanic;
   const Pod& deleted = *o.old_pod;
   if (deleted.node_name.empty() && deleted.nominated_node_name.empty()) {
     return H::kQueueSkip;
@@ -238,7 +242,9 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
     // upstream: (*Fit).isSchedulableAfterNodeChange
     QueueingHintFn afterNodeChange = [up](const Pod& pod,
                                           const EventObjects& o) {
-      if (o.new_node == nullptr) return H::kQueue;
+      // upstream: (*Fit).isSchedulableAfterNodeChange (util.As gives nil
+      // for a nil object, which isFit dereferences)
+      if (o.new_node == nullptr) return H::kPanic;
       if (!isFit(pod, o.new_node, up)) return H::kQueueSkip;
       if (o.old_node == nullptr) return H::kQueue;
       return haveAnyRequestedResourcesIncreased(pod, o.old_node, o.new_node, up)
@@ -264,7 +270,7 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
         {Event("AssignedPod", a::kUpdatePodScaleDown),
          [up](const Pod& pod, const EventObjects& o) {
            // upstream: (*Fit).isSchedulableAfterAssignedPodScaleDown
-           if (o.old_pod == nullptr || o.new_pod == nullptr) return H::kQueue;
+           if (o.old_pod == nullptr || o.new_pod == nullptr) return H::kPanic;
            return haveEnoughRelevantResourcesDecreased(pod, *o.old_pod,
                                                        *o.new_pod, up)
                       ? H::kQueue
@@ -308,6 +314,18 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
 }
 
 }  // namespace
+
+QueueingHintFn PluginQueueingHintFn(const std::string& plugin,
+                                    const QueueEvent& registered,
+                                    const Upstream& up) {
+  for (const Registration& r : EventsToRegister(plugin, up)) {
+    if (r.event.resource == registered.resource &&
+        (r.event.action & registered.action) != 0) {
+      return r.fn ? r.fn : DefaultQueueingHintFn;
+    }
+  }
+  return DefaultQueueingHintFn;
+}
 
 QueueingHintMap BuildQueueingHintMap(const Config& config, const Upstream& up) {
   // upstream: fillEnqueueExtensions: each plugin of these extension points,

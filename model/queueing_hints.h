@@ -7,6 +7,8 @@
 #ifndef SCHEDTRACE_MODEL_QUEUEING_HINTS_H_
 #define SCHEDTRACE_MODEL_QUEUEING_HINTS_H_
 
+#include <string>
+
 #include "core/trace.h"
 #include "model/backend_queue.h"
 #include "model/upstream.h"
@@ -20,6 +22,14 @@ namespace schedtrace::model {
 // hints; any other plugin (the recorder's Trace* plugins) registers every
 // event of framework.UnrollWildCardResource with the default hint.
 QueueingHintMap BuildQueueingHintMap(const Config& config, const Upstream& up);
+
+// A queue-layer clusterEventMap entry's hint "plugin" (docs/FORMAT.md,
+// E14): of the in-tree plugin's EventsToRegister, the first registration
+// of `registered`'s resource whose actions meet its bits; none, or one
+// without a function, is the default hint. v1.37.2's plugins.
+QueueingHintFn PluginQueueingHintFn(const std::string& plugin,
+                                    const QueueEvent& registered,
+                                    const Upstream& up);
 
 }  // namespace schedtrace::model
 

@@ -254,8 +254,8 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
   absl::StatusOr<Upstream> profile =
       UpstreamProfile(EffectiveUpstream(header.upstream));
   if (!profile.ok()) return profile.status();
-  const Upstream& up = *profile;
-  const std::string& version = up.version;
+  Upstream up = *profile;
+  const std::string version = up.version;
   const auto& features = header.config.features;
   if (up.pod_scheduling_readiness_locked_on) {
     if (auto it = features.find("PodSchedulingReadiness");
@@ -276,6 +276,53 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
             : absl::StrCat(
                   "model: features.SchedulerQueueingHints is not modelled (",
                   version, " runs with it off)"));
+  }
+  // The hints a queue-layer trace scripts (docs/FORMAT.md, E14) exist from
+  // v1.35: before, a hint other than the default is refused.
+  if (!up.queueing_hints && header.layer != Layer::kCache) {
+    const auto& map = header.config.cluster_event_map;
+    for (size_t i = 0; i < map.size(); ++i) {
+      if (!map[i].hint.empty() && map[i].hint != "Queue") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model: config.clusterEventMap[", i, "].hint \"", map[i].hint,
+            "\" is refused: ", version,
+            " has no QueueingHints (hints are scripted from v1.35.4)"));
+      }
+    }
+  }
+  // The plugins' own hint functions in the queue layer are v1.37.2's
+  // (model/queueing_hints.h); before, they are not modelled yet: such a
+  // trace is skipped, not judged.
+  if (up.queueing_hints && header.layer == Layer::kQueue &&
+      !UpstreamAtLeast(version, "v1.37.2")) {
+    for (const ClusterEventMapEntry& e : header.config.cluster_event_map) {
+      if (e.hint == "plugin") {
+        return absl::UnimplementedError(
+            absl::StrCat("model: the plugins' own QueueingHint functions (hint "
+                         "\"plugin\") of ",
+                         version, " are not modelled yet in the queue layer"));
+      }
+    }
+  }
+  // The gates of the queue from v1.35 (What each version accepts).
+  if (up.queueing_hints) {
+    if (auto it = features.find("SchedulerPopFromBackoffQ");
+        it != features.end()) {
+      up.pop_from_backoff_q = it->second;
+    }
+    if (auto it = features.find("SchedulerAsyncAPICalls");
+        it != features.end() && it->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: features.SchedulerAsyncAPICalls: true is not modelled (",
+          version, " runs with it at its default, off)"));
+    }
+    if (auto it = features.find("SchedulerPreQueueingHints");
+        it != features.end() && it->second &&
+        UpstreamAtLeast(version, "v1.37.2")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: features.SchedulerPreQueueingHints: true is not modelled (",
+          version, " runs with it at its default, off)"));
+    }
   }
   return up;
 }

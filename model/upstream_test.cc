@@ -41,6 +41,53 @@ TEST(UpstreamTest, ProfilesNameEveryKnownVersionAndRefuseOthers) {
   EXPECT_FALSE(UpstreamFor(h).ok());
 }
 
+// docs/FORMAT.md, What each version accepts (E14): scripted hints and the
+// gates of the queue from v1.35.
+TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
+  TraceHeader h;
+  h.layer = Layer::kQueue;
+  h.config.cluster_event_map = {{"Node", {"Add"}, {"NodeName"}, "QueueSkip"}};
+  for (const char* v : {"v1.25.12", "v1.26.7", "v1.30.12"}) {
+    h.upstream = v;
+    absl::StatusOr<Upstream> up = UpstreamFor(h);
+    ASSERT_FALSE(up.ok()) << v;
+    EXPECT_NE(up.status().message().find("clusterEventMap[0].hint"),
+              std::string::npos)
+        << up.status();
+  }
+  h.config.cluster_event_map[0].hint = "Queue";  // the default: accepted
+  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.upstream = "v1.36.3";
+  h.config.cluster_event_map[0].hint = "plugin";  // v1.37.2's only, so far
+  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
+  h.upstream = "v1.37.2";
+  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.config.cluster_event_map[0].hint = "QueueSkip";
+  for (const char* v : {"v1.35.4", "v1.36.3", "v1.37.2"}) {
+    h.upstream = v;
+    absl::StatusOr<Upstream> up = UpstreamFor(h);
+    ASSERT_TRUE(up.ok()) << v << up.status();
+    EXPECT_TRUE(up->pop_from_backoff_q);
+    h.config.features["SchedulerPopFromBackoffQ"] = false;
+    EXPECT_FALSE(UpstreamFor(h)->pop_from_backoff_q) << v;
+    h.config.features["SchedulerAsyncAPICalls"] = true;
+    EXPECT_FALSE(UpstreamFor(h).ok()) << v;
+    h.config.features["SchedulerAsyncAPICalls"] = false;
+    h.config.features["SchedulerPreQueueingHints"] = true;
+    // The gate is v1.37's: before, the name is ignored.
+    EXPECT_EQ(UpstreamFor(h).ok(), std::string(v) != "v1.37.2") << v;
+    h.config.features.clear();
+  }
+  // Up to v1.30.12 the new gates do not exist: ignored.
+  h.config.cluster_event_map.clear();
+  h.upstream = "v1.30.12";
+  h.config.features["SchedulerAsyncAPICalls"] = true;
+  h.config.features["SchedulerPopFromBackoffQ"] = true;
+  absl::StatusOr<Upstream> up = UpstreamFor(h);
+  ASSERT_TRUE(up.ok()) << up.status();
+  EXPECT_FALSE(up->pop_from_backoff_q);
+}
+
 TEST(UpstreamTest, EverySwitchIsTheNewerBehaviourAndChangesOnce) {
   const std::vector<std::string>& versions = KnownUpstreams();
   for (const UpstreamSwitch& s : UpstreamSwitches()) {

@@ -49,6 +49,7 @@ void InformerWorld::ObserveQueue(const Step& step, const StepOut& out) {
       if (step.pod) popped_cycle_.erase(step.pod->Key());
       break;
     case Op::kQNominate:
+    case Op::kQDone:  // the pod leaves the in-flight list, no queue
       break;
     default:
       may_have_active_ = true;

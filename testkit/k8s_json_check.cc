@@ -468,9 +468,13 @@ std::vector<std::string> CheckTraceK8sJson(std::string_view text,
       continue;
     }
     const json op = step.value("op", json());
+    // A q_move_all of a Node event carries nodes (FORMAT.md, E14).
+    const json event = step.value("event", json());
+    const bool node_move = op == "q_move_all" && event.is_object() &&
+                           event.value("resource", json()) == "Node";
     const bool node_op =
-        op.is_string() &&
-        op.get_ref<const std::string&>().find("node") != std::string::npos;
+        node_move || (op.is_string() && op.get_ref<const std::string&>().find(
+                                            "node") != std::string::npos);
     for (const char* key : {"pod", "old", "new", "node"}) {
       auto it = step.find(key);
       if (it == step.end() || !it->is_object() || it->contains("$ref")) {

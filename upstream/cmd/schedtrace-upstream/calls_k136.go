@@ -59,3 +59,7 @@ func (l *cacheLayer) cleanup() {}
 func schedulingGatesFeatures() feature.Features {
 	return feature.Features{EnableSchedulingQueueHint: true}
 }
+
+// hasPreQueueingHintsGate is false: SchedulerPreQueueingHints is v1.37's; a
+// header naming it here names no gate and is ignored.
+const hasPreQueueingHintsGate = false

@@ -61,3 +61,7 @@ func (l *cacheLayer) cleanup() {}
 // The features SchedulingGates is built with: it reads none since v1.37
 // (SchedulerQueueingHints is no longer a gate).
 func schedulingGatesFeatures() feature.Features { return feature.Features{} }
+
+// hasPreQueueingHintsGate is true: SchedulerPreQueueingHints (alpha, off by
+// default) came with v1.37.
+const hasPreQueueingHintsGate = true

@@ -2,7 +2,11 @@
 
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+)
 
 // checkFeatures refuses a header setting a gate away from what this binary
 // runs: PodSchedulingReadiness off (GA, locked on) and SchedulerQueueingHints
@@ -14,12 +18,24 @@ func checkFeatures(c *config) error {
 	if on, ok := c.Features["SchedulerQueueingHints"]; ok && !on {
 		return fmt.Errorf("features.SchedulerQueueingHints: false is refused: QueueingHints always run in %s", upstreamVersion)
 	}
+	if c.Features["SchedulerAsyncAPICalls"] {
+		return fmt.Errorf("features.SchedulerAsyncAPICalls: true is refused: not modelled (%s runs with the gate at its default, off)", upstreamVersion)
+	}
+	if c.Features["SchedulerPreQueueingHints"] && hasPreQueueingHintsGate {
+		return fmt.Errorf("features.SchedulerPreQueueingHints: true is refused: not modelled (%s runs with the gate at its default, off)", upstreamVersion)
+	}
 	return nil
 }
 
-// setFeatureGates sets nothing: every gate stays at the version's default,
-// which checkFeatures has checked the header against.
-func setFeatureGates(*config) error { return nil }
+// setFeatureGates sets SchedulerPopFromBackoffQ as the header gives it;
+// every other gate stays at the version's default, which checkFeatures has
+// checked the header against.
+func setFeatureGates(c *config) error {
+	if on, ok := c.Features["SchedulerPopFromBackoffQ"]; ok {
+		return utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{"SchedulerPopFromBackoffQ": on})
+	}
+	return nil
+}
 
 // podSchedulingReadiness is true: the gate is locked on.
 func podSchedulingReadiness(*config) bool { return true }

@@ -21,6 +21,9 @@ type eventMapEntry struct {
 	Resource string   `json:"resource"`
 	Actions  []string `json:"actions"`
 	Plugins  []string `json:"plugins"`
+	// Hint is what the hint function of each plugin answers (from v1.35):
+	// "" or "Queue", "QueueSkip", "Error", or "plugin" (the plugin's own).
+	Hint string `json:"hint"`
 }
 
 // config is a header's config, with schedtrace's defaults filled in by the
@@ -106,6 +109,12 @@ func isNodeOp(op string) bool {
 	return strings.HasPrefix(op, "node_") || strings.HasSuffix(op, "_node")
 }
 
+// moveCarriesNodes says whether the step is a q_move_all whose event's
+// objects are nodes (a Node event); pods otherwise.
+func (st *step) moveCarriesNodes() bool {
+	return st.Op == "q_move_all" && st.Event != nil && st.Event.Resource == "Node"
+}
+
 // decodeObjects decodes every object argument of the step now, as the op's
 // kind (v1.Node for a node op, v1.Pod otherwise), and drops its raw bytes.
 // Arguments that are not JSON objects (a pod named by its key, a node name,
@@ -118,7 +127,7 @@ func (st *step) decodeObjects() error {
 		}
 		var obj any
 		var err error
-		if isNodeOp(st.Op) {
+		if isNodeOp(st.Op) || st.moveCarriesNodes() {
 			obj, err = decodeNode(raw, field)
 		} else {
 			obj, err = decodePod(raw, field)

@@ -169,6 +169,19 @@ func (l *queueLayer) apply(st *step) (out, error) {
 			return nil, err
 		}
 		return errOut(l.q.addUnschedulable(pInfo, st.Plugins, cycle)), nil
+	case "q_done":
+		var key string
+		if err := json.Unmarshal(st.Pod, &key); err != nil {
+			return nil, fmt.Errorf("field \"pod\": %v", err)
+		}
+		pInfo, ok := l.lastPop[key]
+		if !ok {
+			return nil, notApplicable{key + " was never popped"}
+		}
+		if err := l.q.done(pInfo); err != nil {
+			return nil, err
+		}
+		return out{}, nil
 	case "q_activate":
 		pods := map[string]*v1.Pod{}
 		for _, key := range st.Pods {

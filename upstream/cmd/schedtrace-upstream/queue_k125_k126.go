@@ -57,6 +57,11 @@ func (q *eraQueue) addUnschedulable(pInfo *framework.QueuedPodInfo, plugins []st
 	return q.AddUnschedulableIfNotPresent(pInfo, cycle)
 }
 
+// done: this queue has no Done, so q_done cannot be applied here.
+func (q *eraQueue) done(*framework.QueuedPodInfo) error {
+	return notApplicable{"the queue of " + upstreamVersion + " has no Done"}
+}
+
 func (q *eraQueue) activate(pods map[string]*v1.Pod) { q.Activate(pods) }
 
 func (q *eraQueue) moveAll(ev framework.ClusterEvent, check schedtrace.PreEnqueueCheck) {

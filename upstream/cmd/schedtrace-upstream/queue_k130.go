@@ -98,6 +98,13 @@ func (q *eraQueue) addUnschedulable(pInfo *framework.QueuedPodInfo, plugins []st
 	return q.AddUnschedulableIfNotPresent(logger, pInfo, cycle)
 }
 
+// done is Done for the pod of the pod's last pop, which returns at once
+// with SchedulerQueueingHints off.
+func (q *eraQueue) done(pInfo *framework.QueuedPodInfo) error {
+	q.Done(pInfo.Pod.UID)
+	return nil
+}
+
 func (q *eraQueue) activate(pods map[string]*v1.Pod) { q.Activate(logger, pods) }
 
 // moveAll is MoveAllToActiveOrBackoffQueue without the event's objects (the

@@ -8,8 +8,9 @@ package main
 // The calls whose signatures differ between these versions are in
 // queuecalls_k13N.go.
 //
-// The feature gates are at the version's defaults, so SchedulerQueueingHints
-// and SchedulerPopFromBackoffQ are on: the queue keeps in-flight pods and the
+// The feature gates are at the version's defaults (SchedulerPopFromBackoffQ
+// as the header gives it), so SchedulerQueueingHints and
+// SchedulerPopFromBackoffQ are on: the queue keeps in-flight pods and the
 // events seen while they are in flight, and Pop takes from backoffQ when
 // activeQ is empty. The mapping of the ops, where it differs from v1.26.7's:
 //
@@ -31,24 +32,35 @@ package main
 //     event of PodSchedulingPropertiesChange(new, old). AssignedPodAdded and
 //     AssignedPodUpdated, still in v1.35 and v1.36, are called by nobody
 //     at these defaults, and v1.37 has none.
-//   - q_move_all passes nil old and new objects: a trace's event carries none.
+//   - q_move_all passes its old and new objects (nodes for a Node event,
+//     pods otherwise), nil where the step has none.
+//   - q_done is Done for the pod the latest q_pop of the key returned.
+//   - A clusterEventMap entry's hint scripts each of its plugins' hint
+//     functions: Queue (the default one), QueueSkip, or Error (a function
+//     that fails, which the queue reads as Queue), or "plugin": the
+//     plugin's own, from its EventsToRegister (pluginQueueingHint).
+//   - SchedulerPopFromBackoffQ is the header's, at its default when absent.
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/schedulinggates"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -97,14 +109,100 @@ func defaultQueueingHint(klog.Logger, *v1.Pod, interface{}, interface{}) (fwk.Qu
 	return fwk.Queue, nil
 }
 
+// skipQueueingHint is a scripted hint (docs/FORMAT.md, E14) that always
+// answers QueueSkip.
+func skipQueueingHint(klog.Logger, *v1.Pod, interface{}, interface{}) (fwk.QueueingHint, error) {
+	return fwk.QueueSkip, nil
+}
+
+// errScriptedHint is the error of the scripted hint "Error".
+var errScriptedHint = errors.New("scripted QueueingHint error")
+
+// errorQueueingHint is the scripted hint "Error": it fails, answering
+// QueueSkip with its error; isPodWorthRequeuing takes Queue whatever the
+// answer.
+func errorQueueingHint(klog.Logger, *v1.Pod, interface{}, interface{}) (fwk.QueueingHint, error) {
+	return fwk.QueueSkip, errScriptedHint
+}
+
+// hintHandle is the framework handle the plugins behind a "plugin" hint are
+// built with. Building them and their hint functions read only
+// SharedDRAManager of it, which is nil: no DRA manager (the default
+// profile's has no device classes, and the traces' requests are cpu,
+// memory and extended resources of nodes).
+type hintHandle struct{ fwk.Handle }
+
+func (hintHandle) SharedDRAManager() fwk.SharedDRAManager { return nil }
+
+// pluginArgs is the args the scheduler's defaults give a plugin.
+func pluginArgs(name string) apiruntime.Object {
+	switch name {
+	case "NodeAffinity":
+		return &schedconfig.NodeAffinityArgs{}
+	case "NodeResourcesFit":
+		return &schedconfig.NodeResourcesFitArgs{ScoringStrategy: &schedconfig.ScoringStrategy{
+			Type:      schedconfig.LeastAllocated,
+			Resources: []schedconfig.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}},
+		}}
+	}
+	return nil
+}
+
+// pluginQueueingHint is the plugin's own hint function for a registered
+// event (docs/FORMAT.md, E14): the plugin built as the in-tree registry
+// builds it, and of its EventsToRegister the first registration of the
+// event's resource whose actions meet the event's; none, or one without a
+// function, is the default hint.
+func pluginQueueingHint(name string, ev fwk.ClusterEvent) (fwk.QueueingHintFn, error) {
+	factory, ok := frameworkplugins.NewInTreeRegistry()[name]
+	if !ok {
+		return nil, fmt.Errorf("hint \"plugin\": no in-tree plugin %q", name)
+	}
+	pl, err := factory(context.Background(), pluginArgs(name), hintHandle{})
+	if err != nil {
+		return nil, fmt.Errorf("hint \"plugin\": building %s: %v", name, err)
+	}
+	ext, ok := pl.(fwk.EnqueueExtensions)
+	if !ok {
+		return defaultQueueingHint, nil
+	}
+	events, err := ext.EventsToRegister(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		if e.Event.Resource == ev.Resource && e.Event.ActionType&ev.ActionType != 0 {
+			if e.QueueingHintFn == nil {
+				return defaultQueueingHint, nil
+			}
+			return e.QueueingHintFn, nil
+		}
+	}
+	return defaultQueueingHint, nil
+}
+
+// scriptedQueueingHint is the hint function of a clusterEventMap entry's
+// hint: the default one for "" and "Queue".
+func scriptedQueueingHint(hint string) fwk.QueueingHintFn {
+	switch hint {
+	case "QueueSkip":
+		return skipQueueingHint
+	case "Error":
+		return errorQueueingHint
+	}
+	return defaultQueueingHint
+}
+
 // queueingHintMap is the QueueingHint map of the header's clusterEventMap:
 // one key per entry (its actions' bits together), one hint function per
-// plugin of equal keys, the same for every profile. A profile without any
-// entry still gets its (empty) map, as the scheduler builds one per profile;
-// the queue requeues a pod of a scheduler name it has no map for on any
-// event.
-func queueingHintMap(c *config) queue.QueueingHintMapPerProfile {
-	perEvent := map[fwk.ClusterEvent]sets.Set[string]{}
+// plugin and distinct hint of equal keys (the entry's scripted hint, the
+// default one when it has none), the same for every profile. A profile
+// without any entry still gets its (empty) map, as the scheduler builds one
+// per profile; the queue requeues a pod of a scheduler name it has no map
+// for on any event.
+func queueingHintMap(c *config) (queue.QueueingHintMapPerProfile, error) {
+	type pluginHint struct{ plugin, hint string }
+	perEvent := map[fwk.ClusterEvent]sets.Set[pluginHint]{}
 	var order []fwk.ClusterEvent
 	for _, e := range c.ClusterEventMap {
 		var bits fwk.ActionType
@@ -113,24 +211,44 @@ func queueingHintMap(c *config) queue.QueueingHintMapPerProfile {
 		}
 		ev := fwk.ClusterEvent{Resource: fwk.EventResource(e.Resource), ActionType: bits}
 		if perEvent[ev] == nil {
-			perEvent[ev] = sets.New[string]()
+			perEvent[ev] = sets.New[pluginHint]()
 			order = append(order, ev)
 		}
-		perEvent[ev].Insert(e.Plugins...)
+		hint := e.Hint
+		if hint == "" {
+			hint = "Queue"
+		}
+		for _, plugin := range e.Plugins {
+			perEvent[ev].Insert(pluginHint{plugin, hint})
+		}
 	}
 	m := queue.QueueingHintMapPerProfile{}
 	for _, profile := range c.Profiles {
 		hints := queue.QueueingHintMap{}
 		for _, ev := range order {
-			for _, plugin := range sets.List(perEvent[ev]) {
+			list := perEvent[ev].UnsortedList()
+			sort.Slice(list, func(i, j int) bool {
+				if list[i].plugin != list[j].plugin {
+					return list[i].plugin < list[j].plugin
+				}
+				return list[i].hint < list[j].hint
+			})
+			for _, ph := range list {
+				fn := scriptedQueueingHint(ph.hint)
+				if ph.hint == "plugin" {
+					var err error
+					if fn, err = pluginQueueingHint(ph.plugin, ev); err != nil {
+						return nil, err
+					}
+				}
 				hints[ev] = append(hints[ev], &queue.QueueingHintFunction{
-					PluginName: plugin, QueueingHintFn: defaultQueueingHint,
+					PluginName: ph.plugin, QueueingHintFn: fn,
 				})
 			}
 		}
 		m[profile] = hints
 	}
-	return m
+	return m, nil
 }
 
 // namedPreEnqueue is a PreEnqueue plugin of a name upstream has no plugin
@@ -175,9 +293,18 @@ func newQueueLayer(c *config) (layerSystem, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort := &queuesort.PrioritySort{}
+	// SchedulerPopFromBackoffQ as the header gives it: NewPriorityQueue
+	// reads the gate.
+	if err := setFeatureGates(c); err != nil {
+		return nil, err
+	}
+	hintMap, err := queueingHintMap(c)
+	if err != nil {
+		return nil, err
+	}
+	prioritySort := &queuesort.PrioritySort{}
 	l := &queueLayer{
-		less:    sort.Less,
+		less:    prioritySort.Less,
 		objects: newPodObjects(),
 		lastPop: map[string]*framework.QueuedPodInfo{},
 		stop:    make(chan struct{}),
@@ -189,7 +316,7 @@ func newQueueLayer(c *config) (layerSystem, error) {
 		queue.WithPodInitialBackoffDuration(ms(c.PodInitialBackoffMs)),
 		queue.WithPodMaxBackoffDuration(ms(c.PodMaxBackoffMs)),
 		queue.WithPodMaxInUnschedulablePodsDuration(ms(c.PodMaxInUnschedulableMs)),
-		queue.WithQueueingHintMapPerProfile(queueingHintMap(c)),
+		queue.WithQueueingHintMapPerProfile(hintMap),
 		queue.WithPreEnqueuePluginMap(pre),
 		// The scheduler always gives the queue a recorder; the queue calls
 		// it unchecked.
@@ -303,7 +430,23 @@ func (l *queueLayer) apply(st *step) (out, error) {
 			pass := sets.New(*st.Precheck...)
 			check = func(pod *v1.Pod) bool { return pass.Has(podKey(pod)) }
 		}
-		l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, nil, nil, check)
+		oldObj, newObj, err := l.moveObjects(st)
+		if err != nil {
+			return nil, err
+		}
+		l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, oldObj, newObj, check)
+		return out{}, nil
+	case "q_done":
+		var key string
+		if err := json.Unmarshal(st.Pod, &key); err != nil {
+			return nil, fmt.Errorf("field \"pod\": %v", err)
+		}
+		pInfo, ok := l.lastPop[key]
+		if !ok {
+			return nil, notApplicable{key + " was never popped"}
+		}
+		// The scheduler's Done for a pod whose cycle succeeded.
+		l.q.Done(pInfo.Pod.UID)
 		return out{}, nil
 	case "q_assigned_pod_added":
 		pod, err := st.mustPod("pod")
@@ -356,6 +499,34 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		return out{}, nil
 	}
 	return nil, fmt.Errorf("not an op of the queue layer")
+}
+
+// moveObjects is q_move_all's old and new objects (docs/FORMAT.md, E14):
+// nodes for a Node event, pods otherwise; an absent one is a nil
+// interface, as a trace without objects passes.
+func (l *queueLayer) moveObjects(st *step) (interface{}, interface{}, error) {
+	var objs [2]interface{}
+	for i, field := range []string{"old", "new"} {
+		if st.moveCarriesNodes() {
+			if isNull(st.raw(field)) && st.decoded[field] == nil {
+				continue
+			}
+			node, err := st.nodeArg(field)
+			if err != nil {
+				return nil, nil, err
+			}
+			objs[i] = node
+			continue
+		}
+		pod, err := st.podArg(field)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pod != nil {
+			objs[i] = pod
+		}
+	}
+	return objs[0], objs[1], nil
 }
 
 func (l *queueLayer) state() map[string]any {
