@@ -98,7 +98,10 @@ BackendQueue::BackendQueue(const Config& config, const Upstream& up,
     for (const std::string& a : e.actions) reg.bits |= ActionBits(a);
     for (const std::string& p : e.plugins) {
       reg.plugins.push_back(InternPlugin(p));
-      reg.fns.push_back(HintFn::kDefault);
+      reg.fns.push_back(e.hint == "plugin"
+                            ? PluginHintFn(p, e.resource, reg.bits, up_)
+                            : HintFn::kDefault);
+      ordered_hints_ = ordered_hints_ || reg.fns.back() != HintFn::kDefault;
     }
     // A scripted "QueueSkip" hint never requeues; "Error" is treated as
     // Queue, as the default hint answers.

@@ -64,8 +64,8 @@ class BackendQueue {
 
   // `up` must have queueing_hints on; pop_from_backoff_q may be off
   // (SchedulerPopFromBackoffQ: false). Without
-  // `hints` the QueueingHint map is the header's clusterEventMap with
-  // default hints (the queue layer); with them it is those registrations,
+  // `hints` the QueueingHint map is the header's clusterEventMap with its
+  // scripted hints (the queue layer); with them it is those registrations,
   // whose other hints SetHintEvaluator answers, and the nominator's pod
   // lister is the informer's (the scheduler layer: ListerSet and
   // ListerDelete).
@@ -89,10 +89,10 @@ class BackendQueue {
       const std::function<bool(const Pod&)>& precheck);
   // upstream: Done: the pod of `uid` is no longer in flight.
   void Done(const std::string& uid);
-  // What answers the hints other than the default one (HintQueues with
-  // the scheduler's cache).
+  // What answers the hints other than the default one (EvaluateHint with
+  // a cache); a hint answering kPanic makes the queue panic (Panicked).
   using HintEvaluator =
-      std::function<bool(HintFn, const Pod&, const EventObjects&)>;
+      std::function<Hint(HintFn, const Pod&, const EventObjects&)>;
   void SetHintEvaluator(HintEvaluator eval) { hint_eval_ = std::move(eval); }
   void FlushBackoffQCompleted();
   void FlushUnschedulableEntitiesLeftover();
@@ -289,6 +289,8 @@ class BackendQueue {
   }
   bool IsPodWorthRequeuing(const Record& r, EventId event,
                            const EventObjects& objects) const;
+  bool IsPodWorthRequeuingInMapOrder(const Record& r, const EventInfo& e,
+                                     const EventObjects& objects) const;
   void RunPreEnqueuePlugins(uint32_t h);
   bool MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
                      bool nominate = false);
@@ -319,8 +321,12 @@ class BackendQueue {
   int64_t max_in_unschedulable_ns_ = 0;
   int64_t scheduling_cycle_ = 0;
   int64_t move_request_cycle_ = -1;  // until v1.37 (move_request_cycle_removed)
-  bool panicked_ = false;            // Panicked()
-  bool use_lister_ = false;          // nominatorPodLister "queue-ops"
+  // Panicked(); a hint function may set it while the queue decides.
+  mutable bool panicked_ = false;
+  // The clusterEventMap names a plugin's own hint function (E14), which may
+  // panic: hints are asked in the map's order, as upstream asks them.
+  bool ordered_hints_ = false;
+  bool use_lister_ = false;  // nominatorPodLister "queue-ops"
 
   std::vector<Record> slab_;
   std::vector<uint32_t> free_;

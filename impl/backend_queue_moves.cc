@@ -111,6 +111,7 @@ bool BackendQueue::IsPodWorthRequeuing(const Record& r, EventId event,
     return objects.new_pod == nullptr || objects.new_pod->uid == r.pod->uid;
   }
   if (!HasHintMap(*r.pod)) return true;  // "No QueueingHintMap ..."
+  if (ordered_hints_) return IsPodWorthRequeuingInMapOrder(r, e, objects);
   bool ask = false;
   for (uint16_t p : r.plugins) {
     if (p >= e.matched.size()) continue;
@@ -119,9 +120,34 @@ bool BackendQueue::IsPodWorthRequeuing(const Record& r, EventId event,
   }
   if (!ask) return false;
   for (const auto& [p, fn] : e.hints) {
-    if (std::binary_search(r.plugins.begin(), r.plugins.end(), p) &&
-        hint_eval_(fn, *r.pod, objects)) {
-      return true;
+    if (!std::binary_search(r.plugins.begin(), r.plugins.end(), p)) continue;
+    const Hint h = hint_eval_(fn, *r.pod, objects);
+    if (h == Hint::kQueue) return true;
+    if (h == Hint::kPanic) panicked_ = true;
+  }
+  return false;
+}
+
+// The same decision, each matching registration's function of a rejector
+// plugin asked in the map's order until one answers Queue: which ones run
+// decides whether one reading a nil object panics.
+bool BackendQueue::IsPodWorthRequeuingInMapOrder(
+    const Record& r, const EventInfo& e, const EventObjects& objects) const {
+  for (const Registration& reg : registrations_) {
+    if (reg.skips || !MatchClusterEvents(reg, e.resource, e.bits)) continue;
+    for (size_t i = 0; i < reg.plugins.size(); ++i) {
+      if (!std::binary_search(r.plugins.begin(), r.plugins.end(),
+                              reg.plugins[i])) {
+        continue;
+      }
+      const Hint h = reg.fns[i] == HintFn::kDefault
+                         ? Hint::kQueue
+                         : hint_eval_(reg.fns[i], *r.pod, objects);
+      if (h == Hint::kQueue) return true;
+      if (h == Hint::kPanic) {
+        panicked_ = true;
+        return false;
+      }
     }
   }
   return false;

@@ -16,7 +16,9 @@
 #include "core/refill.h"
 #include "core/upstream_versions.h"
 #include "impl/backend_queue.h"
+#include "impl/cache.h"
 #include "impl/queue.h"
+#include "impl/queueing_hints.h"
 #include "impl/system.h"
 #include "impl/upstream.h"
 
@@ -38,6 +40,14 @@ class QueueSystem : public SnapshotIntoSystem {
     version_ = up->version;
     if (up->queueing_hints) {
       backend_ = std::make_unique<BackendQueue>(header.config, *up);
+      // The plugins' own hint functions (hint "plugin", E14), with a cache
+      // that only interns the scalar resources they compare.
+      hint_cache_ = std::make_unique<Cache>(0, *up);
+      backend_->SetHintEvaluator(
+          [cache = hint_cache_.get(), up = *up](HintFn fn, const Pod& pod,
+                                                const EventObjects& objects) {
+            return EvaluateHint(fn, pod, objects, *cache, up);
+          });
     } else {
       queue_.emplace(header.config, *up);  // the header's map, as it is
     }
@@ -342,6 +352,7 @@ class QueueSystem : public SnapshotIntoSystem {
 
   std::optional<PriorityQueue> queue_;
   std::unique_ptr<BackendQueue> backend_;  // the queue from v1.35 on
+  std::unique_ptr<Cache> hint_cache_;      // for backend_'s hints
   // BackendQueue: key -> the latest pod object the trace carried.
   absl::flat_hash_map<std::string, PodPtr> carried_;
   BackendQueue::PodEvents events_;    // reused by q_assigned_pod_updated

@@ -18,40 +18,53 @@ int64_t ScalarAmount(const V& scalars, uint32_t id) {
   return 0;
 }
 
-// upstream: nodeunschedulable.isSchedulableAfterNodeChange.
-bool NodeUnschedulableAfterNodeChange(const EventObjects& o) {
-  if (o.new_node == nullptr) return true;
-  if (o.old_node == nullptr) return !o.new_node->unschedulable;
-  return o.old_node->unschedulable && !o.new_node->unschedulable;
+Hint Answer(bool queue) { return queue ? Hint::kQueue : Hint::kQueueSkip; }
+
+// upstream: nodeunschedulable.isSchedulableAfterNodeChange: the new node
+// is read only when the old one is nil or unschedulable.
+Hint NodeUnschedulableAfterNodeChange(const EventObjects& o) {
+  if (o.old_node != nullptr && !o.old_node->unschedulable) {
+    return Hint::kQueueSkip;
+  }
+  if (o.new_node == nullptr) return Hint::kPanic;
+  return Answer(!o.new_node->unschedulable);
 }
 
 // upstream: tainttoleration.isSchedulableAfterNodeChange: an untolerated
 // NoSchedule or NoExecute taint is gone.
-bool TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
-  if (o.new_node == nullptr) return true;
+Hint TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
+  if (o.new_node == nullptr) return Hint::kPanic;
   const bool was =
       o.old_node == nullptr || HasUntoleratedFilterTaint(pod, *o.old_node);
-  return was && !HasUntoleratedFilterTaint(pod, *o.new_node);
+  return Answer(was && !HasUntoleratedFilterTaint(pod, *o.new_node));
 }
 
 // upstream: nodeaffinity.isSchedulableAfterNodeChange (no addedAffinity).
-bool NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
-  if (o.new_node == nullptr) return true;
-  const AffinityVerdict now = RequiredAffinityVerdict(pod, *o.new_node);
-  if (now.error) return true;
-  if (!now.matched) return false;
-  if (o.old_node == nullptr) return true;
+// For a nil new node, RequiredNodeAffinity.Match reads its labels for a
+// nodeSelector, matches no required term (LazyErrorNodeSelector), and
+// otherwise matches.
+Hint NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
+  if (o.new_node == nullptr) {
+    if (!pod.node_selector.empty()) return Hint::kPanic;
+    if (pod.required_node_affinity) return Hint::kQueueSkip;
+  } else {
+    const AffinityVerdict now = RequiredAffinityVerdict(pod, *o.new_node);
+    if (now.error) return Hint::kQueue;
+    if (!now.matched) return Hint::kQueueSkip;
+  }
+  if (o.old_node == nullptr) return Hint::kQueue;
   const AffinityVerdict was = RequiredAffinityVerdict(pod, *o.old_node);
-  return was.error || !was.matched;
+  return Answer(was.error || !was.matched);
 }
 
 // upstream: noderesources.(*Fit).isSchedulableAfterNodeChange: the pod fits
 // an empty NodeInfo of the new node, and (for an update) the node's pod
 // count or an allocatable the pod requests grew
 // (haveAnyRequestedResourcesIncreased).
+// isFit answers false for a nil node.
 bool FitAfterNodeChange(const Pod& pod, const EventObjects& o, Cache& cache,
                         const Upstream& up) {
-  if (o.new_node == nullptr) return true;
+  if (o.new_node == nullptr) return false;
   PodFacts pf;
   ComputePodFacts(pod, cache, pf);
   NodeFacts after;
@@ -83,11 +96,13 @@ bool FitAfterNodeChange(const Pod& pod, const EventObjects& o, Cache& cache,
 
 // upstream: noderesources.(*Fit).isSchedulableAfterAssignedPodScaleDown
 // (haveEnoughRelevantResourcesDecreased): the bound pod's request of a
-// resource the target requests went down (each taken as at least 0).
-bool FitAfterAssignedPodScaleDown(const Pod& target, const EventObjects& o,
+// resource the target requests went down (each taken as at least 0). The
+// old pod is read only for a scheduled new one.
+Hint FitAfterAssignedPodScaleDown(const Pod& target, const EventObjects& o,
                                   Cache& cache) {
-  if (o.old_pod == nullptr || o.new_pod == nullptr) return true;
-  if (o.new_pod->node_name.empty()) return false;
+  if (o.new_pod == nullptr) return Hint::kPanic;
+  if (o.new_pod->node_name.empty()) return Hint::kQueueSkip;
+  if (o.old_pod == nullptr) return Hint::kPanic;
   Requests want, before, after;
   cache.ComputeRequests(target, want);
   cache.ComputeRequests(*o.old_pod, before);
@@ -98,16 +113,16 @@ bool FitAfterAssignedPodScaleDown(const Pod& target, const EventObjects& o,
   if ((want.cpu != 0 && down(before.cpu, after.cpu)) ||
       (want.memory != 0 && down(before.memory, after.memory)) ||
       (want.ephemeral != 0 && down(before.ephemeral, after.ephemeral))) {
-    return true;
+    return Hint::kQueue;
   }
   for (const auto& [id, amount] : want.scalars) {
     if (amount == 0) continue;
     if (down(ScalarAmount(before.scalars, id),
              ScalarAmount(after.scalars, id))) {
-      return true;
+      return Hint::kQueue;
     }
   }
-  return false;
+  return Hint::kQueueSkip;
 }
 
 // The in-tree plugins' EventsToRegister of v1.35 and v1.36, which register
@@ -218,19 +233,19 @@ int32_t ActionBits(const std::string& name) {
   return 0;
 }
 
-bool HintQueues(HintFn fn, const Pod& pod, const EventObjects& o, Cache& cache,
-                const Upstream& up) {
+Hint EvaluateHint(HintFn fn, const Pod& pod, const EventObjects& o,
+                  Cache& cache, const Upstream& up) {
+  static const Taint kUnschedulableTaint{"node.kubernetes.io/unschedulable", "",
+                                         "NoSchedule"};
   switch (fn) {
     case HintFn::kDefault:
-      return true;
+      return Hint::kQueue;
     case HintFn::kNodeUnschedulableNodeChange:
       return NodeUnschedulableAfterNodeChange(o);
-    case HintFn::kNodeUnschedulableTolerationChange: {
+    case HintFn::kNodeUnschedulableTolerationChange:
       // upstream: the pod now tolerates the unschedulable taint.
-      static const Taint kTaint{"node.kubernetes.io/unschedulable", "",
-                                "NoSchedule"};
-      return o.new_pod == nullptr || PodToleratesTaint(*o.new_pod, kTaint);
-    }
+      if (o.new_pod == nullptr) return Hint::kPanic;
+      return Answer(PodToleratesTaint(*o.new_pod, kUnschedulableTaint));
     case HintFn::kTaintTolerationNodeChange:
       return TaintTolerationAfterNodeChange(pod, o);
     case HintFn::kNodeAffinityNodeChange:
@@ -238,31 +253,39 @@ bool HintQueues(HintFn fn, const Pod& pod, const EventObjects& o, Cache& cache,
     case HintFn::kFitAssignedPodDelete:
       // upstream: (*Fit).isSchedulableAfterAssignedPodDelete: a pod neither
       // bound nor nominated freed nothing.
-      return o.old_pod == nullptr || !o.old_pod->node_name.empty() ||
-             !o.old_pod->nominated_node_name.empty();
+      if (o.old_pod == nullptr) return Hint::kPanic;
+      return Answer(!o.old_pod->node_name.empty() ||
+                    !o.old_pod->nominated_node_name.empty());
     case HintFn::kFitNodeChange:
-      return FitAfterNodeChange(pod, o, cache, up);
+      return Answer(FitAfterNodeChange(pod, o, cache, up));
     case HintFn::kFitAssignedPodScaleDown:
       return FitAfterAssignedPodScaleDown(pod, o, cache);
     case HintFn::kTargetPodChange:
-      return o.new_pod == nullptr || o.new_pod->uid == pod.uid;
-    case HintFn::kNodeUnschedulablePodTolerationChange: {
-      if (o.new_pod == nullptr) return true;
-      static const Taint kTaint{"node.kubernetes.io/unschedulable", "",
-                                "NoSchedule"};
-      return o.new_pod->uid == pod.uid && PodToleratesTaint(*o.new_pod, kTaint);
-    }
+      if (o.new_pod == nullptr) return Hint::kPanic;
+      return Answer(o.new_pod->uid == pod.uid);
+    case HintFn::kNodeUnschedulablePodTolerationChange:
+      if (o.new_pod == nullptr) return Hint::kPanic;
+      return Answer(o.new_pod->uid == pod.uid &&
+                    PodToleratesTaint(*o.new_pod, kUnschedulableTaint));
     case HintFn::kFitPodEvent:
       // upstream: (*Fit).isSchedulableAfterPodEvent: a delete as
       // isSchedulableAfterAssignedPodDelete; an update of the pod itself
       // queues it, of another as isSchedulableAfterAssignedPodScaleDown.
       if (o.new_pod == nullptr) {
-        return HintQueues(HintFn::kFitAssignedPodDelete, pod, o, cache, up);
+        return EvaluateHint(HintFn::kFitAssignedPodDelete, pod, o, cache, up);
       }
-      return o.new_pod->uid == pod.uid ||
-             FitAfterAssignedPodScaleDown(pod, o, cache);
+      if (o.new_pod->uid == pod.uid) return Hint::kQueue;
+      return FitAfterAssignedPodScaleDown(pod, o, cache);
   }
-  return true;
+  return Hint::kQueue;
+}
+
+HintFn PluginHintFn(const std::string& plugin, const std::string& resource,
+                    int32_t bits, const Upstream& up) {
+  for (const HintRegistration& r : EventsToRegister(plugin, up)) {
+    if (r.resource == resource && (r.bits & bits) != 0) return r.fn;
+  }
+  return HintFn::kDefault;
 }
 
 std::vector<HintRegistration> QueueingHintRegistrations(const Config& config,

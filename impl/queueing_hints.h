@@ -7,11 +7,13 @@
 //
 // impl::BackendQueue matches events against the registrations by interned
 // ids and asks a hint only for a pod some matching registration's plugin
-// rejected; the scheduler evaluates it (HintQueues) with its cache, which
-// interns the scalar resources the fit hints compare.
+// rejected; the scheduler evaluates it (EvaluateHint) with its cache, which
+// interns the scalar resources the fit hints compare. The queue layer's
+// clusterEventMap names a plugin's own function with hint "plugin"
+// (PluginHintFn), evaluated with a cache of the queue's own.
 //
 //   std::vector<HintRegistration> regs = QueueingHintRegistrations(config, up);
-//   bool queue = HintQueues(HintFn::kFitNodeChange, pod, objects, cache, up);
+//   Hint h = EvaluateHint(HintFn::kFitNodeChange, pod, objects, cache, up);
 #ifndef SCHEDTRACE_IMPL_QUEUEING_HINTS_H_
 #define SCHEDTRACE_IMPL_QUEUEING_HINTS_H_
 
@@ -80,11 +82,22 @@ enum class HintFn : uint8_t {
   kFitPodEvent,
 };
 
-// Whether `fn` answers Queue (else QueueSkip) for the unschedulable `pod`
-// and the event's objects; a hint's error answers Queue, as
-// isPodWorthRequeuing takes it.
-bool HintQueues(HintFn fn, const Pod& pod, const EventObjects& objects,
-                Cache& cache, const Upstream& up);
+// What a hint function answers. kPanic: it read a field of an object the
+// event does not carry (nil, which only a queue-layer move passes), and
+// upstream's process dies.
+enum class Hint : uint8_t { kQueue, kQueueSkip, kPanic };
+
+// What `fn` answers for the unschedulable `pod` and the event's objects; a
+// hint's error answers Queue, as isPodWorthRequeuing takes it.
+Hint EvaluateHint(HintFn fn, const Pod& pod, const EventObjects& objects,
+                  Cache& cache, const Upstream& up);
+
+// The function a queue-layer clusterEventMap entry with hint "plugin"
+// registers for `plugin` (docs/FORMAT.md, E14): of the plugin's
+// EventsToRegister in `up`'s version, the first registration of `resource`
+// whose action bits meet `bits`; with none, the default.
+HintFn PluginHintFn(const std::string& plugin, const std::string& resource,
+                    int32_t bits, const Upstream& up);
 
 // One plugin's registration of one event with its hint (upstream:
 // fwk.ClusterEventWithHint).

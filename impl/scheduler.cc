@@ -71,7 +71,7 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
   backend_ = std::make_unique<BackendQueue>(config_, up_, &hints);
   backend_->SetHintEvaluator(
       [this](HintFn fn, const Pod& pod, const EventObjects& objects) {
-        return HintQueues(fn, pod, objects, cache_, up_);
+        return EvaluateHint(fn, pod, objects, cache_, up_);
       });
   for (const HintRegistration& h : hints)
     registered_bits_[h.resource] |= h.bits;

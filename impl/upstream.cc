@@ -140,8 +140,7 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
                            "implemented (",
                            up->version, " runs with it off)"));
   }
-  // Scripted hints (docs/FORMAT.md, E14) exist from v1.35; impl runs the
-  // constant ones, not yet the plugins' own.
+  // Scripted hints (docs/FORMAT.md, E14) exist from v1.35.
   const auto& map = header.config.cluster_event_map;
   for (size_t i = 0; i < map.size(); ++i) {
     const std::string& hint = map[i].hint;
@@ -152,11 +151,6 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
       return absl::InvalidArgumentError(absl::StrCat(
           "impl: config.clusterEventMap[", i, "].hint \"", hint,
           "\" is refused: ", up->version, " has no QueueingHints"));
-    }
-    if (hint == "plugin" && header.layer == Layer::kQueue) {
-      return absl::UnimplementedError(
-          "impl: the plugins' own QueueingHint functions (hint \"plugin\") "
-          "are not implemented yet");
     }
   }
   if (up->queueing_hints) {

@@ -75,9 +75,9 @@ TEST(UpstreamTest, ConfigsAVersionCannotRunAreRefused) {
 }
 
 // docs/FORMAT.md, What each version accepts (E14): scripted hints are
-// refused before v1.35; the plugins' own hints are not implemented yet
-// (skipped, not judged); SchedulerPopFromBackoffQ is as given; the gates
-// impl does not model are refused on.
+// refused before v1.35, and accepted from v1.35 (the plugins' own too);
+// SchedulerPopFromBackoffQ is as given; the gates impl does not model are
+// refused on.
 TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
   TraceHeader h = Header("v1.30.12");
   h.layer = Layer::kQueue;
@@ -86,7 +86,10 @@ TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
   h.upstream = "v1.37.2";
   EXPECT_TRUE(UpstreamFor(h).ok());
   h.config.cluster_event_map[0].hint = "plugin";
-  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.upstream = "v1.35.4";
+  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.upstream = "v1.37.2";
   h.config.cluster_event_map[0].hint = "";
   h.config.features["SchedulerPopFromBackoffQ"] = false;
   EXPECT_FALSE(UpstreamFor(h)->pop_from_backoff_q);

@@ -15,9 +15,11 @@ namespace {
 
 using H = QueueingHint;
 
-// A function below that reads an object the event does not carry (nil:
-// util.As gives nil without an error) dereferences nil: kPanic. Only the
-// queue layer's moves can pass nil (docs/FORMAT.md, E14).
+// A function below that reads a field of an object the event does not
+// carry (nil: util.As gives nil without an error) dereferences nil: kPanic,
+// at exactly the point where upstream's Go would; where Go checks for nil
+// first or never reads the object, nil is an answer. Only the queue layer's
+// moves can pass nil (docs/FORMAT.md, E14).
 
 // upstream: fwk.ClusterEventWithHint.
 struct Registration {
@@ -31,14 +33,11 @@ QueueEvent Event(const std::string& resource, int64_t action) {
 
 // upstream: nodeunschedulable.isSchedulableAfterNodeChange: the node came
 // schedulable, or was added schedulable.
+// The new node is read only when the old one is nil or unschedulable.
 H NodeUnschedulableAfterNodeChange(const Pod&, const EventObjects& o) {
+  if (o.old_node != nullptr && !o.old_node->unschedulable) return H::kQueueSkip;
   if (o.new_node == nullptr) return H::kPanic;
-  if (o.old_node != nullptr && o.old_node->unschedulable &&
-      !o.new_node->unschedulable) {
-    return H::kQueue;
-  }
-  if (o.old_node == nullptr && !o.new_node->unschedulable) return H::kQueue;
-  return H::kQueueSkip;
+  return o.new_node->unschedulable ? H::kQueueSkip : H::kQueue;
 }
 
 // upstream: nodeunschedulable.isSchedulableAfterTargetPodTolerationChange:
@@ -58,7 +57,7 @@ H NodeUnschedulableAfterTargetPodTolerationChange(const Pod&,
 // node.kubernetes.io/unschedulable:NoSchedule queues it.
 H NodeUnschedulableAfterPodTolerationChange(const Pod& pod,
                                             const EventObjects& o) {
-  if (o.new_pod == nullptr) return H::kQueue;
+  if (o.new_pod == nullptr) return H::kPanic;
   if (o.new_pod->uid != pod.uid) return H::kQueueSkip;
   return NodeUnschedulableAfterTargetPodTolerationChange(pod, o);
 }
@@ -67,7 +66,7 @@ H NodeUnschedulableAfterPodTolerationChange(const Pod& pod,
 // isSchedulableAfterPodTolerationChange: the pod's own update queues it.
 H TaintTolerationAfterPodTolerationChange(const Pod& pod,
                                           const EventObjects& o) {
-  if (o.new_pod == nullptr) return H::kQueue;
+  if (o.new_pod == nullptr) return H::kPanic;
   return o.new_pod->uid == pod.uid ? H::kQueue : H::kQueueSkip;
 }
 
@@ -76,7 +75,7 @@ H TaintTolerationAfterPodTolerationChange(const Pod& pod,
 // queues it.
 H SchedulingGatesAfterUpdatePodSchedulingGatesEliminated(
     const Pod& pod, const EventObjects& o) {
-  if (o.new_pod == nullptr) return H::kQueue;
+  if (o.new_pod == nullptr) return H::kPanic;
   return o.new_pod->uid == pod.uid ? H::kQueue : H::kQueueSkip;
 }
 
@@ -100,10 +99,17 @@ H TaintTolerationAfterNodeChange(const Pod& pod, const EventObjects& o) {
 // the profile's args): the new node matches the pod's required affinity and
 // the old one did not (or there was none).
 // A Match error (a term that cannot be parsed) is Queue: upstream treats a
-// hint's error as Queue.
+// hint's error as Queue. RequiredNodeAffinity.Match reads a nil node's
+// labels for a nodeSelector (panic); its required terms match no nil node
+// (LazyErrorNodeSelector.Match); with neither, any node matches.
 H NodeAffinityAfterNodeChange(const Pod& pod, const EventObjects& o) {
-  if (o.new_node == nullptr) return H::kPanic;
-  const AffinityMatch now = RequiredNodeAffinityMatch(pod, *o.new_node);
+  if (o.new_node == nullptr) {
+    if (!pod.node_selector.empty()) return H::kPanic;
+    if (pod.required_node_affinity) return H::kQueueSkip;
+  }
+  const AffinityMatch now = o.new_node == nullptr
+                                ? AffinityMatch{.matched = true}
+                                : RequiredNodeAffinityMatch(pod, *o.new_node);
   if (now.error) return H::kQueue;
   if (!now.matched) return H::kQueueSkip;
   if (o.old_node == nullptr) return H::kQueue;
@@ -155,7 +161,8 @@ bool haveEnoughRelevantResourcesDecreased(const Pod& target, const Pod& orig,
 H FitAfterPodEvent(const Pod& pod, const EventObjects& o, const Upstream& up) {
   if (o.new_pod == nullptr) return FitAfterAssignedPodDelete(pod, o);
   if (o.new_pod->uid == pod.uid) return H::kQueue;
-  if (o.old_pod == nullptr) return H::kQueue;  // util.As: a nil old pod
+  if (o.new_pod->node_name.empty()) return H::kQueueSkip;
+  if (o.old_pod == nullptr) return H::kPanic;  // PodRequests(originalPod)
   return haveEnoughRelevantResourcesDecreased(pod, *o.old_pod, *o.new_pod, up)
              ? H::kQueue
              : H::kQueueSkip;
@@ -196,8 +203,10 @@ bool haveAnyRequestedResourcesIncreased(const Pod& pod, const NodePtr& orig,
       return true;
     }
   }
+  // (computePodResourceRequest's SetMaxResource takes each request as at
+  // least 0)
   for (const auto& [name, value] : request) {
-    if (!IsScalarResourceName(name) || value == 0) continue;
+    if (!IsScalarResourceName(name) || value <= 0) continue;
     if (amount(after.allocatable(), name) >
         amount(before.allocatable(), name)) {
       return true;
@@ -242,9 +251,8 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
     // upstream: (*Fit).isSchedulableAfterNodeChange
     QueueingHintFn afterNodeChange = [up](const Pod& pod,
                                           const EventObjects& o) {
-      // upstream: (*Fit).isSchedulableAfterNodeChange (util.As gives nil
-      // for a nil object, which isFit dereferences)
-      if (o.new_node == nullptr) return H::kPanic;
+      // upstream: (*Fit).isSchedulableAfterNodeChange (isFit answers false
+      // for a nil node)
       if (!isFit(pod, o.new_node, up)) return H::kQueueSkip;
       if (o.old_node == nullptr) return H::kQueue;
       return haveAnyRequestedResourcesIncreased(pod, o.old_node, o.new_node, up)
@@ -269,8 +277,11 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
         {Event("DeviceClass", a::kAdd | a::kUpdate), nullptr},
         {Event("AssignedPod", a::kUpdatePodScaleDown),
          [up](const Pod& pod, const EventObjects& o) {
-           // upstream: (*Fit).isSchedulableAfterAssignedPodScaleDown
-           if (o.old_pod == nullptr || o.new_pod == nullptr) return H::kPanic;
+           // upstream: (*Fit).isSchedulableAfterAssignedPodScaleDown (the
+           // old pod is read only for a scheduled new one)
+           if (o.new_pod == nullptr) return H::kPanic;
+           if (o.new_pod->node_name.empty()) return H::kQueueSkip;
+           if (o.old_pod == nullptr) return H::kPanic;
            return haveEnoughRelevantResourcesDecreased(pod, *o.old_pod,
                                                        *o.new_pod, up)
                       ? H::kQueue

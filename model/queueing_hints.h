@@ -26,7 +26,7 @@ QueueingHintMap BuildQueueingHintMap(const Config& config, const Upstream& up);
 // A queue-layer clusterEventMap entry's hint "plugin" (docs/FORMAT.md,
 // E14): of the in-tree plugin's EventsToRegister, the first registration
 // of `registered`'s resource whose actions meet its bits; none, or one
-// without a function, is the default hint. v1.37.2's plugins.
+// without a function, is the default hint. The plugins of `up`'s version.
 QueueingHintFn PluginQueueingHintFn(const std::string& plugin,
                                     const QueueEvent& registered,
                                     const Upstream& up);

@@ -290,20 +290,6 @@ absl::StatusOr<Upstream> UpstreamFor(const TraceHeader& header) {
       }
     }
   }
-  // The plugins' own hint functions in the queue layer are v1.37.2's
-  // (model/queueing_hints.h); before, they are not modelled yet: such a
-  // trace is skipped, not judged.
-  if (up.queueing_hints && header.layer == Layer::kQueue &&
-      !UpstreamAtLeast(version, "v1.37.2")) {
-    for (const ClusterEventMapEntry& e : header.config.cluster_event_map) {
-      if (e.hint == "plugin") {
-        return absl::UnimplementedError(
-            absl::StrCat("model: the plugins' own QueueingHint functions (hint "
-                         "\"plugin\") of ",
-                         version, " are not modelled yet in the queue layer"));
-      }
-    }
-  }
   // The gates of the queue from v1.35 (What each version accepts).
   if (up.queueing_hints) {
     if (auto it = features.find("SchedulerPopFromBackoffQ");

@@ -57,11 +57,11 @@ TEST(UpstreamTest, HintsAndGatesOfTheQueueFromV135) {
   }
   h.config.cluster_event_map[0].hint = "Queue";  // the default: accepted
   EXPECT_TRUE(UpstreamFor(h).ok());
-  h.upstream = "v1.36.3";
-  h.config.cluster_event_map[0].hint = "plugin";  // v1.37.2's only, so far
-  EXPECT_EQ(UpstreamFor(h).status().code(), absl::StatusCode::kUnimplemented);
-  h.upstream = "v1.37.2";
-  EXPECT_TRUE(UpstreamFor(h).ok());
+  h.config.cluster_event_map[0].hint = "plugin";  // each version's plugins
+  for (const char* v : {"v1.35.4", "v1.36.3", "v1.37.2"}) {
+    h.upstream = v;
+    EXPECT_TRUE(UpstreamFor(h).ok()) << v;
+  }
   h.config.cluster_event_map[0].hint = "QueueSkip";
   for (const char* v : {"v1.35.4", "v1.36.3", "v1.37.2"}) {
     h.upstream = v;

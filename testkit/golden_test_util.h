@@ -143,7 +143,7 @@ inline const std::vector<std::string>& GoldenSample() {
       // From v1.35.4 (FORMAT.md E14): q_done, a move's objects, hints.
       "handwritten/v1.35.4/queue/done-ends-time-in-flight.jsonl",
       "handwritten/v1.35.4/queue/pop-from-backoffq-off.jsonl",
-      "handwritten/v1.37.2/queue/plugin-hints-read-move-objects.jsonl",
+      "handwritten/v1.35.4/queue/plugin-hints-read-move-objects.jsonl",
       // cache: every op and its errors; fatal c_remove_pod and c_update_pod;
       // caller-object-accounting; a cluster event map.
       "upstream-v1.26.7/cache/random-38.jsonl",
