@@ -234,18 +234,23 @@ uint16_t BackendQueue::InternResource(const std::string& name) {
 
 // upstream: framework.MatchClusterEvents(ce, incoming), with
 // matchEventResources: the incoming event is the registered one or more
-// specific.
+// specific. Pod matches the pod resources of the version: AssignedPod,
+// UnscheduledPod and TargetPod from v1.37, AssignedPod and UnschedulablePod
+// before.
 bool BackendQueue::MatchClusterEvents(const Registration& ce, uint16_t resource,
                                       int32_t bits) const {
   if (ce.resource == kWildCardResource && ce.bits == action::kAll) {
     return true;
   }
+  const bool pod_resource =
+      resource == kAssignedPodResource ||
+      (up_.target_pod_update_events
+           ? resource == kUnscheduledPodResource ||
+                 resource == kTargetPodResource
+           : resource == kUnschedulablePodResource);
   const bool resources =
       ce.resource == kWildCardResource || ce.resource == resource ||
-      (ce.resource == kPodResource &&
-       (resource == kAssignedPodResource ||
-        resource == kUnscheduledPodResource || resource == kTargetPodResource ||
-        resource == kUnschedulablePodResource));
+      (ce.resource == kPodResource && pod_resource);
   return resources && (ce.bits & bits) != 0 && bits <= ce.bits;
 }
 

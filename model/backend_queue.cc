@@ -18,29 +18,35 @@ bool IsWildCard(const QueueEvent& e) {
 }
 
 // upstream: matchEventResources: "*" matches every resource, and "Pod"
-// matches AssignedPod, UnscheduledPod and TargetPod.
-bool MatchEventResources(const std::string& r, const std::string& resource) {
-  return r == "*" || r == resource ||
-         (r == "Pod" &&
-          (resource == "AssignedPod" || resource == "UnscheduledPod" ||
-           resource == "TargetPod" ||
-           // v1.35 and v1.36 name an unassigned pod's events so.
-           resource == "UnschedulablePod"));
+// matches AssignedPod, UnscheduledPod and TargetPod; before v1.37
+// (target_pod_update_events) the pod resources are AssignedPod and
+// UnschedulablePod, and "Pod" matches those two.
+bool MatchEventResources(const std::string& r, const std::string& resource,
+                         const Upstream& up) {
+  if (r == "*" || r == resource) return true;
+  if (r != "Pod") return false;
+  if (up.target_pod_update_events) {
+    return resource == "AssignedPod" || resource == "UnscheduledPod" ||
+           resource == "TargetPod";
+  }
+  return resource == "AssignedPod" || resource == "UnschedulablePod";
 }
 
 // upstream: framework.MatchClusterEvents: the incoming event is the
 // registered one or more specific.
-bool MatchClusterEvents(const QueueEvent& ce, const QueueEvent& incoming) {
+bool MatchClusterEvents(const QueueEvent& ce, const QueueEvent& incoming,
+                        const Upstream& up) {
   return IsWildCard(ce) ||
-         (MatchEventResources(ce.resource, incoming.resource) &&
+         (MatchEventResources(ce.resource, incoming.resource, up) &&
           (ce.action & incoming.action) != 0 && incoming.action <= ce.action);
 }
 
 // upstream: framework.MatchAnyClusterEvent.
 bool MatchAnyClusterEvent(const QueueEvent& ce,
-                          const std::vector<QueueEvent>& incoming) {
+                          const std::vector<QueueEvent>& incoming,
+                          const Upstream& up) {
   for (const QueueEvent& e : incoming) {
-    if (MatchClusterEvents(e, ce)) return true;
+    if (MatchClusterEvents(e, ce, up)) return true;
   }
   return false;
 }
@@ -210,7 +216,7 @@ bool BackendQueue::isEventOfInterest(const QueueEvent& event) const {
   if (IsWildCard(event)) return true;
   if (config_.profiles.empty()) return false;
   for (const QueueingHintMapEntry& e : hint_map_) {
-    if (MatchClusterEvents(e.event, event)) return true;
+    if (MatchClusterEvents(e.event, event, up_)) return true;
   }
   return false;
 }
@@ -236,7 +242,7 @@ QueueingStrategy BackendQueue::isPodWorthRequeuing(
   }
   QueueingStrategy strategy = QueueingStrategy::kSkip;
   for (const QueueingHintMapEntry& e : hint_map_) {
-    if (!MatchClusterEvents(e.event, event)) continue;
+    if (!MatchClusterEvents(e.event, event, up_)) continue;
     for (const QueueingHintFunction& hint : e.fns) {
       const std::string& plugin = hint.plugin;
       if (!rejectors.contains(plugin)) continue;
@@ -629,7 +635,7 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
   for (const Entry& pInfo : podInfoList) {
     if (!pInfo->gating_plugin.empty() &&
         !(up_.wildcard_events_move_gated_pods && IsWildCard(event)) &&
-        !MatchAnyClusterEvent(event, pInfo->gating_plugin_events)) {
+        !MatchAnyClusterEvent(event, pInfo->gating_plugin_events, up_)) {
       continue;
     }
     const QueueingStrategy hint = isPodWorthRequeuing(*pInfo, event, objects);

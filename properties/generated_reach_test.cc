@@ -9,7 +9,10 @@
 // unschedulablePods: with rejector plugins only a recorded event worth
 // requeuing does that) and one they do not; a pop from backoffQ (activeQ
 // empty before it, backoffQ not); a gated pod; failures with `plugins: []`
-// (an error) and with rejector plugins.
+// (an error) and with rejector plugins; q_done; a move whose event an
+// entry with the plugins' own hints (`"hint": "plugin"`) registers, after
+// which a pod those plugins alone rejected moved (a hint answered Queue)
+// or stayed (QueueSkip).
 //
 // Scheduler layer: the QueueingHints of the profile's plugins answering
 // Queue and QueueSkip: a pod whose only rejector is NodeAffinity, in
@@ -32,7 +35,8 @@
 namespace schedtrace::properties {
 namespace {
 
-constexpr int kSeeds = 40;
+// Per layer: a queue-layer trace meets fewer moves with pods to move.
+int Seeds(Layer layer) { return layer == Layer::kQueue ? 120 : 40; }
 
 struct Reach {
   int in_flight_requeued = 0;  // requeued by the events recorded in flight
@@ -43,6 +47,9 @@ struct Reach {
   int rejector_failures = 0;   // ... with rejector plugins
   int hint_queue = 0;          // NodeAffinity's hint moved the pod
   int hint_skip = 0;           // ... left it in unschedulablePods
+  int done = 0;                // q_done
+  int plugin_hint_queue = 0;   // a plugin's own hint moved the pod
+  int plugin_hint_skip = 0;    // ... left it in unschedulablePods
 };
 
 bool Holds(const std::vector<QueuedPod>& list, const std::string& key) {
@@ -66,8 +73,38 @@ bool NodeAffinityEvent(const Step& step) {
          step.old_node->labels != step.new_node->labels;
 }
 
-void CountStep(const Step& step, const StepOut& out, const QueueState& before,
-               const QueueState& after, Reach& r) {
+// The plugins an entry with `"hint": "plugin"` of `resource` names.
+std::vector<std::string> OwnHintPlugins(const Config& config,
+                                        const std::string& resource) {
+  std::vector<std::string> out;
+  for (const ClusterEventMapEntry& e : config.cluster_event_map) {
+    if (e.hint != "plugin" || e.resource != resource) continue;
+    out.insert(out.end(), e.plugins.begin(), e.plugins.end());
+  }
+  return out;
+}
+
+void CountStep(const Config& config, const Step& step, const StepOut& out,
+               const QueueState& before, const QueueState& after, Reach& r) {
+  r.done += step.op == Op::kQDone;
+  if (step.op == Op::kQMoveAll && !out.fatal) {
+    const std::vector<std::string> own =
+        OwnHintPlugins(config, step.event.resource);
+    for (const QueuedPod& q : before.unschedulable) {
+      const bool only_own =
+          !q.gated && !q.plugins.empty() &&
+          std::all_of(q.plugins.begin(), q.plugins.end(),
+                      [&](const std::string& p) {
+                        return std::count(own.begin(), own.end(), p) > 0;
+                      });
+      if (!only_own) continue;
+      if (Holds(after.active, q.pod) || Holds(after.backoff, q.pod)) {
+        ++r.plugin_hint_queue;
+      } else if (Holds(after.unschedulable, q.pod)) {
+        ++r.plugin_hint_skip;
+      }
+    }
+  }
   r.gated += std::any_of(after.unschedulable.begin(), after.unschedulable.end(),
                          [](const QueuedPod& q) { return q.gated; });
   if (step.op == Op::kQAddUnschedulable && !out.error) {
@@ -102,11 +139,11 @@ void CountStep(const Step& step, const StepOut& out, const QueueState& before,
   }
 }
 
-// Generates kSeeds traces of `layer` on `version` with the model, and
+// Generates Seeds(layer) traces of `layer` on `version` with the model, and
 // replays each on a fresh model to count what its steps reach.
 Reach CountReach(Layer layer, const std::string& version) {
   Reach r;
-  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+  for (uint64_t seed = 1; seed <= static_cast<uint64_t>(Seeds(layer)); ++seed) {
     GenOptions options;
     options.seed = seed;
     options.upstream = version;
@@ -123,7 +160,8 @@ Reach CountReach(Layer layer, const std::string& version) {
       if (!out.ok()) break;
       State after = sut->Snapshot();
       if (before.queue && after.queue) {
-        CountStep(step, *out, *before.queue, *after.queue, r);
+        CountStep(trace->header.config, step, *out, *before.queue, *after.queue,
+                  r);
       }
       if (out->fatal) break;
       before = std::move(after);
@@ -146,18 +184,24 @@ TEST(GeneratedReachTest, QueueTracesReachInFlightEventsAndBackoffPops) {
   ASSERT_FALSE(versions.empty());
   for (const std::string& version : versions) {
     const Reach r = CountReach(Layer::kQueue, version);
-    std::cout << version << " queue, " << kSeeds
+    std::cout << version << " queue, " << Seeds(Layer::kQueue)
               << " seeds: in flight requeued " << r.in_flight_requeued
               << ", skipped " << r.in_flight_skipped << "; backoffQ pops "
               << r.backoff_pops << "; gated " << r.gated << "; failures "
               << r.error_failures << " with plugins [], " << r.rejector_failures
-              << " with rejectors\n";
+              << " with rejectors; q_done " << r.done
+              << "; the plugins' own hints answered Queue "
+              << r.plugin_hint_queue << ", QueueSkip " << r.plugin_hint_skip
+              << "\n";
     EXPECT_GT(r.in_flight_requeued, 0) << version;
     EXPECT_GT(r.in_flight_skipped, 0) << version;
     EXPECT_GT(r.backoff_pops, 0) << version;
     EXPECT_GT(r.gated, 0) << version;
     EXPECT_GT(r.error_failures, 0) << version;
     EXPECT_GT(r.rejector_failures, 0) << version;
+    EXPECT_GT(r.done, 0) << version;
+    EXPECT_GT(r.plugin_hint_queue, 0) << version;
+    EXPECT_GT(r.plugin_hint_skip, 0) << version;
   }
 }
 
@@ -170,7 +214,7 @@ TEST(GeneratedReachTest, SchedulerTracesReachHintsAnsweringQueueAndSkip) {
   }
   for (const std::string& version : versions) {
     const Reach r = CountReach(Layer::kScheduler, version);
-    std::cout << version << " scheduler, " << kSeeds
+    std::cout << version << " scheduler, " << Seeds(Layer::kScheduler)
               << " seeds: NodeAffinity's hint answered Queue " << r.hint_queue
               << ", QueueSkip " << r.hint_skip << "; gated " << r.gated << "\n";
     EXPECT_GT(r.hint_queue, 0) << version;

@@ -1,5 +1,5 @@
 // The step source's queue layer (run/step_source.h): the
-// PriorityQueue calls the scheduler makes. NextStep is over 80 lines for a
+// PriorityQueue calls the scheduler makes. DrawStep is over 80 lines for a
 // reason: one weighted choice over the layer's ops, each branch short;
 // split, the weights a reader checks as one table would scatter.
 #include <algorithm>
@@ -48,6 +48,7 @@ class QueueSource : public LayerSource {
         "random valid queue-layer sequence, seed ", options_.seed, ", ", pool_,
         " pods, ", "podMaxBackoffMs ", h.config.pod_max_backoff_ms);
     DrawTraceCorners(options_, h.config);
+    if (HintsEra()) DrawHints(h.config);
     t_ = start_;
     return h;
   }
@@ -91,6 +92,10 @@ class QueueSource : public LayerSource {
       PodAffinityTermCorners(variety_, term, p->namespace_,
                              names_.Namespace(index + 1));
     }
+    if (HintsEra()) {  // what the plugins' own hints compare
+      if (Chance(0.25)) p->node_selector["zone"] = PickOf({"a", "b"});
+      if (Chance(0.2)) p->tolerations.push_back({"k", "Exists", "", "", {}});
+    }
     PodResourceCorners(variety_, *p);
     GiveEmpty(variety_, *p);
     return p;
@@ -103,6 +108,126 @@ class QueueSource : public LayerSource {
   }
 
   std::string NodeName() { return names_.Node(Uniform(0, 2)); }
+
+  const char* PickOf(std::initializer_list<const char*> choices) {
+    return *(choices.begin() +
+             Uniform(0, static_cast<int>(choices.size()) - 1));
+  }
+
+  // From v1.35 (docs/FORMAT.md, E14) the queue reads scripted hints, the
+  // objects a move carries, and q_done: the source draws them only there,
+  // so earlier versions' traces of a seed stay as they were.
+  bool HintsEra() const {
+    return UpstreamAtLeast(options_.upstream, "v1.35.4");
+  }
+
+  // Each entry's hint; an entry of the profile's plugins often runs their
+  // own functions, and a few entries register the v1.37 pod resources
+  // (which v1.35 and v1.36 plugins do not: their default hint).
+  void DrawHints(Config& config) {
+    static const std::set<std::string> kOwn = {
+        "NodeUnschedulable", "NodeName",         "TaintToleration",
+        "NodeAffinity",      "NodeResourcesFit", "SchedulingGates"};
+    if (Chance(0.5)) {
+      config.cluster_event_map.push_back(
+          {"AssignedPod", {"Delete", "Update"}, {"NodeResourcesFit"}});
+    }
+    if (Chance(0.5)) {
+      config.cluster_event_map.push_back(
+          {"TargetPod",
+           {"Update"},
+           {"NodeUnschedulable", "SchedulingGates", "TaintToleration"}});
+    }
+    if (Chance(0.3)) {
+      config.cluster_event_map.push_back(
+          {"Pod", {"Update"}, {"NodeUnschedulable", "TaintToleration"}});
+    }
+    for (ClusterEventMapEntry& e : config.cluster_event_map) {
+      const bool own =
+          std::all_of(e.plugins.begin(), e.plugins.end(),
+                      [](const std::string& p) { return kOwn.contains(p); });
+      e.hint = own ? Pick(std::vector<std::string>{"", "Queue", "QueueSkip",
+                                                   "Error", "plugin", "plugin",
+                                                   "plugin", "plugin"})
+                   : Pick(std::vector<std::string>{"", "QueueSkip", "Error"});
+      own_hints_ = own_hints_ || e.hint == "plugin";
+    }
+  }
+
+  // A node as a move carries it: what the plugins' hints read.
+  NodePtr HintNode(const std::string& name) {
+    auto n = std::make_shared<Node>();
+    n->name = name;
+    n->uid = "uid-" + name;
+    n->resource_version = absl::StrCat(++rv_);
+    if (Chance(0.6)) n->labels["zone"] = PickOf({"a", "b"});
+    n->unschedulable = Chance(0.2);
+    if (Chance(0.3)) {
+      n->taints.push_back({"k", "v", PickOf({"NoSchedule", "NoExecute"})});
+    }
+    n->allocatable["cpu"] = Q(PickOf({"500m", "1", "4"}));
+    n->allocatable["memory"] = Q("8Gi");
+    n->allocatable["pods"] = Q(PickOf({"0", "110"}));
+    return n;
+  }
+
+  // The objects of a move (q_move_all's old and new). Nil only where no
+  // plugin's own hint reads them: one that would panic on nil may or may
+  // not be asked before another answers Queue, in an order upstream's Go
+  // map draws (docs/FORMAT.md, "Layer queue from v1.35"), and a generated
+  // trace keeps to what upstream decides alone.
+  void MoveObjects(Step& step, PodPtr pod) {
+    if (!HintsEra() || (!own_hints_ && Chance(0.05))) return;
+    const ClusterEvent& e = step.event;
+    if (e.resource == "Node") {  // a node of the pool
+      const std::string name =
+          names_.Node(Uniform(0, std::max(1, options_.nodes) - 1));
+      step.new_node = HintNode(name);
+      if (e.action != "Add") step.old_node = HintNode(name);
+      return;
+    }
+    if (e.resource == "*") {
+      if (pod != nullptr && Chance(0.3)) step.new_pod = pod;
+      return;
+    }
+    if (e.resource != "Pod" && e.resource != "AssignedPod" &&
+        e.resource != "TargetPod") {
+      return;
+    }
+    if (pod == nullptr) pod = Ghost();
+    if (e.action == "Delete") {
+      step.old_pod = pod;
+      return;
+    }
+    // An update: the pod scaled down, or tolerating more.
+    auto next = std::const_pointer_cast<Pod>(Bump(*pod));
+    if (Chance(0.5) && !next->containers.empty()) {
+      next->containers.front().requests.erase("cpu");
+    } else {
+      next->tolerations.push_back(
+          {PickOf({"k", "node.kubernetes.io/unschedulable"}), "Exists", "",
+           "NoSchedule", std::nullopt});
+    }
+    if (own_hints_ || !Chance(0.05)) step.old_pod = pod;
+    step.new_pod = next;
+  }
+
+  // A pod of the pool for a move's objects when no pod is known: its key's
+  // latest uid, an empty spec.
+  PodPtr Ghost() {
+    const int i = Uniform(0, pool_ - 1);
+    auto p = std::make_shared<Pod>();
+    p->namespace_ = names_.Namespace(i);
+    p->name = names_.Name(i);
+    p->uid = names_.Uid(i, incarnation_[i]);
+    p->resource_version = absl::StrCat(++rv_);
+    p->scheduler_name = "default-scheduler";
+    Container c;
+    c.name = "c";
+    c.image = "img";
+    p->containers.push_back(c);
+    return p;
+  }
 
   // One of the upstream events MoveAllToActiveOrBackoffQueue receives.
   ClusterEvent Event() {
@@ -122,6 +247,15 @@ class QueueSource : public LayerSource {
         {"*", "All", "UnschedulableTimeout"},
         {"*", "All", "WildCardEvent"},
     };
+    static const std::vector<ClusterEvent> kPodEvents = {
+        {"AssignedPod", "Delete", "AssignedPodDelete"},
+        {"AssignedPod", "Update", "AssignedPodUpdate"},
+        {"TargetPod", "Update", "TargetPodUpdate"},
+    };
+    if (HintsEra()) {  // more of the events the plugins' own hints read
+      if (Chance(0.2)) return Pick(kPodEvents);
+      if (Chance(0.4)) return kEvents[Uniform(0, 5)];  // the Node events
+    }
     return Pick(kEvents);
   }
 
@@ -140,6 +274,17 @@ class QueueSource : public LayerSource {
   }
 
   Step NextStep() override {
+    Step step = DrawStep();
+    // A move drawn without objects (a hammer's, a perturbation's) where a
+    // plugin's own hint reads them (MoveObjects).
+    if (step.op == Op::kQMoveAll && own_hints_ && !step.old_node &&
+        !step.new_node && !step.old_pod && !step.new_pod) {
+      MoveObjects(step, nullptr);
+    }
+    return step;
+  }
+
+  Step DrawStep() {
     Step step;
     const int64_t advance = ClockStep(*c_, options_.clock);
     const std::optional<InformerWorld::Boundary> landed = Land(t_);
@@ -216,6 +361,11 @@ class QueueSource : public LayerSource {
       }
       if (r < 64 && !flying.empty()) {
         int i = Pick(flying);
+        if (HintsEra() && Chance(0.2)) {  // its cycle succeeded: Done
+          step.op = Op::kQDone;
+          step.pod_key = Key(i);
+          return step;
+        }
         step.op = Op::kQAddUnschedulable;
         step.pod_key = Key(i);
         step.plugins = Plugins();
@@ -252,6 +402,7 @@ class QueueSource : public LayerSource {
         } else {  // deleted: the queue hears only the move request
           step.op = Op::kQMoveAll;
           step.event = {"Pod", "Delete", "AssignedPodDelete"};
+          MoveObjects(step, pods_[i]);
           pods_[i] = nullptr;
         }
         return step;
@@ -276,6 +427,11 @@ class QueueSource : public LayerSource {
       if (r < 88) {
         step.op = Op::kQMoveAll;
         step.event = Event();
+        if (HintsEra()) {
+          std::vector<int> known = pending;
+          known.insert(known.end(), assigned.begin(), assigned.end());
+          MoveObjects(step, known.empty() ? nullptr : pods_[Pick(known)]);
+        }
         if (Chance(0.2)) {
           std::vector<std::string> allowed;
           for (int i : pending) {
@@ -291,7 +447,11 @@ class QueueSource : public LayerSource {
         step.pod = pods_[i];
         // A pod deleted during its cycle, nominated afterwards: the
         // queue-ops lister no longer has it, so the nomination is refused.
-        if (deleted_ && variety_.Chance(0.1)) step.pod = deleted_;
+        // Only while its key has no pod: the object a step carries is its
+        // key's latest, which a later q_activate's key names.
+        if (deleted_ && !pods_[deleted_index_] && variety_.Chance(0.1)) {
+          step.pod = deleted_;
+        }
         step.nominated_node = Chance(0.1) ? "" : NodeName();
         return step;
       }
@@ -430,7 +590,10 @@ class QueueSource : public LayerSource {
   }
 
   void Forget(int i) {
-    if (pods_[i]) deleted_ = pods_[i];
+    if (pods_[i]) {
+      deleted_ = pods_[i];
+      deleted_index_ = i;
+    }
     pods_[i] = nullptr;
     prev_[i] = nullptr;
   }
@@ -445,7 +608,9 @@ class QueueSource : public LayerSource {
   int64_t t_ = 0;
   int64_t rv_ = 0;
   std::map<int, int> incarnation_;
-  PodPtr deleted_;  // the pod Forget last dropped, for a late nomination
+  PodPtr deleted_;         // the pod Forget last dropped, for a late nomination
+  int deleted_index_ = 0;  // its index
+  bool own_hints_ = false;  // an entry has "hint": "plugin"
   std::vector<Step> pending_;
 };
 

@@ -137,9 +137,11 @@ inline const std::vector<std::string>& GoldenSample() {
       "handwritten/queue/gates-added-in-activeq-and-backoffq.jsonl",
       "regression/upstream/queue/gated-add-keeps-queued-copy.jsonl",
       "regression/upstream/queue/gated-add-keeps-old-object-in-activeq.jsonl",
-      // v1.35.4+'s in-flight-add-queues-copy, v1.37.2's second-copy-on-v137.
+      // v1.35.4+'s in-flight-add-queues-copy, v1.37.2's second-copy-on-v137 and
+      // second-copy-ordered-by-older-object.
       "regression/upstream/queue/add-of-in-flight-pod-queues-copy.jsonl",
       "regression/upstream/queue/add-beside-backoff-copy.jsonl",
+      "regression/upstream/queue/second-copy-ordered-by-older-object.jsonl",
       // From v1.35.4 (FORMAT.md E14): q_done, a move's objects, hints.
       "handwritten/v1.35.4/queue/done-ends-time-in-flight.jsonl",
       "handwritten/v1.35.4/queue/pop-from-backoffq-off.jsonl",
