@@ -5,6 +5,8 @@
 // from a dirty State (CheckSnapshotIntoEverywhere,
 // testkit/snapshot_into_check.h). Every step of the whole golden corpus gets
 // the same check in impl's golden pass (impl/golden_test.cc).
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
@@ -18,11 +20,13 @@ namespace schedtrace::impl {
 namespace {
 
 TEST(SnapshotIntoTest, AgreesWithSnapshotEverywhere) {
-  const std::string sample = CopyGoldenSample(
-      (std::filesystem::path(testing::TempDir()) / "impl-snapshot-into")
-          .string());
+  const std::string sample =
+      CopyGoldenSample((std::filesystem::path(testing::TempDir()) /
+                        ("impl-snapshot-into-" + std::to_string(getpid())))
+                           .string());
   absl::StatusOr<SnapshotIntoCoverage> checked =
       CheckSnapshotIntoEverywhere(&NewSystem, &model::NewSystem, sample);
+  std::filesystem::remove_all(sample);
   ASSERT_TRUE(checked.ok()) << checked.status();
   EXPECT_EQ(checked->carried_traces, static_cast<int>(GoldenSample().size()));
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {

@@ -4,6 +4,8 @@
 // dirty State (CheckSnapshotIntoEverywhere, testkit/snapshot_into_check.h).
 // Every step of the whole golden corpus gets the same check in the model's
 // golden pass (model/golden_test.cc).
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
@@ -16,11 +18,13 @@ namespace schedtrace::model {
 namespace {
 
 TEST(SnapshotIntoTest, AgreesWithSnapshotEverywhere) {
-  const std::string sample = CopyGoldenSample(
-      (std::filesystem::path(testing::TempDir()) / "model-snapshot-into")
-          .string());
+  const std::string sample =
+      CopyGoldenSample((std::filesystem::path(testing::TempDir()) /
+                        ("model-snapshot-into-" + std::to_string(getpid())))
+                           .string());
   absl::StatusOr<SnapshotIntoCoverage> checked =
       CheckSnapshotIntoEverywhere(&NewSystem, &NewSystem, sample);
+  std::filesystem::remove_all(sample);
   ASSERT_TRUE(checked.ok()) << checked.status();
   EXPECT_EQ(checked->carried_traces, static_cast<int>(GoldenSample().size()));
   for (Layer layer : {Layer::kQueue, Layer::kCache, Layer::kScheduler}) {

@@ -228,12 +228,14 @@ inline std::vector<std::string> GoldenSamplePaths(
   return paths;
 }
 
-// Copies GoldenSample() from `golden_dir` into the directory `to` (made if
-// need be), each trace at its path relative to golden/, for a test that
-// takes a directory; returns `to`.
+// Copies GoldenSample() from `golden_dir` into the directory `to`, emptied
+// first (a trace an earlier sample held must not stay), each trace at its
+// path relative to golden/, for a test that takes a directory; returns
+// `to`.
 inline std::string CopyGoldenSample(
     const std::string& to, const std::string& golden_dir = GoldenDir()) {
   namespace fs = std::filesystem;
+  fs::remove_all(to);
   for (const std::string& rel : GoldenSample()) {
     const fs::path out = fs::path(to) / rel;
     fs::create_directories(out.parent_path());
