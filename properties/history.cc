@@ -355,7 +355,11 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
       EraseInformer(key);
       handed_over_by_name_.erase(key);
       if (before.waiting && Contains(before.waiting, key)) {
-        deleted_while_waiting_.insert(key);
+        // Another incarnation of the key past Permit (parked before its
+        // bind) binds under the same key: a later bind of the key is its.
+        if (!(before.parked && Contains(before.parked, key))) {
+          deleted_while_waiting_.insert(key);
+        }
         // The object assumed when the waiting pod began to wait (a later
         // incarnation assumed under the key may be parked instead).
         auto w = waiting_objects_.find(key);

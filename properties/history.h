@@ -97,7 +97,8 @@ class History {
   const std::set<std::string>& popped_not_returned() const {
     return popped_not_returned_;
   }
-  // Scheduler layer: deleted while waiting on Permit, not created again.
+  // Scheduler layer: deleted while waiting on Permit, not created again
+  // (and no other pod of the key parked before its bind then).
   const std::set<std::string>& deleted_while_waiting() const {
     return deleted_while_waiting_;
   }

@@ -171,6 +171,16 @@ bool NewUidOldRecordOutlivesBinding(const Observation& o, const Violation& v) {
          });
 }
 
+// v1.37: the same second copy when the new uid is bound: the queue delete
+// takes the new pod, and the old record stays queued with its nomination
+// (property 9). Only a key updated to a new uid while queued.
+bool NewUidOldRecordKeepsNomination(const Observation& o, const Violation& v) {
+  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.UidChangedWhileQueued(k);
+         });
+}
+
 // v1.37: the same second copy (an update giving a pod in backoffQ a new
 // uid) when the new uid is popped from activeQ: the old backoffQ record
 // stays queued beside its scheduling or binding cycle. Only a key updated
@@ -795,6 +805,14 @@ const std::vector<KnownViolation>& KnownViolations() {
        "the new one and leaves the old record: the bound pod stays in "
        "backoffQ",
        &NewUidOldRecordOutlivesBinding, kV137},
+      {"new-uid-old-record-keeps-nomination", 9,
+       "PriorityQueue.Update / Delete, nominator (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "new-uid-old-record-keeps-nomination.jsonl",
+       "an update giving a queued, nominated pod a new uid leaves the old "
+       "record beside the new pod; the binding's queue delete removes the "
+       "new one, and the old record keeps its nomination for a bound key",
+       &NewUidOldRecordKeepsNomination, kV137},
       {"new-uid-old-record-beside-cycle", 10,
        "PriorityQueue.Update / Pop (backend/queue, v1.37)",
        "golden/regression/upstream/scheduler/"

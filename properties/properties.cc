@@ -313,7 +313,12 @@ std::vector<Violation> DeletedWaitingPodsAreRejected(const Observation& o) {
         v.push_back(
             Make(4, absl::StrCat(key, " was deleted but still waits"), {key}));
       }
-      if (Has(Assumed(o.after), key)) {
+      // Counted: another pod of the key (an earlier uid, binding) may stay
+      // assumed; the waiting one's assumption must go.
+      const Keys assumed_before = Assumed(o.before);
+      const Keys assumed_after = Assumed(o.after);
+      if (Has(assumed_after, key) &&
+          Count(assumed_after, key) >= Count(assumed_before, key)) {
         v.push_back(Make(
             4, absl::StrCat(key, " was deleted while waiting but is assumed"),
             {key}));

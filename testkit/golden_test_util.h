@@ -214,6 +214,11 @@ inline const std::vector<std::string>& GoldenSample() {
       "recreated-uid-deleting-waiting-requeued.jsonl",
       "regression/upstream/scheduler/"
       "recreated-uid-nominated-in-activeq-v1.37.2.jsonl",
+      "regression/upstream/scheduler/"
+      "new-uid-old-record-keeps-nomination.jsonl",
+      // Property 4 counts a key's assumptions: another uid stays assumed.
+      "regression/upstream/scheduler/"
+      "deleted-waiting-uid-beside-binding-uid.jsonl",
   };
   return *sample;
 }
