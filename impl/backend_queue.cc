@@ -190,7 +190,7 @@ uint32_t BackendQueue::InternKey(const std::string& key) {
 }
 
 // A pod's key id without allocating (a reused buffer), or nullopt.
-std::optional<uint32_t> BackendQueue::FindKey(const Pod& pod) {
+std::optional<uint32_t> BackendQueue::FindKey(const Pod& pod) const {
   key_buf_.assign(pod.namespace_);
   key_buf_.push_back('/');
   key_buf_.append(pod.name);
@@ -200,13 +200,9 @@ std::optional<uint32_t> BackendQueue::FindKey(const Pod& pod) {
 }
 
 const PodPtr* BackendQueue::QueuedPodOf(const Pod& ref) const {
-  std::string key;
-  key.reserve(ref.namespace_.size() + 1 + ref.name.size());
-  key.append(ref.namespace_).push_back('/');
-  key.append(ref.name);
-  auto it = key_ids_.find(key);
-  if (it == key_ids_.end()) return nullptr;
-  const uint32_t k = it->second;
+  const std::optional<uint32_t> key = FindKey(ref);
+  if (!key) return nullptr;
+  const uint32_t k = *key;
   if (active_.Contains(k)) return &slab_[active_.Get(k)].pod;
   if (backoff_.Contains(k)) return &slab_[backoff_.Get(k)].pod;
   if (error_backoff_.Contains(k)) return &slab_[error_backoff_.Get(k)].pod;
@@ -244,13 +240,12 @@ bool BackendQueue::MatchClusterEvents(const Registration& ce, uint16_t resource,
   }
   const bool pod_resource =
       resource == kAssignedPodResource ||
-      (up_.target_pod_update_events
-           ? resource == kUnscheduledPodResource ||
-                 resource == kTargetPodResource
-           : resource == kUnschedulablePodResource);
-  const bool resources =
-      ce.resource == kWildCardResource || ce.resource == resource ||
-      (ce.resource == kPodResource && pod_resource);
+      (up_.target_pod_update_events ? resource == kUnscheduledPodResource ||
+                                          resource == kTargetPodResource
+                                    : resource == kUnschedulablePodResource);
+  const bool resources = ce.resource == kWildCardResource ||
+                         ce.resource == resource ||
+                         (ce.resource == kPodResource && pod_resource);
   return resources && (ce.bits & bits) != 0 && bits <= ce.bits;
 }
 

@@ -251,7 +251,7 @@ class BackendQueue {
   void Ref(uint32_t h) { ++slab_[h].refs; }
   void Unref(uint32_t h);
   uint32_t InternKey(const std::string& key);
-  std::optional<uint32_t> FindKey(const Pod& pod);
+  std::optional<uint32_t> FindKey(const Pod& pod) const;
   uint16_t InternPlugin(const std::string& name);
   uint16_t InternResource(const std::string& name);
   // `label`: the event's custom label, "" for none (ClusterEvent.Label).
@@ -332,7 +332,7 @@ class BackendQueue {
   std::vector<uint32_t> free_;
   absl::flat_hash_map<std::string, uint32_t> key_ids_;
   std::vector<std::string> keys_;
-  std::string key_buf_;  // reused to build "namespace/name" keys
+  mutable std::string key_buf_;  // reused to build "namespace/name" keys
 
   absl::flat_hash_map<std::string, uint16_t> plugin_ids_;
   std::vector<std::string> plugin_names_;

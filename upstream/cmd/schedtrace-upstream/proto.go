@@ -223,6 +223,22 @@ type notApplicable struct{ reason string }
 
 func (e notApplicable) Error() string { return e.reason }
 
+// lastPopped reads a queue step's "pod" key and returns what the latest
+// q_pop of that key returned (lastPop); a key never popped is a step this
+// version cannot apply.
+func lastPopped[T any](lastPop map[string]T, raw json.RawMessage) (T, error) {
+	var zero T
+	var key string
+	if err := json.Unmarshal(raw, &key); err != nil {
+		return zero, fmt.Errorf("field \"pod\": %v", err)
+	}
+	p, ok := lastPop[key]
+	if !ok {
+		return zero, notApplicable{key + " was never popped"}
+	}
+	return p, nil
+}
+
 // cycleArg reads q_add_unschedulable's cycle: an integer, or "current" (and
 // absent) for the queue's current scheduling cycle.
 func cycleArg(raw json.RawMessage, current int64) (int64, error) {

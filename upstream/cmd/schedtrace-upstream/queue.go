@@ -156,13 +156,9 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.lastPop[key] = pInfo
 		return out{"popped": key, "attempts": pInfo.Attempts}, nil
 	case "q_add_unschedulable":
-		var key string
-		if err := json.Unmarshal(st.Pod, &key); err != nil {
-			return nil, fmt.Errorf("field \"pod\": %v", err)
-		}
-		pInfo, ok := l.lastPop[key]
-		if !ok {
-			return nil, notApplicable{key + " was never popped"}
+		pInfo, err := lastPopped(l.lastPop, st.Pod)
+		if err != nil {
+			return nil, err
 		}
 		cycle, err := cycleArg(st.Cycle, l.q.SchedulingCycle())
 		if err != nil {
@@ -170,13 +166,9 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		}
 		return errOut(l.q.addUnschedulable(pInfo, st.Plugins, cycle)), nil
 	case "q_done":
-		var key string
-		if err := json.Unmarshal(st.Pod, &key); err != nil {
-			return nil, fmt.Errorf("field \"pod\": %v", err)
-		}
-		pInfo, ok := l.lastPop[key]
-		if !ok {
-			return nil, notApplicable{key + " was never popped"}
+		pInfo, err := lastPopped(l.lastPop, st.Pod)
+		if err != nil {
+			return nil, err
 		}
 		if err := l.q.done(pInfo); err != nil {
 			return nil, err

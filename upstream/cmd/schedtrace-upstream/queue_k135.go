@@ -392,13 +392,9 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.lastPop[key] = pInfo
 		return out{"popped": key, "attempts": pInfo.Attempts}, nil
 	case "q_add_unschedulable":
-		var key string
-		if err := json.Unmarshal(st.Pod, &key); err != nil {
-			return nil, fmt.Errorf("field \"pod\": %v", err)
-		}
-		pInfo, ok := l.lastPop[key]
-		if !ok {
-			return nil, notApplicable{key + " was never popped"}
+		pInfo, err := lastPopped(l.lastPop, st.Pod)
+		if err != nil {
+			return nil, err
 		}
 		cycle, err := cycleArg(st.Cycle, l.q.SchedulingCycle())
 		if err != nil {
@@ -437,13 +433,9 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, oldObj, newObj, check)
 		return out{}, nil
 	case "q_done":
-		var key string
-		if err := json.Unmarshal(st.Pod, &key); err != nil {
-			return nil, fmt.Errorf("field \"pod\": %v", err)
-		}
-		pInfo, ok := l.lastPop[key]
-		if !ok {
-			return nil, notApplicable{key + " was never popped"}
+		pInfo, err := lastPopped(l.lastPop, st.Pod)
+		if err != nil {
+			return nil, err
 		}
 		// The scheduler's Done for a pod whose cycle succeeded.
 		l.q.Done(pInfo.Pod.UID)
