@@ -148,45 +148,26 @@ bool RecreatedForOtherSchedulerStaysQueued(const Observation& o,
 }
 
 // v1.37: an update giving a queued pod (in backoffQ) a new uid adds the new
-// pod to activeQ beside the old record (second-copy-on-v137); the flush
-// merges the two into the old QueuedPodInfo, and when that fails
-// handleSchedulingFailure finds the informer's pod under another uid and
-// skips it as re-created: the new pod is in no queue. Only a key updated to
-// a new uid while queued.
-bool NewUidMergedIntoOldIsLost(const Observation& o, const Violation& v) {
-  return v.property == 5 && o.history.layer() == Layer::kScheduler &&
-         AnyPod(v, [&](const std::string& k) {
-           return o.history.UidChangedWhileQueued(k);
-         });
-}
-
-// v1.37: the same second copy (an update giving a pod in backoffQ a new
-// uid) outlives the pod's binding: deletePodFromSchedulingQueue removes the
-// new uid's activeQ entry and leaves the old backoffQ record, so the bound
-// pod stays queued. Only a key updated to a new uid while queued.
-bool NewUidOldRecordOutlivesBinding(const Observation& o, const Violation& v) {
-  return v.property == 3 && o.history.layer() == Layer::kScheduler &&
-         AnyPod(v, [&](const std::string& k) {
-           return o.history.UidChangedWhileQueued(k);
-         });
-}
-
-// v1.37: the same second copy when the new uid is bound: the queue delete
-// takes the new pod, and the old record stays queued with its nomination
-// (property 9). Only a key updated to a new uid while queued.
-bool NewUidOldRecordKeepsNomination(const Observation& o, const Violation& v) {
-  return v.property == 9 && o.history.layer() == Layer::kScheduler &&
-         AnyPod(v, [&](const std::string& k) {
-           return o.history.UidChangedWhileQueued(k);
-         });
-}
-
-// v1.37: the same second copy (an update giving a pod in backoffQ a new
-// uid) when the new uid is popped from activeQ: the old backoffQ record
-// stays queued beside its scheduling or binding cycle. Only a key updated
-// to a new uid while queued.
-bool NewUidOldRecordBesideCycle(const Observation& o, const Violation& v) {
-  return v.property == 10 && o.history.layer() == Layer::kScheduler &&
+// pod to activeQ beside the old record (second-copy-on-v137). Through the
+// scheduler's handlers that second copy shows as:
+// - the flush merges the two into the old QueuedPodInfo, and when that
+//   fails handleSchedulingFailure finds the informer's pod under another
+//   uid and skips it as re-created: the new pod is in no queue
+//   (new-uid-merged-into-old-is-lost, property 5);
+// - the same merge orders activeQ by the old object: the new uid's later
+//   updates went to its own copy (new-uid-merged-into-old-keeps-old-order,
+//   property 7);
+// - the pod's binding: deletePodFromSchedulingQueue removes the new uid's
+//   entry and leaves the old record, so the bound pod stays queued
+//   (new-uid-old-record-outlives-binding, property 3), with its nomination
+//   (new-uid-old-record-keeps-nomination, property 9);
+// - the new uid popped from activeQ: the old record stays queued beside
+//   its scheduling or binding cycle (new-uid-old-record-beside-cycle,
+//   property 10).
+// Each entry names its property (Classify compares it); all need a key
+// updated to a new uid while queued.
+bool KeyGotNewUidWhileQueued(const Observation& o, const Violation& v) {
+  return o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
            return o.history.UidChangedWhileQueued(k);
          });
@@ -257,17 +238,6 @@ bool RecreatedUidNominationOutlivesDelete(const Observation& o,
 // key updated to a new uid while queued.
 bool NewUidMergedIntoOldRequeued(const Observation& o, const Violation& v) {
   return v.property == 2 && o.history.layer() == Layer::kScheduler &&
-         AnyPod(v, [&](const std::string& k) {
-           return o.history.UidChangedWhileQueued(k);
-         });
-}
-
-// v1.37: the same merge into the old record orders activeQ by the old
-// object: the new uid's later updates went to its own copy, so after the
-// flush the pod sorts by the priority it had before them. Only a key
-// updated to a new uid while queued.
-bool NewUidMergedIntoOldOrder(const Observation& o, const Violation& v) {
-  return v.property == 7 && o.history.layer() == Layer::kScheduler &&
          AnyPod(v, [&](const std::string& k) {
            return o.history.UidChangedWhileQueued(k);
          });
@@ -769,7 +739,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "activeQ beside the old one; the flush merges them into the old "
        "object, whose failure is skipped as re-created: the new pod reaches "
        "no queue again",
-       &NewUidMergedIntoOldIsLost, kV137},
+       &KeyGotNewUidWhileQueued, kV137},
       {"new-uid-merged-into-old-requeued-while-assumed", 2,
        "moveToActiveQ merge, updatePodInSchedulingQueue's IsAssumedPod "
        "(v1.37)",
@@ -789,7 +759,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "beside the old record; later updates (a lower priority) go to the "
        "new copy, and the flush merges them into the old object: activeQ "
        "orders the pod by its old priority",
-       &NewUidMergedIntoOldOrder, kV137},
+       &KeyGotNewUidWhileQueued, kV137},
       {"second-copy-ordered-by-older-object", 7,
        "PriorityQueue.Update / PodInfo.Update (backend/queue, v1.37)",
        "golden/regression/upstream/queue/"
@@ -806,7 +776,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "activeQ beside the old record; the binding's queue delete removes "
        "the new one and leaves the old record: the bound pod stays in "
        "backoffQ",
-       &NewUidOldRecordOutlivesBinding, kV137},
+       &KeyGotNewUidWhileQueued, kV137},
       {"new-uid-old-record-keeps-nomination", 9,
        "PriorityQueue.Update / Delete, nominator (backend/queue, v1.37)",
        "golden/regression/upstream/scheduler/"
@@ -814,7 +784,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update giving a queued, nominated pod a new uid leaves the old "
        "record beside the new pod; the binding's queue delete removes the "
        "new one, and the old record keeps its nomination for a bound key",
-       &NewUidOldRecordKeepsNomination, kV137},
+       &KeyGotNewUidWhileQueued, kV137},
       {"new-uid-old-record-beside-cycle", 10,
        "PriorityQueue.Update / Pop (backend/queue, v1.37)",
        "golden/regression/upstream/scheduler/"
@@ -822,7 +792,7 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update giving a pod in backoffQ a new uid queues the new pod in "
        "activeQ beside the old record; the new pod is popped and waits or "
        "binds while the old record stays in backoffQ",
-       &NewUidOldRecordBesideCycle, kV137},
+       &KeyGotNewUidWhileQueued, kV137},
   };
   return kAll;
 }
