@@ -114,9 +114,7 @@ absl::Status ReadHint(const FieldReader& r, const json& e,
   if (hint != "plugin") return absl::OkStatus();
   for (size_t i = 0; i < entry->plugins.size(); ++i) {
     const std::string& name = entry->plugins[i];
-    if (name != "NodeUnschedulable" && name != "NodeName" &&
-        name != "TaintToleration" && name != "NodeAffinity" &&
-        name != "NodeResourcesFit" && name != "SchedulingGates") {
+    if (!HasOwnQueueingHint(name)) {
       return r.Error(
           IndexPath(FieldPath(path, "plugins"), i),
           absl::StrCat("hint \"plugin\" needs a plugin of the scheduler "

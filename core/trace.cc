@@ -33,6 +33,12 @@ std::optional<Layer> LayerFromName(std::string_view name) {
   return std::nullopt;
 }
 
+bool HasOwnQueueingHint(std::string_view plugin) {
+  return plugin == "NodeUnschedulable" || plugin == "NodeName" ||
+         plugin == "TaintToleration" || plugin == "NodeAffinity" ||
+         plugin == "NodeResourcesFit" || plugin == "SchedulingGates";
+}
+
 std::optional<Op> OpFromName(std::string_view name) { return OpNamed(name); }
 
 bool OpInLayer(Op op, Layer layer) {

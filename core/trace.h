@@ -39,6 +39,12 @@ struct ClusterEventMapEntry {
   bool operator==(const ClusterEventMapEntry&) const = default;
 };
 
+// Whether `plugin` may take hint "plugin": the plugins of the scheduler
+// profile, whose own QueueingHint functions the format describes
+// (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+// NodeResourcesFit, SchedulingGates).
+bool HasOwnQueueingHint(std::string_view plugin);
+
 struct Config {
   int64_t pod_initial_backoff_ms = 1000;
   int64_t pod_max_backoff_ms = 10000;

@@ -23,7 +23,8 @@ class QueueSource : public LayerSource {
   explicit QueueSource(const GenOptions& options)
       : LayerSource(Layer::kQueue),
         options_(options),
-        pool_(std::max(1, std::min(options.pods, options.queue_pool))) {}
+        pool_(std::max(1, std::min(options.pods, options.queue_pool))),
+        hints_era_(UpstreamAtLeast(options.upstream, "v1.35.4")) {}
 
   std::unique_ptr<StepSource> Clone() const override {
     return std::make_unique<QueueSource>(*this);
@@ -117,17 +118,12 @@ class QueueSource : public LayerSource {
   // From v1.35 (docs/FORMAT.md, E14) the queue reads scripted hints, the
   // objects a move carries, and q_done: the source draws them only there,
   // so earlier versions' traces of a seed stay as they were.
-  bool HintsEra() const {
-    return UpstreamAtLeast(options_.upstream, "v1.35.4");
-  }
+  bool HintsEra() const { return hints_era_; }
 
   // Each entry's hint; an entry of the profile's plugins often runs their
   // own functions, and a few entries register the v1.37 pod resources
   // (which v1.35 and v1.36 plugins do not: their default hint).
   void DrawHints(Config& config) {
-    static const std::set<std::string> kOwn = {
-        "NodeUnschedulable", "NodeName",         "TaintToleration",
-        "NodeAffinity",      "NodeResourcesFit", "SchedulingGates"};
     if (Chance(0.5)) {
       config.cluster_event_map.push_back(
           {"AssignedPod", {"Delete", "Update"}, {"NodeResourcesFit"}});
@@ -143,9 +139,9 @@ class QueueSource : public LayerSource {
           {"Pod", {"Update"}, {"NodeUnschedulable", "TaintToleration"}});
     }
     for (ClusterEventMapEntry& e : config.cluster_event_map) {
-      const bool own =
-          std::all_of(e.plugins.begin(), e.plugins.end(),
-                      [](const std::string& p) { return kOwn.contains(p); });
+      const bool own = std::all_of(
+          e.plugins.begin(), e.plugins.end(),
+          [](const std::string& p) { return HasOwnQueueingHint(p); });
       e.hint = own ? Pick(std::vector<std::string>{"", "Queue", "QueueSkip",
                                                    "Error", "plugin", "plugin",
                                                    "plugin", "plugin"})
@@ -602,7 +598,8 @@ class QueueSource : public LayerSource {
   bool Gates() const { return UpstreamHasSchedulingGates(options_.upstream); }
   GenOptions options_;
   int pool_ = 5;
-  int focus_ = -1;  // the pod Hammer re-pops, or -1
+  bool hints_era_ = false;  // HintsEra(): the version reads E14's draws
+  int focus_ = -1;          // the pod Hammer re-pops, or -1
   bool hammer_moved_ = false;
   bool focus_activated_ = false;  // Hammer: activated, not popped since
   int64_t t_ = 0;
