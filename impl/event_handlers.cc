@@ -338,6 +338,10 @@ bool Scheduler::DeletePodFromSchedulingQueue(const PodPtr& pod) {
   // upstream: frameworkImpl.RejectWaitingPod: Reject("", "removed").
   if (RejectWaitingPod(pod->scheduler_name, pod->uid, removed_rejector_)) {
     MoveAssignedPodDelete(pod, nullptr);
+  } else if (up_.nominated_pod_delete_moves_pods &&
+             !pod->nominated_node_name.empty()) {
+    // A binding reaches here too (the queue filter's delete of the old pod).
+    MoveAssignedPodDelete(pod, AtMostPriority(pod->Priority()));
   }
   return true;
 }

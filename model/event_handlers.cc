@@ -276,6 +276,15 @@ absl::Status Scheduler::deletePodFromSchedulingQueue(const PodPtr& pod) {
   if (RejectWaitingPod(pod->scheduler_name, pod->uid)) {
     queueMoveAll(AssignedPodDeleteEvent(), EventAssignedPodDelete(),
                  EventObjects{.old_pod = pod}, nullptr);
+  } else if (up_.nominated_pod_delete_moves_pods &&
+             !pod->nominated_node_name.empty()) {
+    // The deleted pod's nomination held back the pods of lower or equal
+    // priority (getLEPriorityPreCheck). The queue filter delivers a binding
+    // as this deletion too, so a bound pod's nomination moves them as well.
+    const int32_t priority = pod->Priority();
+    queueMoveAll(AssignedPodDeleteEvent(), EventAssignedPodDelete(),
+                 EventObjects{.old_pod = pod},
+                 [priority](const Pod& p) { return p.Priority() <= priority; });
   }
   return absl::OkStatus();
 }

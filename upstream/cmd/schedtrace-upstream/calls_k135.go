@@ -7,7 +7,6 @@ package main
 import (
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
@@ -35,18 +34,6 @@ func (l *queueLayer) addUnschedulable(pInfo *framework.QueuedPodInfo, cycle int6
 func assignedPodEvents(pod, old *v1.Pod) []fwk.ClusterEvent {
 	return framework.PodSchedulingPropertiesChange(pod, old)
 }
-
-// The cache of v1.35 still has the assumed pods' ttl: New(ctx, ttl, nil)
-// without its cleanup goroutine.
-func newCache(c *config) cache.Cache { return cache.SchedtraceNewCache(ms(c.AssumedPodTTLMs)) }
-
-// cache.FinishBinding at the step's time.
-func (l *cacheLayer) finishBinding(pod *v1.Pod) error {
-	return cache.SchedtraceFinishBinding(l.c, l.logger, pod, now())
-}
-
-// cache.cleanupAssumedPods at the step's time.
-func (l *cacheLayer) cleanup() { cache.SchedtraceCleanupAssumedPods(l.c, l.logger, now()) }
 
 // The features SchedulingGates is built with: SchedulerQueueingHints at its
 // default, on.

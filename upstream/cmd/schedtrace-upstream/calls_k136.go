@@ -5,13 +5,8 @@ package main
 // The calls of v1.36 whose signatures differ in v1.35 or v1.37.
 
 import (
-	"context"
-
 	v1 "k8s.io/api/core/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/features"
-	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
@@ -39,20 +34,6 @@ func (l *queueLayer) addUnschedulable(pInfo *framework.QueuedPodInfo, cycle int6
 func assignedPodEvents(pod, old *v1.Pod) []fwk.ClusterEvent {
 	return framework.PodSchedulingPropertiesChange(pod, old)
 }
-
-// cache.New as scheduler.New calls it; its goroutine only updates metrics.
-// The ttl of assumed pods is gone, and with it assumedPodTtlMs.
-func newCache(*config) cache.Cache {
-	return cache.New(context.Background(), nil, utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload))
-}
-
-// The cache has no FinishBinding since v1.36: nothing is called, nothing
-// changes.
-func (l *cacheLayer) finishBinding(*v1.Pod) error { return nil }
-
-// The cache has no cleanupAssumedPods since v1.36: assumed pods never
-// expire.
-func (l *cacheLayer) cleanup() {}
 
 // The features SchedulingGates is built with: SchedulerQueueingHints at its
 // default, on.

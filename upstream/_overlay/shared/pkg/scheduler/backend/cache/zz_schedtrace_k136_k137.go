@@ -1,42 +1,13 @@
-//go:build k8s_1_36 || k8s_1_37
+//go:build (k8s_1_36 || k8s_1_37) && !revert_assumed_pods_never_expire
 
 package cache
 
 // Added to upstream's cache package at build time by schedtrace-upstream
-// (go build -overlay): reads of the cache's unexported state. Nothing here
-// changes what the cache does. Since v1.36 the cache keeps no deadline and no
+// (go build -overlay). Since v1.36 the cache keeps no deadline and no
 // bindingFinished for assumed pods (an assumed pod stays until it is added,
 // forgotten or removed), so there is nothing of the trace's clock to pass.
 
-import (
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
-)
+import v1 "k8s.io/api/core/v1"
 
-// SchedtraceState is what a snapshot reads of the cache.
-type SchedtraceState struct {
-	// Nodes[i] is the NodeInfo the cache keeps under NodeNames[i].
-	NodeNames []string
-	Nodes     []*framework.NodeInfo
-	// Assumed holds the pods of assumedPods; BindingFinished is always
-	// empty (podState has no bindingFinished).
-	Assumed, BindingFinished []*v1.Pod
-}
-
-// SchedtraceStateOf returns the cache's state.
-func SchedtraceStateOf(c Cache) SchedtraceState {
-	cache := c.(*cacheImpl)
-	cache.mu.RLock()
-	defer cache.mu.RUnlock()
-	var s SchedtraceState
-	for name, item := range cache.nodes {
-		s.NodeNames = append(s.NodeNames, name)
-		s.Nodes = append(s.Nodes, item.info)
-	}
-	for key := range cache.assumedPods {
-		if ps, ok := cache.podStates[key]; ok {
-			s.Assumed = append(s.Assumed, ps.pod)
-		}
-	}
-	return s
-}
+// schedtraceBindingFinished is empty: podState has no bindingFinished.
+func (cache *cacheImpl) schedtraceBindingFinished() []*v1.Pod { return nil }

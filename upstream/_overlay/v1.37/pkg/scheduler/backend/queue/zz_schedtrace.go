@@ -9,6 +9,7 @@ package queue
 // read as the pods it holds.
 
 import (
+	"reflect"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -21,7 +22,8 @@ type SchedtraceState struct {
 	// BackoffExpiry[i] is getBackoffTime of the entity holding Backoff[i].
 	BackoffExpiry []time.Time
 	// MoveRequestCycle is -1: v1.37 has no moveRequestCycle (it served
-	// only the queue without QueueingHints, which v1.37 no longer has).
+	// only the queue without QueueingHints, which v1.37 no longer has). A
+	// build that restores the field (upstream/reverts/) reports its value.
 	SchedulingCycle, MoveRequestCycle int64
 	// Nominated maps a node name to the keys (namespace/name) of the pods
 	// nominated to it.
@@ -44,7 +46,7 @@ func (p *PriorityQueue) SchedtraceState() SchedtraceState {
 	defer p.lock.RUnlock()
 	aq := p.activeQ.(*activeQueue)
 	bq := p.backoffQ.(*backoffQueue)
-	s := SchedtraceState{MoveRequestCycle: -1}
+	s := SchedtraceState{MoveRequestCycle: schedtraceMoveRequestCycle(p)}
 	aq.lock.RLock()
 	s.SchedulingCycle = aq.schedCycle
 	for _, entity := range aq.queue.List() {
@@ -143,4 +145,15 @@ func (p *PriorityQueue) SchedtraceFlushBackoff(logger klog.Logger) { p.flushBack
 // SchedtraceFlushUnschedulable is flushUnschedulableEntitiesLeftover.
 func (p *PriorityQueue) SchedtraceFlushUnschedulable(logger klog.Logger) {
 	p.flushUnschedulableEntitiesLeftover(logger)
+}
+
+// schedtraceMoveRequestCycle reads the PriorityQueue's moveRequestCycle if
+// the build has one, and is -1 otherwise. Reflection reads it so that this
+// file compiles against v1.37's queue and against a revert that adds it.
+func schedtraceMoveRequestCycle(p *PriorityQueue) int64 {
+	field := reflect.ValueOf(p).Elem().FieldByName("moveRequestCycle")
+	if !field.IsValid() {
+		return -1
+	}
+	return field.Int()
 }
