@@ -3,15 +3,16 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/delegating_system.h"
 
 namespace schedtrace {
 namespace {
 
-class LayeredSystem : public System {
+class LayeredSystem : public DelegatingSystem {
  public:
   LayeredSystem(std::string name, SystemFactory queue, SystemFactory cache,
                 SystemFactory scheduler)
-      : name_(std::move(name)),
+      : DelegatingSystem(std::move(name)),
         queue_(std::move(queue)),
         cache_(std::move(cache)),
         scheduler_(std::move(scheduler)) {}
@@ -19,59 +20,26 @@ class LayeredSystem : public System {
   absl::Status Configure(const TraceHeader& header) override {
     switch (header.layer) {
       case Layer::kQueue:
-        layer_ = queue_();
-        break;
+        return Delegate(queue_(), header);
       case Layer::kCache:
-        layer_ = cache_();
-        break;
+        return Delegate(cache_(), header);
       case Layer::kScheduler:
-        layer_ = scheduler_();
-        break;
+        return Delegate(scheduler_(), header);
     }
-    return layer_->Configure(header);
+    return absl::InvalidArgumentError(absl::StrCat(name(), ": no layer"));
   }
 
   absl::StatusOr<StepOut> Apply(const Step& step) override {
-    if (layer_ == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(name_, ": Apply before Configure"));
-    }
     // The same refusal for model and impl, before either sees the step.
     if (absl::Status s = CheckUpdateNamesOneObject(step); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(name_, ": ", s.message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(name(), ": ", s.message()));
     }
-    return layer_->Apply(step);
-  }
-
-  State Snapshot() const override {
-    return layer_ == nullptr ? State{} : layer_->Snapshot();
-  }
-
-  void SnapshotInto(State& out) const override {
-    if (layer_ == nullptr) {
-      out = State{};
-      return;
-    }
-    layer_->SnapshotInto(out);
-  }
-
-  void Touched(StateTouch& out) const override {
-    if (layer_ == nullptr) return out.SetAll();
-    layer_->Touched(out);
-  }
-
-  void RefreshInto(State& out, const StateTouch& touch) const override {
-    if (layer_ == nullptr) {
-      out = State{};
-      return;
-    }
-    layer_->RefreshInto(out, touch);
+    return DelegatingSystem::Apply(step);
   }
 
  private:
-  std::string name_;
   SystemFactory queue_, cache_, scheduler_;
-  std::unique_ptr<System> layer_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/delegating_system.h"
 #include "model/system.h"
 
 namespace schedtrace::model {
@@ -12,52 +13,20 @@ namespace {
 
 // Configure picks the profile from the header, sets the switches and runs
 // the trace on a model forced to that profile; the rest is the model's.
-class SwitchedSystem : public System {
+class SwitchedSystem : public DelegatingSystem {
  public:
   explicit SwitchedSystem(std::vector<SwitchSetting> settings)
-      : settings_(std::move(settings)) {}
+      : DelegatingSystem("model"), settings_(std::move(settings)) {}
 
   absl::Status Configure(const TraceHeader& header) override {
     absl::StatusOr<Upstream> up = UpstreamFor(header);
     if (!up.ok()) return up.status();
     for (const SwitchSetting& s : settings_) (*up).*(s.which->field) = s.value;
-    inner_ = NewSystemOnProfile(*std::move(up));
-    return inner_->Configure(header);
-  }
-  absl::StatusOr<StepOut> Apply(const Step& step) override {
-    if (inner_ == nullptr) {
-      return absl::FailedPreconditionError("model: not configured");
-    }
-    return inner_->Apply(step);
-  }
-  State Snapshot() const override {
-    return inner_ == nullptr ? State{} : inner_->Snapshot();
-  }
-  void SnapshotInto(State& out) const override {
-    if (inner_ == nullptr) {
-      out = State{};
-      return;
-    }
-    inner_->SnapshotInto(out);
-  }
-  void Touched(StateTouch& out) const override {
-    if (inner_ == nullptr) {
-      out.SetAll();
-      return;
-    }
-    inner_->Touched(out);
-  }
-  void RefreshInto(State& out, const StateTouch& touch) const override {
-    if (inner_ == nullptr) {
-      out = State{};
-      return;
-    }
-    inner_->RefreshInto(out, touch);
+    return Delegate(NewSystemOnProfile(*std::move(up)), header);
   }
 
  private:
   std::vector<SwitchSetting> settings_;
-  std::unique_ptr<System> inner_;
 };
 
 }  // namespace
