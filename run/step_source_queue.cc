@@ -24,6 +24,7 @@ class QueueSource : public LayerSource {
       : LayerSource(Layer::kQueue),
         options_(options),
         pool_(std::max(1, std::min(options.pods, options.queue_pool))),
+        gates_(UpstreamHasSchedulingGates(options.upstream)),
         hints_era_(UpstreamAtLeast(options.upstream, "v1.35.4")) {}
 
   std::unique_ptr<StepSource> Clone() const override {
@@ -595,9 +596,10 @@ class QueueSource : public LayerSource {
   }
 
   // Whether the trace's version has scheduling gates (none before v1.26).
-  bool Gates() const { return UpstreamHasSchedulingGates(options_.upstream); }
+  bool Gates() const { return gates_; }
   GenOptions options_;
   int pool_ = 5;
+  bool gates_ = false;
   bool hints_era_ = false;  // HintsEra(): the version reads E14's draws
   int focus_ = -1;          // the pod Hammer re-pops, or -1
   bool hammer_moved_ = false;
