@@ -3,9 +3,8 @@
 // every trace passes on one impl System configured again for each (on the
 // profile its header names), with every property checked after every step,
 // the incremental check agreeing with the full one and SnapshotInto
-// agreeing with Snapshot (properties/golden_pass_test_util.h). A layer of a
-// version impl does not judge yet is skipped; every layer of v1.35.4 and
-// v1.37.2 is judged.
+// agreeing with Snapshot (properties/golden_pass_test_util.h). impl judges
+// every layer of every version: a trace it refuses fails.
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,9 +24,6 @@ struct LayerCorpus {
   int upstream;     // traces recorded from each upstream version
   int handwritten;  // at least
 };
-
-// The versions from v1.35 on whose every layer impl judges.
-constexpr const char* kJudgedWhole[] = {"v1.35.4", "v1.37.2"};
 
 void PrintTo(const LayerCorpus& c, std::ostream* os) {
   *os << LayerName(c.layer);
@@ -56,9 +52,8 @@ TEST_P(GoldenPass, EveryTracePassesEveryCheck) {
     EXPECT_EQ(upstream, want.upstream) << version;
   }
   EXPECT_GE(handwritten, want.handwritten);
-  // The pass skips what impl refuses as not implemented: none of those
-  // versions' traces.
-  for (const char* version : kJudgedWhole) {
+  // No version's header is refused as not implemented.
+  for (const std::string& version : KnownUpstreams()) {
     int judged = 0;
     for (const GoldenFile& f : files) {
       if (EffectiveUpstream(f.trace.header.upstream) != version) continue;

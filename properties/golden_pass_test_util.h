@@ -238,12 +238,6 @@ inline std::string ReplayChecked(Checked& sut, const Trace& trace,
   };
   const TraceResult r = Replay(sut, trace, options);
   std::string why;
-  // A layer of a version the system does not judge yet (from v1.35 the
-  // layers come one by one) refuses the header as unimplemented.
-  if (r.verdict == Verdict::kSkipped && r.steps_run == 0 &&
-      absl::StrContains(r.message, " yet")) {
-    return "";
-  }
   if (r.verdict != Verdict::kPassed) {
     why = absl::StrCat(std::string(VerdictName(r.verdict)), " ", r.message,
                        r.divergence ? r.divergence->Format(trace.path) : "");
