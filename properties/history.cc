@@ -238,16 +238,32 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
       }
     }
   }
-  if (step.op == Op::kPodUpdate && step.old_pod != nullptr &&
-      step.new_pod != nullptr && step.old_pod->uid != step.new_pod->uid &&
-      before.queue) {
-    const std::string key = step.new_pod->Key();
+  // Scheduler layer: a pod delivered under a key the queue holds. An update
+  // to another uid than the old object's, or than the key's latest object
+  // (a hostile update's old object may carry the new uid already); or a
+  // second add of the key.
+  auto queued = [&before](const std::string& key) {
+    if (!before.queue) return false;
     for (const auto* list : {&before.queue->active, &before.queue->backoff,
                              &before.queue->unschedulable}) {
       for (const QueuedPod& q : *list) {
-        if (q.pod == key) uid_changed_queued_.insert(key);
+        if (q.pod == key) return true;
       }
     }
+    return false;
+  };
+  if (step.op == Op::kPodUpdate && step.old_pod != nullptr &&
+      step.new_pod != nullptr) {
+    const std::string key = step.new_pod->Key();
+    auto latest = latest_.find(key);
+    const bool new_uid =
+        step.old_pod->uid != step.new_pod->uid ||
+        (latest != latest_.end() && latest->second->uid != step.new_pod->uid);
+    if (new_uid && queued(key)) uid_changed_queued_.insert(key);
+  }
+  if (step.op == Op::kPodAdd && step.pod != nullptr &&
+      queued(step.pod->Key())) {
+    added_while_queued_.insert(step.pod->Key());
   }
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });

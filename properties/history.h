@@ -122,6 +122,10 @@ class History {
   bool UidChangedWhileQueued(const std::string& key) const {
     return uid_changed_queued_.contains(key);
   }
+  // Scheduler layer: keys added (pod_add) again while queued.
+  bool AddedWhileQueued(const std::string& key) const {
+    return added_while_queued_.contains(key);
+  }
   // Queue layer: keys ever updated with a null old object (docs/UPSTREAM.md
   // item 3).
   bool UpdatedWithNilOld(const std::string& key) const {
@@ -286,6 +290,7 @@ class History {
   std::set<std::string> handed_over_by_name_;
   std::set<std::string> uid_changed_nominated_;
   std::set<std::string> uid_changed_queued_;
+  std::set<std::string> added_while_queued_;
   std::set<std::string> added_gated_while_queued_;
   std::set<std::string> added_while_assumed_;
   std::set<std::string> deleted_other_uid_nominated_;

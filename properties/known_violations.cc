@@ -173,6 +173,20 @@ bool KeyGotNewUidWhileQueued(const Observation& o, const Violation& v) {
          });
 }
 
+// v1.37: a second add of a queued pod (pod_add of the same object, hostile
+// input) puts it in activeQ beside its record (second-copy-on-v137), and
+// through the handlers that record outlives what the new uid's does in
+// KeyGotNewUidWhileQueued: the binding's queue delete removes one and the
+// bound pod stays queued (duplicate-add-copy-outlives-binding, property 3);
+// the activeQ record is popped and waits or binds while the other stays
+// (duplicate-add-copy-beside-cycle, property 10).
+bool KeyAddedAgainWhileQueued(const Observation& o, const Violation& v) {
+  return o.history.layer() == Layer::kScheduler &&
+         AnyPod(v, [&](const std::string& k) {
+           return o.history.AddedWhileQueued(k);
+         });
+}
+
 // Before kubernetes/kubernetes#138324 (v1.36) handleSchedulingFailure
 // re-reads the pod from the informer by name: when a pod of ours is
 // re-created under the failed one's name (a new uid) and is itself assumed,
@@ -793,6 +807,22 @@ const std::vector<KnownViolation>& KnownViolations() {
        "activeQ beside the old record; the new pod is popped and waits or "
        "binds while the old record stays in backoffQ",
        &KeyGotNewUidWhileQueued, kV137},
+      {"duplicate-add-copy-outlives-binding", 3,
+       "PriorityQueue.addPod / Delete (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "duplicate-add-copy-outlives-binding.jsonl",
+       "a second add of a pod in backoffQ queues it in activeQ beside the "
+       "backoffQ record; the binding's queue delete removes one record and "
+       "the bound pod stays queued (hostile input)",
+       &KeyAddedAgainWhileQueued, kV137},
+      {"duplicate-add-copy-beside-cycle", 10,
+       "PriorityQueue.addPod / Pop (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "duplicate-add-copy-beside-cycle.jsonl",
+       "a second add of a pod in backoffQ queues it in activeQ beside the "
+       "backoffQ record; the activeQ record is popped and waits on Permit "
+       "while the other stays in backoffQ (hostile input)",
+       &KeyAddedAgainWhileQueued, kV137},
   };
   return kAll;
 }

@@ -219,6 +219,10 @@ inline const std::vector<std::string>& GoldenSample() {
       // Property 4 counts a key's assumptions: another uid stays assumed.
       "regression/upstream/scheduler/"
       "deleted-waiting-uid-beside-binding-uid.jsonl",
+      // A duplicate add's second record (v1.37).
+      "regression/upstream/scheduler/"
+      "duplicate-add-copy-outlives-binding.jsonl",
+      "regression/upstream/scheduler/duplicate-add-copy-beside-cycle.jsonl",
   };
   return *sample;
 }
