@@ -640,7 +640,8 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
     if (inflight_pods_.contains(pod->uid)) {
       inflight_.push_back(InFlight{wildcard_, false, {nullptr, pod, {}, {}}});
     }
-    if (!up_.move_request_cycle_removed) {
+    if (up_.activate_sets_move_request_cycle &&
+        !up_.move_request_cycle_removed) {
       move_request_cycle_ = scheduling_cycle_;
     }
   }

@@ -384,7 +384,10 @@ void BackendQueue::Activate(const std::vector<PodPtr>& pods) {
     if (!seen.insert(pod->Key()).second) continue;
     if (activate(pod->Key())) continue;
     addEventsIfPodInFlight(nullptr, pod, {kForceActivate});
-    if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;
+    if (up_.activate_sets_move_request_cycle &&
+        !up_.move_request_cycle_removed) {
+      move_request_cycle_ = sched_cycle_;
+    }
   }
 }
 

@@ -94,6 +94,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "Pop takes from backoffQ when activeQ is empty; backoff expiries align "
        "to one-second windows",
        &Upstream::pop_from_backoff_q},
+      {"activate_sets_move_request_cycle",
+       "v1.32 (PR not pinned; likely kubernetes/kubernetes#128170)",
+       "Activate of a pod it does not activate sets moveRequestCycle",
+       &Upstream::activate_sets_move_request_cycle},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -203,6 +207,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     if (UpstreamAtLeast(version, "v1.35.4")) {
       up.queueing_hints = true;
       up.pop_from_backoff_q = true;
+      up.activate_sets_move_request_cycle = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

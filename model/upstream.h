@@ -128,6 +128,12 @@ struct Upstream {
   // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a
   // pod enters backoffQ, and backoff expiries align to one-second windows.
   bool pop_from_backoff_q = false;
+  // (v1.32; the PR not pinned, most likely kubernetes#128170, KEP-4832's
+  // asynchronous preemption, whose failures Activate their pods)
+  // PriorityQueue.Activate: a pod it does not activate (in flight, already
+  // in activeQ, or unknown) sets moveRequestCycle to the scheduling cycle;
+  // v1.30's Activate leaves it. One of the changes queueing_hints bundles.
+  bool activate_sets_move_request_cycle = false;
 
   // --- from v1.36 (queue layer) ---
 
