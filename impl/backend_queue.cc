@@ -390,8 +390,9 @@ bool BackendQueue::IsPodBackingOff(const Record& r) const {
 // it, set when they are made and at each failure.
 TimeNs BackendQueue::GetBackoffTime(const Record& r) const {
   if (max_backoff_ns_ == 0) return kGoZero;
-  const int count =
-      r.consecutive_errors > 0 ? r.consecutive_errors : r.unschedulable_count;
+  const int count = !up_.backoff_counts_failures ? r.attempts
+                    : r.consecutive_errors > 0   ? r.consecutive_errors
+                                                 : r.unschedulable_count;
   if (count == 0) return kGoZero;
   return AlignToWindow(r.timestamp + CalculateBackoffDuration(count));
 }

@@ -700,6 +700,7 @@ Time BackendQueue::getBackoffTime(const QueuedPodInfo& pInfo) const {
   if (pInfo.consecutive_errors_count > 0) {
     count = pInfo.consecutive_errors_count;
   }
+  if (!up_.backoff_counts_failures) count = pInfo.attempts;
   if (count == 0) return Time::GoZero();
   return alignToWindow(pInfo.timestamp.Add(calculateBackoffDuration(count)));
 }

@@ -88,7 +88,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        &Upstream::pod_requests_summed_as_quantities},
       {"queueing_hints", "KEP-4247 (SchedulerQueueingHints)",
        "QueueingHints decide moves; in-flight events decide where a failed "
-       "pod goes; backoff counts failures",
+       "pod goes; v1.35's backend queue",
        &Upstream::queueing_hints},
       {"pop_from_backoff_q", "KEP-5142 (SchedulerPopFromBackoffQ)",
        "Pop takes from backoffQ when activeQ is empty; backoff expiries align "
@@ -98,6 +98,9 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "v1.32 (PR not pinned; likely kubernetes/kubernetes#128170)",
        "Activate of a pod it does not activate sets moveRequestCycle",
        &Upstream::activate_sets_move_request_cycle},
+      {"backoff_counts_failures", "kubernetes/kubernetes#128748",
+       "backoff grows with the failures in a row, not with the attempts",
+       &Upstream::backoff_counts_failures},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -208,6 +211,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.queueing_hints = true;
       up.pop_from_backoff_q = true;
       up.activate_sets_move_request_cycle = true;
+      up.backoff_counts_failures = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

@@ -120,9 +120,11 @@ struct Upstream {
   // KEP-4247 (on by default since v1.32, GA and locked on in v1.34):
   // SchedulerQueueingHints. The queue of backend/queue (BackendQueue,
   // model/backend_queue.h): QueueingHints decide every move, in-flight pods
-  // and the events received meanwhile decide where a failed pod goes,
-  // backoff counts failures (UnschedulableCount, ConsecutiveErrorsCount, an
-  // error backoffQ of its own), and moveRequestCycle no longer decides.
+  // and the events received meanwhile decide where a failed pod goes, a
+  // pod failed by an error backs off in an error backoffQ of its own, and
+  // moveRequestCycle no longer decides. It bundles the queue's changes from
+  // v1.31 to v1.35 that have no switch of their own yet (the v1.35.4
+  // corpus README lists them); those split out follow it.
   bool queueing_hints = false;
   // KEP-5142 (Beta, on by default since v1.33): SchedulerPopFromBackoffQ.
   // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a
@@ -134,6 +136,11 @@ struct Upstream {
   // in activeQ, or unknown) sets moveRequestCycle to the scheduling cycle;
   // v1.30's Activate leaves it. One of the changes queueing_hints bundles.
   bool activate_sets_move_request_cycle = false;
+  // kubernetes#128748 (v1.34): backoffQueue.getBackoffTime counts the
+  // pod's failures in a row (ConsecutiveErrorsCount after an error, else
+  // UnschedulableCount); before, its Attempts, which every Pop counts. One
+  // of the changes queueing_hints bundles.
+  bool backoff_counts_failures = false;
 
   // --- from v1.36 (queue layer) ---
 
