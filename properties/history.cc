@@ -150,6 +150,13 @@ void History::GiveToCache(const PodPtr& pod) {
   e.pod = pod;
 }
 
+// From v1.37 the queue may keep a second record of a key it holds (the
+// entity queue's moveToActiveQ leaves backoffQ's): either record may be
+// popped and assumed, with the object it keeps.
+void History::NoteSecondRecord(const std::string& key) {
+  if (up_.move_to_active_leaves_other_queues) second_record_.insert(key);
+}
+
 void History::SetInformer(const PodPtr& pod) {
   std::string key = pod->Key();
   if (auto it = informer_.find(key); it != informer_.end()) {
@@ -259,11 +266,15 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
     const bool new_uid =
         step.old_pod->uid != step.new_pod->uid ||
         (latest != latest_.end() && latest->second->uid != step.new_pod->uid);
-    if (new_uid && queued(key)) uid_changed_queued_.insert(key);
+    if (new_uid && queued(key)) {
+      uid_changed_queued_.insert(key);
+      NoteSecondRecord(key);
+    }
   }
   if (step.op == Op::kPodAdd && step.pod != nullptr &&
       queued(step.pod->Key())) {
     added_while_queued_.insert(step.pod->Key());
+    NoteSecondRecord(step.pod->Key());
   }
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });

@@ -126,6 +126,13 @@ class History {
   bool AddedWhileQueued(const std::string& key) const {
     return added_while_queued_.contains(key);
   }
+  // Scheduler layer, from v1.37: keys the queue held two records of (an
+  // update to a new uid, or a second add, while queued): either may be
+  // popped and assumed with the object it keeps, so what the cache counts
+  // for the key is not known by key.
+  bool SecondRecordMayPop(const std::string& key) const {
+    return second_record_.contains(key);
+  }
   // Queue layer: keys ever updated with a null old object (docs/UPSTREAM.md
   // item 3).
   bool UpdatedWithNilOld(const std::string& key) const {
@@ -241,6 +248,7 @@ class History {
   // Whether the unscheduled-pod handler's filter passes `pod`.
   bool ForOurQueue(const Pod& pod) const;
   void GiveToCache(const PodPtr& pod);
+  void NoteSecondRecord(const std::string& key);
   // informer_ and in_flight_ change on most steps, as keys come and go
   // (adds and deletes, pops and give-backs): an erase keeps its node for the
   // next insert, which then allocates nothing.
@@ -291,6 +299,7 @@ class History {
   std::set<std::string> uid_changed_nominated_;
   std::set<std::string> uid_changed_queued_;
   std::set<std::string> added_while_queued_;
+  std::set<std::string> second_record_;
   std::set<std::string> added_gated_while_queued_;
   std::set<std::string> added_while_assumed_;
   std::set<std::string> deleted_other_uid_nominated_;

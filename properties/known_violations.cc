@@ -463,8 +463,11 @@ bool DuplicateAddOfAssumed(const Observation& o, const Violation& v) {
 
 // From v1.35 Pop discards a pod whose uid is in flight: the copy a
 // duplicate add queued of an assumed pod (item 50) is dropped at the head
-// of activeQ, and the pop returns the next pod, or none. Only a
-// schedule_one whose activeQ held such a copy of a pod still assumed.
+// of activeQ, and the pop returns the next pod, or none. From v1.37 a
+// duplicate add of a queued pod leaves a second record too
+// (duplicate-add-copy-beside-cycle), which a flush brings to activeQ while
+// the other waits. Only a schedule_one whose activeQ held such a copy of a
+// pod still assumed.
 bool InFlightCopyDiscardedByPop(const Observation& o, const Violation& v) {
   if (v.property != 7 || o.step.op != Op::kScheduleOne ||
       o.history.layer() != Layer::kScheduler || !o.before.queue ||
@@ -474,7 +477,8 @@ bool InFlightCopyDiscardedByPop(const Observation& o, const Violation& v) {
   const std::vector<std::string>& assumed = o.before.cache->assumed;
   return std::any_of(o.before.queue->active.begin(),
                      o.before.queue->active.end(), [&](const QueuedPod& q) {
-                       return o.history.AddedWhileAssumed(q.pod) &&
+                       return (o.history.AddedWhileAssumed(q.pod) ||
+                               o.history.AddedWhileQueued(q.pod)) &&
                               std::binary_search(assumed.begin(), assumed.end(),
                                                  q.pod);
                      });

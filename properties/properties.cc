@@ -155,7 +155,9 @@ void NodeAccounting(const NodeInfoState& n, const History& h,
   absl::InlinedVector<const Resources*, 16> requests;
   for (const std::string& key : n.pods) {
     const Resources* r = h.CacheRequests(key);
-    if (r == nullptr || h.AmbiguousInCache(key)) return;  // uncheckable
+    if (r == nullptr || h.AmbiguousInCache(key) || h.SecondRecordMayPop(key)) {
+      return;  // uncheckable
+    }
     requests.push_back(r);
   }
   if (!IsSumOf(n.requested, requests)) {
