@@ -381,6 +381,7 @@ TimeNs BackendQueue::AlignToWindow(TimeNs t) const {
 
 // upstream: backoffQueue.isEntityBackingoff.
 bool BackendQueue::IsPodBackingOff(const Record& r) const {
+  if (!up_.gated_pods_back_off && r.gated) return false;
   return !(r.backoff_expiry < AlignToWindow(now_ns_));
 }
 
@@ -480,8 +481,13 @@ bool BackendQueue::MoveToActiveQ(uint32_t h, bool moves_from_backoff_q,
 // PreEnqueue runs here only with SchedulerPopFromBackoffQ on.
 bool BackendQueue::MoveToBackoffQ(uint32_t h) {
   Ref(h);
-  if (up_.pop_from_backoff_q) RunPreEnqueuePlugins(h);
-  const bool gated = slab_[h].gated;
+  // Only SchedulerPopFromBackoffQ runs PreEnqueue here: without it a pod
+  // that was gated enters backoffQ all the same.
+  bool gated = false;
+  if (up_.pop_from_backoff_q) {
+    RunPreEnqueuePlugins(h);
+    gated = slab_[h].gated;
+  }
   if (gated) {
     if (up_.gated_pod_replaces_unschedulable_record ||
         unsched_[slab_[h].key] == kNone) {

@@ -687,6 +687,7 @@ Time BackendQueue::alignToWindow(Time t) const {
 
 // upstream: isEntityBackingoff: the expiry's window has not passed.
 bool BackendQueue::isPodBackingoff(const QueuedPodInfo& pInfo) const {
+  if (!up_.gated_pods_back_off && !pInfo.gating_plugin.empty()) return false;
   return !getBackoffTime(pInfo).Before(alignToWindow(now_));
 }
 

@@ -101,6 +101,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"backoff_counts_failures", "kubernetes/kubernetes#128748",
        "backoff grows with the failures in a row, not with the attempts",
        &Upstream::backoff_counts_failures},
+      {"gated_pods_back_off", "kubernetes/kubernetes#126029",
+       "a gated pod that has been tried backs off; before, a gated pod "
+       "never did",
+       &Upstream::gated_pods_back_off},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -212,6 +216,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.pop_from_backoff_q = true;
       up.activate_sets_move_request_cycle = true;
       up.backoff_counts_failures = true;
+      up.gated_pods_back_off = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

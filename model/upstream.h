@@ -141,6 +141,10 @@ struct Upstream {
   // UnschedulableCount); before, its Attempts, which every Pop counts. One
   // of the changes queueing_hints bundles.
   bool backoff_counts_failures = false;
+  // kubernetes#126029 (v1.32): a gated pod that has been tried backs off
+  // like any other; before, isPodBackingoff said no for every gated pod.
+  // One of the changes queueing_hints bundles.
+  bool gated_pods_back_off = false;
 
   // --- from v1.36 (queue layer) ---
 

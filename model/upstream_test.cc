@@ -229,6 +229,8 @@ const std::map<std::string_view, std::string_view>& PinnedBy() {
       {"activate_sets_move_request_cycle",
        "upstream-v1.35.4/handwritten/queue/activate-cases.jsonl"},
       {"backoff_counts_failures", "upstream-v1.35.4/queue/random-109.jsonl"},
+      {"gated_pods_back_off",
+       "upstream-v1.35.4/handwritten/queue/gated-pod-backs-off.jsonl"},
       {"gated_pod_replaces_unschedulable_record",
        "upstream-v1.36.3/handwritten/queue/"
        "gated-add-over-unschedulable-record.jsonl"},
