@@ -178,7 +178,9 @@ bool KeyGotNewUidWhileQueued(const Observation& o, const Violation& v) {
 // through the handlers that record outlives what the new uid's does in
 // KeyGotNewUidWhileQueued: the binding's queue delete removes one and the
 // bound pod stays queued (duplicate-add-copy-outlives-binding, property 3);
-// the activeQ record is popped and waits or binds while the other stays
+// a flush merges them into the older object, whose priority orders activeQ
+// (duplicate-add-merged-keeps-old-order, property 7); the activeQ record is
+// popped and waits or binds while the other stays
 // (duplicate-add-copy-beside-cycle, property 10).
 bool KeyAddedAgainWhileQueued(const Observation& o, const Violation& v) {
   return o.history.layer() == Layer::kScheduler &&
@@ -818,6 +820,15 @@ const std::vector<KnownViolation>& KnownViolations() {
        "a second add of a pod in backoffQ queues it in activeQ beside the "
        "backoffQ record; the binding's queue delete removes one record and "
        "the bound pod stays queued (hostile input)",
+       &KeyAddedAgainWhileQueued, kV137},
+      {"duplicate-add-merged-keeps-old-order", 7,
+       "moveToActiveQ merge (backend/queue, v1.37)",
+       "golden/regression/upstream/scheduler/"
+       "duplicate-add-merged-keeps-old-order.jsonl",
+       "a second add of a pod in backoffQ queues it in activeQ beside the "
+       "backoffQ record; a later update (a lower priority) goes to the "
+       "activeQ record, and the flush merges the two into the older object: "
+       "activeQ orders the pod by its old priority (hostile input)",
        &KeyAddedAgainWhileQueued, kV137},
       {"duplicate-add-copy-beside-cycle", 10,
        "PriorityQueue.addPod / Pop (backend/queue, v1.37)",

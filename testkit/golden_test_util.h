@@ -223,6 +223,8 @@ inline const std::vector<std::string>& GoldenSample() {
       "regression/upstream/scheduler/"
       "duplicate-add-copy-outlives-binding.jsonl",
       "regression/upstream/scheduler/duplicate-add-copy-beside-cycle.jsonl",
+      "regression/upstream/scheduler/"
+      "duplicate-add-merged-keeps-old-order.jsonl",
   };
   return *sample;
 }
