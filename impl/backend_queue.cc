@@ -350,7 +350,7 @@ void BackendQueue::ActiveUpsert(uint32_t h) {
 void BackendQueue::BackoffQAdd(uint32_t h) {
   const uint32_t key = slab_[h].key;
   Ref(h);
-  if (slab_[h].plugins.empty()) {
+  if (up_.error_backoff_queue && slab_[h].plugins.empty()) {
     if (std::optional<uint32_t> old = error_backoff_.Upsert(h)) Unref(*old);
     if (backoff_.Contains(key)) Unref(backoff_.Delete(key));
     return;

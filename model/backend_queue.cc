@@ -722,7 +722,8 @@ Duration BackendQueue::calculateBackoffDuration(int count) const {
 // upstream: backoffQueue.add: a pod no plugin rejected waits in the error
 // backoffQ.
 void BackendQueue::backoffQAdd(const Entry& pInfo) {
-  if (pInfo->unschedulable_plugins.empty() && pInfo->pending_plugins.empty()) {
+  if (up_.error_backoff_queue && pInfo->unschedulable_plugins.empty() &&
+      pInfo->pending_plugins.empty()) {
     podErrorBackoffQ_.Add(pInfo);
     podBackoffQ_.Delete(pInfo->pod().Key());
     return;

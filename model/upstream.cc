@@ -105,6 +105,9 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a gated pod that has been tried backs off; before, a gated pod "
        "never did",
        &Upstream::gated_pods_back_off},
+      {"error_backoff_queue", "kubernetes/kubernetes#130214",
+       "a pod failed by an error backs off in a backoffQ of its own",
+       &Upstream::error_backoff_queue},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -217,6 +220,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.activate_sets_move_request_cycle = true;
       up.backoff_counts_failures = true;
       up.gated_pods_back_off = true;
+      up.error_backoff_queue = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

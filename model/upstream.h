@@ -120,8 +120,7 @@ struct Upstream {
   // KEP-4247 (on by default since v1.32, GA and locked on in v1.34):
   // SchedulerQueueingHints. The queue of backend/queue (BackendQueue,
   // model/backend_queue.h): QueueingHints decide every move, in-flight pods
-  // and the events received meanwhile decide where a failed pod goes, a
-  // pod failed by an error backs off in an error backoffQ of its own, and
+  // and the events received meanwhile decide where a failed pod goes, and
   // moveRequestCycle no longer decides. It bundles the queue's changes from
   // v1.31 to v1.35 that have no switch of their own yet (the v1.35.4
   // corpus README lists them); those split out follow it.
@@ -145,6 +144,11 @@ struct Upstream {
   // like any other; before, isPodBackingoff said no for every gated pod.
   // One of the changes queueing_hints bundles.
   bool gated_pods_back_off = false;
+  // kubernetes#130214 (v1.33): backoffQueue.add puts a pod no plugin
+  // rejected (an error) in a heap of its own, podErrorBackoffQ, flushed
+  // after podBackoffQ and never popped by Pop; before, one backoffQ held
+  // every pod. One of the changes queueing_hints bundles.
+  bool error_backoff_queue = false;
 
   // --- from v1.36 (queue layer) ---
 
