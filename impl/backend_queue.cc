@@ -666,6 +666,9 @@ bool BackendQueue::ActivateKey(uint32_t key) {
     moves_from_backoff_q = true;
   }
   const bool moved = MoveToActiveQ(h, moves_from_backoff_q);
+  if (moved && !up_.requeue_skips_nominator) {
+    NominatorAdd(slab_[h].pod, std::nullopt);
+  }
   Unref(h);
   return moved;
 }
@@ -771,6 +774,7 @@ QueueResult BackendQueue::AddUnschedulablePodIfNotPresent(Handle h) {
   r.flush_timestamp = kGoZero;
   r.backoff_expiry = GetBackoffTime(r);
   RequeuePodWithQueueingStrategy(h, DetermineSchedulingHintForInFlightPod(h));
+  if (!up_.requeue_skips_nominator) NominatorAdd(slab_[h].pod, std::nullopt);
   Done(pod->uid);
   Unref(h);
   return QueueResult::kOk;

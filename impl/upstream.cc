@@ -63,6 +63,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"backoff_counts_failures", "v1.35.4", &U::backoff_counts_failures},
       {"gated_pods_back_off", "v1.35.4", &U::gated_pods_back_off},
       {"error_backoff_queue", "v1.35.4", &U::error_backoff_queue},
+      {"requeue_skips_nominator", "v1.35.4", &U::requeue_skips_nominator},
       {"gated_pod_replaces_unschedulable_record", "v1.36.3",
        &U::gated_pod_replaces_unschedulable_record},
       {"nominator_ignores_empty_node_name", "v1.37.2",

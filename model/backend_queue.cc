@@ -402,7 +402,11 @@ bool BackendQueue::activate(const std::string& key) {
     if (pInfo == nullptr) return false;
     movesFromBackoffQ = true;
   }
-  return moveToActiveQ(pInfo, movesFromBackoffQ);
+  const bool added = moveToActiveQ(pInfo, movesFromBackoffQ);
+  if (added && !up_.requeue_skips_nominator) {
+    nominator_.Add(pInfo->pod_info, std::nullopt);
+  }
+  return added;
 }
 
 // upstream: determineSchedulingHintForInFlightPod: the strongest strategy
@@ -462,6 +466,8 @@ absl::Status BackendQueue::AddUnschedulablePodIfNotPresent(
   requeuePodWithQueueingStrategy(pInfo,
                                  determineSchedulingHintForInFlightPod(*pInfo),
                                  "ScheduleAttemptFailure");
+  if (!up_.requeue_skips_nominator)
+    nominator_.Add(pInfo->pod_info, std::nullopt);
   Done(uid);
   return absl::OkStatus();
 }

@@ -108,6 +108,9 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"error_backoff_queue", "kubernetes/kubernetes#130214",
        "a pod failed by an error backs off in a backoffQ of its own",
        &Upstream::error_backoff_queue},
+      {"requeue_skips_nominator", "v1.31 (PR not pinned)",
+       "a requeued or activated pod is not nominated again from its status",
+       &Upstream::requeue_skips_nominator},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -221,6 +224,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.backoff_counts_failures = true;
       up.gated_pods_back_off = true;
       up.error_backoff_queue = true;
+      up.requeue_skips_nominator = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

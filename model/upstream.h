@@ -149,6 +149,12 @@ struct Upstream {
   // after podBackoffQ and never popped by Pop; before, one backoffQ held
   // every pod. One of the changes queueing_hints bundles.
   bool error_backoff_queue = false;
+  // (v1.31; the PR not pinned) AddUnschedulableIfNotPresent and activate
+  // no longer add the pod to the nominator again (from its status, the
+  // lister permitting); before, both ended with addNominatedPodUnlocked,
+  // which dropped a nomination the status did not carry. One of the
+  // changes queueing_hints bundles.
+  bool requeue_skips_nominator = false;
 
   // --- from v1.36 (queue layer) ---
 
