@@ -205,7 +205,12 @@ void BackendQueue::MovePodsToActiveOrBackoffQueue(EventId event,
   for (uint32_t key : candidates_) {
     const uint32_t h = unsched_[key];
     if (h == kNone) continue;
-    if (slab_[h].gated && !wildcard && !gate_match) continue;
+    // Before v1.34 a gated pod (SchedulingGates, always among its
+    // rejectors here) never moved.
+    if (slab_[h].gated &&
+        (!up_.gated_pods_move_on_gating_events || (!wildcard && !gate_match))) {
+      continue;
+    }
     if (!IsPodWorthRequeuing(slab_[h], event, objects)) continue;
     Ref(h);
     UnschedDelete(key);

@@ -64,6 +64,8 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"gated_pods_back_off", "v1.35.4", &U::gated_pods_back_off},
       {"error_backoff_queue", "v1.35.4", &U::error_backoff_queue},
       {"requeue_skips_nominator", "v1.35.4", &U::requeue_skips_nominator},
+      {"gated_pods_move_on_gating_events", "v1.35.4",
+       &U::gated_pods_move_on_gating_events},
       {"gated_pod_replaces_unschedulable_record", "v1.36.3",
        &U::gated_pod_replaces_unschedulable_record},
       {"nominator_ignores_empty_node_name", "v1.37.2",

@@ -122,6 +122,7 @@ struct Upstream {
   bool gated_pods_back_off = false;                        // #126029
   bool error_backoff_queue = false;                        // #130214
   bool requeue_skips_nominator = false;                    // v1.31
+  bool gated_pods_move_on_gating_events = false;           // #127180
   bool gated_pod_replaces_unschedulable_record = false;    // #135368
   bool nominator_ignores_empty_node_name = false;          // #139904
   bool move_request_cycle_removed = false;                 // kubernetes#138420

@@ -642,9 +642,15 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
     const EventObjects& objects) {
   if (!isEventOfInterest(event)) return;
   for (const Entry& pInfo : podInfoList) {
-    if (!pInfo->gating_plugin.empty() &&
-        !(up_.wildcard_events_move_gated_pods && IsWildCard(event)) &&
-        !MatchAnyClusterEvent(event, pInfo->gating_plugin_events, up_)) {
+    if (!up_.gated_pods_move_on_gating_events) {
+      // Before v1.34: a pod gated by SchedulingGates is never moved.
+      if (!pInfo->gating_plugin.empty() &&
+          pInfo->unschedulable_plugins.contains("SchedulingGates")) {
+        continue;
+      }
+    } else if (!pInfo->gating_plugin.empty() &&
+               !(up_.wildcard_events_move_gated_pods && IsWildCard(event)) &&
+               !MatchAnyClusterEvent(event, pInfo->gating_plugin_events, up_)) {
       continue;
     }
     const QueueingStrategy hint = isPodWorthRequeuing(*pInfo, event, objects);

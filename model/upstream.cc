@@ -111,6 +111,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"requeue_skips_nominator", "v1.31 (PR not pinned)",
        "a requeued or activated pod is not nominated again from its status",
        &Upstream::requeue_skips_nominator},
+      {"gated_pods_move_on_gating_events", "kubernetes/kubernetes#127180",
+       "a gated pod is considered for its gating plugin's events; before, a "
+       "pod gated by SchedulingGates never moved",
+       &Upstream::gated_pods_move_on_gating_events},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -225,6 +229,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.gated_pods_back_off = true;
       up.error_backoff_queue = true;
       up.requeue_skips_nominator = true;
+      up.gated_pods_move_on_gating_events = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

@@ -155,6 +155,12 @@ struct Upstream {
   // which dropped a nomination the status did not carry. One of the
   // changes queueing_hints bundles.
   bool requeue_skips_nominator = false;
+  // kubernetes#127180 (v1.34): movePodsToActiveOrBackoffQueue considers a
+  // gated pod for an event its gating plugin registered (GatingPlugin,
+  // GatingPluginEvents); before, it skipped every pod gated with
+  // SchedulingGates among its rejectors, whatever the event. One of the
+  // changes queueing_hints bundles.
+  bool gated_pods_move_on_gating_events = false;
 
   // --- from v1.36 (queue layer) ---
 
