@@ -382,6 +382,9 @@ TimeNs BackendQueue::AlignToWindow(TimeNs t) const {
 // upstream: backoffQueue.isEntityBackingoff.
 bool BackendQueue::IsPodBackingOff(const Record& r) const {
   if (!up_.gated_pods_back_off && r.gated) return false;
+  if (!up_.backoff_includes_its_end) {
+    return r.backoff_expiry > AlignToWindow(now_ns_);
+  }
   return !(r.backoff_expiry < AlignToWindow(now_ns_));
 }
 

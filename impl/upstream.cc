@@ -66,6 +66,7 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
       {"requeue_skips_nominator", "v1.35.4", &U::requeue_skips_nominator},
       {"gated_pods_move_on_gating_events", "v1.35.4",
        &U::gated_pods_move_on_gating_events},
+      {"backoff_includes_its_end", "v1.35.4", &U::backoff_includes_its_end},
       {"gated_pod_replaces_unschedulable_record", "v1.36.3",
        &U::gated_pod_replaces_unschedulable_record},
       {"nominator_ignores_empty_node_name", "v1.37.2",

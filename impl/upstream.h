@@ -123,6 +123,7 @@ struct Upstream {
   bool error_backoff_queue = false;                        // #130214
   bool requeue_skips_nominator = false;                    // v1.31
   bool gated_pods_move_on_gating_events = false;           // #127180
+  bool backoff_includes_its_end = false;                   // v1.33
   bool gated_pod_replaces_unschedulable_record = false;    // #135368
   bool nominator_ignores_empty_node_name = false;          // #139904
   bool move_request_cycle_removed = false;                 // kubernetes#138420

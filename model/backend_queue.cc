@@ -700,7 +700,9 @@ Time BackendQueue::alignToWindow(Time t) const {
 // upstream: isEntityBackingoff: the expiry's window has not passed.
 bool BackendQueue::isPodBackingoff(const QueuedPodInfo& pInfo) const {
   if (!up_.gated_pods_back_off && !pInfo.gating_plugin.empty()) return false;
-  return !getBackoffTime(pInfo).Before(alignToWindow(now_));
+  const Time boTime = getBackoffTime(pInfo);
+  if (!up_.backoff_includes_its_end) return boTime.After(alignToWindow(now_));
+  return !boTime.Before(alignToWindow(now_));
 }
 
 // upstream: getBackoffTime: from the count of failures (by error when the

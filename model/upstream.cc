@@ -115,6 +115,10 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a gated pod is considered for its gating plugin's events; before, a "
        "pod gated by SchedulingGates never moved",
        &Upstream::gated_pods_move_on_gating_events},
+      {"backoff_includes_its_end",
+       "v1.33 (PR not pinned; likely kubernetes/kubernetes#130680)",
+       "a pod whose backoff ends exactly now is still backing off",
+       &Upstream::backoff_includes_its_end},
       {"gated_pod_replaces_unschedulable_record",
        "kubernetes/kubernetes#135368",
        "a gated pod replaces the unschedulablePods record of its key",
@@ -230,6 +234,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
       up.error_backoff_queue = true;
       up.requeue_skips_nominator = true;
       up.gated_pods_move_on_gating_events = true;
+      up.backoff_includes_its_end = true;
     }
     if (UpstreamAtLeast(version, "v1.36.3")) {
       up.gated_pod_replaces_unschedulable_record = true;

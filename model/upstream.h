@@ -161,6 +161,12 @@ struct Upstream {
   // SchedulingGates among its rejectors, whatever the event. One of the
   // changes queueing_hints bundles.
   bool gated_pods_move_on_gating_events = false;
+  // (v1.33; the PR not pinned, most likely kubernetes#130680 with the
+  // one-second windows, but whatever SchedulerPopFromBackoffQ says)
+  // backoffQueue.isPodBackingoff: a pod whose backoff ends exactly now is
+  // still backing off (!Before); before, After(now) said it was done. One
+  // of the changes queueing_hints bundles.
+  bool backoff_includes_its_end = false;
 
   // --- from v1.36 (queue layer) ---
 

@@ -235,6 +235,8 @@ const std::map<std::string_view, std::string_view>& PinnedBy() {
       {"requeue_skips_nominator", "upstream-v1.35.4/queue/random-104.jsonl"},
       {"gated_pods_move_on_gating_events",
        "upstream-v1.35.4/handwritten/queue/gated-pod-backs-off.jsonl"},
+      {"backoff_includes_its_end",
+       "upstream-v1.35.4/handwritten/queue/backoff-cap-not-power-of-two.jsonl"},
       {"gated_pod_replaces_unschedulable_record",
        "upstream-v1.36.3/handwritten/queue/"
        "gated-add-over-unschedulable-record.jsonl"},
