@@ -129,43 +129,41 @@ struct Upstream {
   // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a
   // pod enters backoffQ, and backoff expiries align to one-second windows.
   bool pop_from_backoff_q = false;
+  // Changes between v1.30 and v1.35 split out of queueing_hints, each
+  // checked by reverting it at v1.35.4 (upstream/reverts/v1.35.4/).
+  //
   // (v1.32; the PR not pinned, most likely kubernetes#128170, KEP-4832's
   // asynchronous preemption, whose failures Activate their pods)
   // PriorityQueue.Activate: a pod it does not activate (in flight, already
   // in activeQ, or unknown) sets moveRequestCycle to the scheduling cycle;
-  // v1.30's Activate leaves it. One of the changes queueing_hints bundles.
+  // v1.30's Activate leaves it.
   bool activate_sets_move_request_cycle = false;
   // kubernetes#128748 (v1.34): backoffQueue.getBackoffTime counts the
   // pod's failures in a row (ConsecutiveErrorsCount after an error, else
-  // UnschedulableCount); before, its Attempts, which every Pop counts. One
-  // of the changes queueing_hints bundles.
+  // UnschedulableCount); before, its Attempts, which every Pop counts.
   bool backoff_counts_failures = false;
   // kubernetes#126029 (v1.32): a gated pod that has been tried backs off
   // like any other; before, isPodBackingoff said no for every gated pod.
-  // One of the changes queueing_hints bundles.
   bool gated_pods_back_off = false;
   // kubernetes#130214 (v1.33): backoffQueue.add puts a pod no plugin
   // rejected (an error) in a heap of its own, podErrorBackoffQ, flushed
   // after podBackoffQ and never popped by Pop; before, one backoffQ held
-  // every pod. One of the changes queueing_hints bundles.
+  // every pod.
   bool error_backoff_queue = false;
   // (v1.31; the PR not pinned) AddUnschedulableIfNotPresent and activate
   // no longer add the pod to the nominator again (from its status, the
   // lister permitting); before, both ended with addNominatedPodUnlocked,
-  // which dropped a nomination the status did not carry. One of the
-  // changes queueing_hints bundles.
+  // which dropped a nomination the status did not carry.
   bool requeue_skips_nominator = false;
   // kubernetes#127180 (v1.34): movePodsToActiveOrBackoffQueue considers a
   // gated pod for an event its gating plugin registered (GatingPlugin,
   // GatingPluginEvents); before, it skipped every pod gated with
-  // SchedulingGates among its rejectors, whatever the event. One of the
-  // changes queueing_hints bundles.
+  // SchedulingGates among its rejectors, whatever the event.
   bool gated_pods_move_on_gating_events = false;
   // (v1.33; the PR not pinned, most likely kubernetes#130680 with the
   // one-second windows, but whatever SchedulerPopFromBackoffQ says)
   // backoffQueue.isPodBackingoff: a pod whose backoff ends exactly now is
-  // still backing off (!Before); before, After(now) said it was done. One
-  // of the changes queueing_hints bundles.
+  // still backing off (!Before); before, After(now) said it was done.
   bool backoff_includes_its_end = false;
 
   // --- from v1.36 (queue layer) ---
