@@ -36,6 +36,12 @@ bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
   return false;
 }
 
+bool InAnyQueueList(const State* s, const std::string& key) {
+  return InQueueList(s, &QueueState::active, key) ||
+         InQueueList(s, &QueueState::backoff, key) ||
+         InQueueList(s, &QueueState::unschedulable, key);
+}
+
 namespace {
 
 model::Upstream ProfileOf(const TraceHeader& header) {
@@ -150,13 +156,6 @@ void History::GiveToCache(const PodPtr& pod) {
   e.pod = pod;
 }
 
-// From v1.37 the queue may keep a second record of a key it holds (the
-// entity queue's moveToActiveQ leaves backoffQ's): either record may be
-// popped and assumed, with the object it keeps.
-void History::NoteSecondRecord(const std::string& key) {
-  if (up_.move_to_active_leaves_other_queues) second_record_.insert(key);
-}
-
 void History::SetInformer(const PodPtr& pod) {
   std::string key = pod->Key();
   if (auto it = informer_.find(key); it != informer_.end()) {
@@ -249,16 +248,6 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
   // to another uid than the old object's, or than the key's latest object
   // (a hostile update's old object may carry the new uid already); or a
   // second add of the key.
-  auto queued = [&before](const std::string& key) {
-    if (!before.queue) return false;
-    for (const auto* list : {&before.queue->active, &before.queue->backoff,
-                             &before.queue->unschedulable}) {
-      for (const QueuedPod& q : *list) {
-        if (q.pod == key) return true;
-      }
-    }
-    return false;
-  };
   if (step.op == Op::kPodUpdate && step.old_pod != nullptr &&
       step.new_pod != nullptr) {
     const std::string key = step.new_pod->Key();
@@ -266,15 +255,13 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
     const bool new_uid =
         step.old_pod->uid != step.new_pod->uid ||
         (latest != latest_.end() && latest->second->uid != step.new_pod->uid);
-    if (new_uid && queued(key)) {
+    if (new_uid && InAnyQueueList(&before, key)) {
       uid_changed_queued_.insert(key);
-      NoteSecondRecord(key);
     }
   }
   if (step.op == Op::kPodAdd && step.pod != nullptr &&
-      queued(step.pod->Key())) {
+      InAnyQueueList(&before, step.pod->Key())) {
     added_while_queued_.insert(step.pod->Key());
-    NoteSecondRecord(step.pod->Key());
   }
   // The pod objects its op carries (the op table), old before new.
   ForEachCarriedPod(step, [this](const PodPtr& pod) { Carry(pod); });

@@ -31,6 +31,8 @@ namespace schedtrace::properties {
 // Whether `s` shows `key` in its queue's `list` (false without a queue).
 bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
                  const std::string& key);
+// Whether `s` shows `key` in activeQ, backoffQ or unschedulablePods.
+bool InAnyQueueList(const State* s, const std::string& key);
 
 class History {
  public:
@@ -131,7 +133,8 @@ class History {
   // popped and assumed with the object it keeps, so what the cache counts
   // for the key is not known by key.
   bool SecondRecordMayPop(const std::string& key) const {
-    return second_record_.contains(key);
+    return up_.move_to_active_leaves_other_queues &&
+           (UidChangedWhileQueued(key) || AddedWhileQueued(key));
   }
   // Queue layer: keys ever updated with a null old object (docs/UPSTREAM.md
   // item 3).
@@ -248,7 +251,6 @@ class History {
   // Whether the unscheduled-pod handler's filter passes `pod`.
   bool ForOurQueue(const Pod& pod) const;
   void GiveToCache(const PodPtr& pod);
-  void NoteSecondRecord(const std::string& key);
   // informer_ and in_flight_ change on most steps, as keys come and go
   // (adds and deletes, pops and give-backs): an erase keeps its node for the
   // next insert, which then allocates nothing.
@@ -299,7 +301,6 @@ class History {
   std::set<std::string> uid_changed_nominated_;
   std::set<std::string> uid_changed_queued_;
   std::set<std::string> added_while_queued_;
-  std::set<std::string> second_record_;
   std::set<std::string> added_gated_while_queued_;
   std::set<std::string> added_while_assumed_;
   std::set<std::string> deleted_other_uid_nominated_;

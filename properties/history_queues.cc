@@ -31,11 +31,6 @@ constexpr auto kActive = &QueueState::active;
 constexpr auto kBackoff = &QueueState::backoff;
 constexpr auto kUnsched = &QueueState::unschedulable;
 
-bool Queued(const State* s, const std::string& key) {
-  return InQueueList(s, kActive, key) || InQueueList(s, kBackoff, key) ||
-         InQueueList(s, kUnsched, key);
-}
-
 bool Nominated(const State& s, const std::string& key) {
   if (!s.nominated) return false;
   for (const auto& [node, keys] : *s.nominated) {
@@ -347,7 +342,8 @@ void History::FollowSchedulerRequeues(const State& before, const Step& step,
   };
   auto requeue = [&](const std::vector<QueuedPod>& list) {
     for (const QueuedPod& q : list) {
-      if (Queued(&before, q.pod) && q.pod != out.popped && q.pod != removed) {
+      if (InAnyQueueList(&before, q.pod) && q.pod != out.popped &&
+          q.pod != removed) {
         continue;
       }
       PodPtr pod = stored(q.pod);
