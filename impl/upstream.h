@@ -113,9 +113,14 @@ struct Upstream {
   // assumed pods never expire and none is bindingFinished.
   bool assumed_pods_never_expire = false;
 
-  // --- from v1.35 (queue layer: impl::BackendQueue; the switches below
-  // the first two are v1.37's, model/upstream.h says what each does) ---
-  bool queueing_hints = false;      // KEP-4247, SchedulerQueueingHints
+  // --- from v1.35 (queue layer: impl::BackendQueue; model/upstream.h
+  // says what each switch does) ---
+  // kubernetes#128472 (KEP-4247), SchedulerQueueingHints: impl runs
+  // BackendQueue with it on, and the queue of v1.25 to v1.30 with it off.
+  // Unlike the model, impl has no BackendQueue hint-off path: only a build
+  // of v1.35 or later with the gate's default reverted runs it, which
+  // `upstream/revert-check` compares with the model alone.
+  bool queueing_hints = false;
   bool pop_from_backoff_q = false;  // KEP-5142, SchedulerPopFromBackoffQ
   bool activate_sets_move_request_cycle = false;           // v1.32
   bool backoff_counts_failures = false;                    // #128748

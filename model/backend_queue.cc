@@ -94,8 +94,11 @@ QueueingHintMap QueueingHintMapOfClusterEventMap(
     QueueingHintMapEntry& entry = map.emplace_back();
     entry.event = Registered(e);
     for (const std::string& plugin : e.plugins) {
+      // With SchedulerQueueingHints off every registration gets the default
+      // hint (buildQueueingHintMap), whatever the entry scripts.
       entry.fns.push_back(
-          {plugin, e.hint == "plugin"
+          {plugin, !up.queueing_hints ? DefaultQueueingHintFn
+                   : e.hint == "plugin"
                        ? PluginQueueingHintFn(plugin, entry.event, up)
                        : ScriptedQueueingHintFn(e.hint)});
     }
@@ -434,9 +437,23 @@ QueueingStrategy BackendQueue::determineSchedulingHintForInFlightPod(
   return strategy;
 }
 
+// upstream: addUnschedulableWithoutQueueingHint (SchedulerQueueingHints
+// off): to backoffQ when a move request came after the pod's cycle began or
+// no plugin rejected it, else to unschedulablePods.
+void BackendQueue::addUnschedulableWithoutQueueingHint(
+    const Entry& pInfo, int64_t podSchedulingCycle) {
+  if (move_request_cycle_ >= podSchedulingCycle ||
+      (pInfo->unschedulable_plugins.empty() &&
+       pInfo->pending_plugins.empty())) {
+    moveToBackoffQ(pInfo);
+  } else {
+    unschedulablePods_[pInfo->pod().Key()] = pInfo;
+  }
+}
+
 // upstream: AddUnschedulablePodIfNotPresent; Done is called in every case.
 absl::Status BackendQueue::AddUnschedulablePodIfNotPresent(
-    const std::shared_ptr<QueuedPodInfo>& pInfo, int64_t) {
+    const std::shared_ptr<QueuedPodInfo>& pInfo, int64_t podSchedulingCycle) {
   const std::string key = pInfo->pod().Key();
   const std::string uid = pInfo->pod().uid;
   absl::Status refused;
@@ -463,9 +480,13 @@ absl::Status BackendQueue::AddUnschedulablePodIfNotPresent(
   pInfo->timestamp = now_;
   pInfo->backoff_expiration = Time::GoZero();
   pInfo->flush_timestamp = Time::GoZero();
-  requeuePodWithQueueingStrategy(pInfo,
-                                 determineSchedulingHintForInFlightPod(*pInfo),
-                                 "ScheduleAttemptFailure");
+  if (!up_.queueing_hints) {
+    addUnschedulableWithoutQueueingHint(pInfo, podSchedulingCycle);
+  } else {
+    requeuePodWithQueueingStrategy(
+        pInfo, determineSchedulingHintForInFlightPod(*pInfo),
+        "ScheduleAttemptFailure");
+  }
   if (!up_.requeue_skips_nominator)
     nominator_.Add(pInfo->pod_info, std::nullopt);
   Done(uid);
@@ -539,10 +560,12 @@ std::shared_ptr<QueuedPodInfo> BackendQueue::Pop() {
   }
   // upstream: unlockedMoveEntityToInFlight.
   pInfo->attempts++;
-  const std::string& uid = pInfo->pod().uid;
-  if (inFlightPods_.contains(uid)) return Pop();
-  inFlightPods_[uid] =
-      inFlightEvents_.insert(inFlightEvents_.end(), InFlight{uid, {}, {}});
+  if (up_.queueing_hints) {  // no in-flight pods with the gate off
+    const std::string& uid = pInfo->pod().uid;
+    if (inFlightPods_.contains(uid)) return Pop();
+    inFlightPods_[uid] =
+        inFlightEvents_.insert(inFlightEvents_.end(), InFlight{uid, {}, {}});
+  }
   sched_cycle_++;
   return pInfo;
 }
@@ -561,15 +584,17 @@ void BackendQueue::Done(const std::string& uid) {
 
 // upstream: Update.
 absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
-  if (oldPod == nullptr) {
-    return FatalError(
-        "nil pointer dereference in PodSchedulingPropertiesChange(oldPod)");
-  }
-  const std::vector<QueueEvent> events =
-      PodSchedulingPropertiesChange(*newPod, *oldPod, true, up_);
-  if (inFlightPods_.contains(newPod->uid)) {
-    addEventsIfPodInFlight(oldPod, newPod, events);
-    return absl::OkStatus();
+  std::vector<QueueEvent> events;
+  if (up_.queueing_hints) {
+    if (oldPod == nullptr) {
+      return FatalError(
+          "nil pointer dereference in PodSchedulingPropertiesChange(oldPod)");
+    }
+    events = PodSchedulingPropertiesChange(*newPod, *oldPod, true, up_);
+    if (inFlightPods_.contains(newPod->uid)) {
+      addEventsIfPodInFlight(oldPod, newPod, events);
+      return absl::OkStatus();
+    }
   }
   // v1.37: QueuedPodInfo.Update refuses a pod of another uid, and the
   // record it found is left as it was.
@@ -577,8 +602,9 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     return up_.pod_info_update_refuses_other_uid &&
            pInfo->pod().uid != newPod->uid;
   };
-  const std::string key = oldPod->Key();
+  const std::string key = newPod->Key();
   for (GoHeap<Entry>* q : {&activeQ_, &podBackoffQ_, &podErrorBackoffQ_}) {
+    if (oldPod == nullptr) break;
     const Entry* found = q->Get(key);
     if (found == nullptr || refuses(*found)) continue;
     Entry pInfo = *found;
@@ -598,6 +624,8 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     if (absl::Status s = nominator_.Update(oldPod, pInfo->pod_info); !s.ok()) {
       return s;
     }
+    if (!up_.queueing_hints)
+      return updateUnschedulableWithoutQueueingHint(pInfo, *oldPod, *newPod);
     const EventObjects objects{oldPod, newPod};
     for (const QueueEvent& evt : events) {
       const std::string queue = requeuePodWithQueueingStrategy(
@@ -609,6 +637,24 @@ absl::Status BackendQueue::Update(const PodPtr& oldPod, const PodPtr& newPod) {
     return absl::OkStatus();
   }
   addPod(newPod);
+  return absl::OkStatus();
+}
+
+// upstream: Update's hint-off path for a pod in unschedulablePods: any
+// change but its status moves it (isPodUpdated), to backoffQ while it
+// backs off, else to activeQ, which nominates it before v1.37 (event
+// UnschedulablePodUpdate).
+absl::Status BackendQueue::updateUnschedulableWithoutQueueingHint(
+    const Entry& pInfo, const Pod& oldPod, const Pod& newPod) {
+  if (!isPodUpdated(oldPod, newPod, /*has_gates=*/true)) {
+    unschedulablePods_[newPod.Key()] = pInfo;  // addOrUpdate
+    return absl::OkStatus();
+  }
+  if (isPodBackingoff(*pInfo)) {
+    moveToBackoffQ(pInfo);
+  } else {
+    moveToActiveQ(pInfo, false, /*nominate=*/!up_.add_nominates_gated_pods);
+  }
   return absl::OkStatus();
 }
 
@@ -635,6 +681,52 @@ void BackendQueue::MoveAllToActiveOrBackoffQueue(
   movePodsToActiveOrBackoffQueue(candidates, event, objects);
 }
 
+// upstream: AssignedPodAdded (what the scheduler calls with
+// SchedulerQueueingHints off): only the pods an assigned pod may help.
+void BackendQueue::AssignedPodAdded(const PodPtr& pod) {
+  movePodsToActiveOrBackoffQueue(
+      getUnschedulablePodsWithCrossTopologyTerm(*pod), EventAssignedPodAdd(),
+      EventObjects{.new_pod = pod});
+}
+
+// upstream: AssignedPodUpdated: a scale-down may help any pod NodeResourcesFit
+// rejected, so every pod is considered; else as AssignedPodAdded.
+void BackendQueue::AssignedPodUpdated(const PodPtr& oldPod,
+                                      const PodPtr& newPod,
+                                      const QueueEvent& event) {
+  const EventObjects objects{.old_pod = oldPod, .new_pod = newPod};
+  if (MatchClusterEvents(QueueEvent{"Pod", action::kUpdatePodScaleDown, ""},
+                         event, up_)) {
+    MoveAllToActiveOrBackoffQueue(event, objects, nullptr);
+    return;
+  }
+  movePodsToActiveOrBackoffQueue(
+      getUnschedulablePodsWithCrossTopologyTerm(*newPod), event, objects);
+}
+
+// upstream: getUnschedulablePodsWithCrossTopologyTerm: the pods in
+// unschedulablePods that PodTopologySpread rejected in the pod's namespace,
+// or with a required affinity term the pod matches (upstream walks a Go
+// map: we walk by key).
+std::vector<BackendQueue::Entry>
+BackendQueue::getUnschedulablePodsWithCrossTopologyTerm(const Pod& pod) const {
+  std::vector<Entry> podsToMove;
+  for (const auto& [key, pInfo] : unschedulablePods_) {
+    if (pInfo->unschedulable_plugins.contains("PodTopologySpread") &&
+        pod.namespace_ == pInfo->pod().namespace_) {
+      podsToMove.push_back(pInfo);
+      continue;
+    }
+    for (const AffinityTerm& term : pInfo->pod_info->required_affinity_terms) {
+      if (TermMatches(term, pod)) {
+        podsToMove.push_back(pInfo);
+        break;
+      }
+    }
+  }
+  return podsToMove;
+}
+
 // upstream: moveEntitiesToActiveOrBackoffQueue. A gated pod moves only on
 // an event its gating plugin registered, or a wildcard one.
 void BackendQueue::movePodsToActiveOrBackoffQueue(
@@ -659,7 +751,7 @@ void BackendQueue::movePodsToActiveOrBackoffQueue(
     requeuePodWithQueueingStrategy(pInfo, hint, EventLabel(event));
   }
   if (!up_.move_request_cycle_removed) move_request_cycle_ = sched_cycle_;
-  addEventIfAnyInFlight(event, objects);
+  if (up_.queueing_hints) addEventIfAnyInFlight(event, objects);
 }
 
 // upstream: activeQueue.addEventIfAnyInFlight.

@@ -3,11 +3,14 @@
 // backoff_queue.go), at its default gates: QueueingHints decide every move,
 // the queue records what happens while pods are in flight, Pop takes from
 // backoffQ when activeQ is empty, and backoff expiries are aligned to
-// one-second windows. Pod groups (GenericWorkload, off by default) are not
-// modelled. One method per upstream function, upstream's names and order;
-// plain containers. model/queue.h is the queue of v1.25 to v1.30.
+// one-second windows. With up.queueing_hints off it takes v1.35's hint-off
+// path (moveRequestCycle, no in-flight pods, default hints), which only a
+// build with that gate's default reverted runs. Pod groups (GenericWorkload,
+// off by default) are not modelled. One method per upstream function,
+// upstream's names and order; plain containers. model/queue.h is the queue of
+// v1.25 to v1.30.
 //
-//   BackendQueue q(config, lister, up);   // up.queueing_hints
+//   BackendQueue q(config, lister, up);   // up.backend_queue
 //   q.SetNow(t_ms);
 //   q.Add(pod);
 //   std::shared_ptr<QueuedPodInfo> p = q.Pop();   // null: nothing to pop
@@ -153,6 +156,11 @@ class BackendQueue {
   void MoveAllToActiveOrBackoffQueue(const QueueEvent& event,
                                      const EventObjects& objects,
                                      const PreEnqueueCheck& preCheck);
+  // What the scheduler calls for an assigned pod with SchedulerQueueingHints
+  // off (with it on, MoveAllToActiveOrBackoffQueue).
+  void AssignedPodAdded(const PodPtr& pod);
+  void AssignedPodUpdated(const PodPtr& oldPod, const PodPtr& newPod,
+                          const QueueEvent& event);
   void flushBackoffQCompleted();
   void flushUnschedulableEntitiesLeftover();
 
@@ -201,6 +209,13 @@ class BackendQueue {
   bool activate(const std::string& key);
   QueueingStrategy determineSchedulingHintForInFlightPod(
       const QueuedPodInfo& pInfo) const;
+  void addUnschedulableWithoutQueueingHint(const Entry& pInfo,
+                                           int64_t podSchedulingCycle);
+  absl::Status updateUnschedulableWithoutQueueingHint(const Entry& pInfo,
+                                                      const Pod& oldPod,
+                                                      const Pod& newPod);
+  std::vector<Entry> getUnschedulablePodsWithCrossTopologyTerm(
+      const Pod& pod) const;
   std::string requeuePodWithQueueingStrategy(const Entry& pInfo,
                                              QueueingStrategy strategy,
                                              const std::string& event);

@@ -96,11 +96,11 @@ absl::Status Scheduler::OnPodDelete(const PodPtr& pod, bool tombstone) {
 absl::Status Scheduler::OnNodeAdd(const NodePtr& node) {
   absl::StatusOr<NodeInfo> info = cache_.AddNode(node);
   if (backend_ != nullptr) {
-    // upstream (v1.35+): no preCheck; the QueueingHints see the node.
+    // upstream (v1.35+): no preCheck with QueueingHints, which see the node.
     if (IsFatal(info.status())) return info.status();
     backend_->MoveAllToActiveOrBackoffQueue(
         QueueEvent{"Node", action::kAdd, "NodeAdd"},
-        EventObjects{.new_node = node}, nullptr);
+        EventObjects{.new_node = node}, preCheckForNode(info));
     return absl::OkStatus();
   }
   if (!info.ok()) return OnlyFatal(info.status());
@@ -121,7 +121,8 @@ absl::Status Scheduler::OnNodeUpdate(const NodePtr& old_node,
          NodeSchedulingPropertiesChange(*new_node, *old_node, up_)) {
       backend_->MoveAllToActiveOrBackoffQueue(
           ToQueueEvent(event),
-          EventObjects{.old_node = old_node, .new_node = new_node}, nullptr);
+          EventObjects{.old_node = old_node, .new_node = new_node},
+          preCheckForNode(info));
     }
     return absl::OkStatus();
   }
@@ -134,6 +135,16 @@ absl::Status Scheduler::OnNodeUpdate(const NodePtr& old_node,
         });
   }
   return absl::OkStatus();
+}
+
+// upstream (v1.35+): preCheckForNode: none with SchedulerQueueingHints on;
+// off, the node's admission check (PreCheckForNode).
+PreEnqueueCheck Scheduler::preCheckForNode(
+    const absl::StatusOr<NodeInfo>& info) const {
+  if (up_.queueing_hints || !info.ok()) return nullptr;
+  return [info = *info, this](const Pod& pod) {
+    return PreCheckForNode(info, pod, up_);
+  };
 }
 
 // upstream: deleteNodeFromCache (a tombstone carries the node the same way)
@@ -167,10 +178,12 @@ absl::Status Scheduler::OnClusterEvent(const std::string& resource,
     }
     if ((registered & bits) == 0) return absl::OkStatus();
     // Before kubernetes#127798: onStorageClassAdd (WaitForFirstConsumer
-    // only) and no Delete handler.
-    if (resource == "StorageClass" && !up_.storage_class_generic_handler &&
-        ((bits == action::kAdd && !wait_for_first_consumer) ||
-         bits == action::kDelete)) {
+    // only) and no Delete handler. After it, with SchedulerQueueingHints
+    // off, buildEvtResHandler's Add keeps the WaitForFirstConsumer check.
+    if (resource == "StorageClass" &&
+        ((bits == action::kAdd && !wait_for_first_consumer &&
+          (!up_.storage_class_generic_handler || !up_.queueing_hints)) ||
+         (bits == action::kDelete && !up_.storage_class_generic_handler))) {
       return absl::OkStatus();
     }
     backend_->MoveAllToActiveOrBackoffQueue(
@@ -189,6 +202,11 @@ absl::Status Scheduler::OnClusterEvent(const std::string& resource,
 absl::Status Scheduler::addPodToCache(const PodPtr& pod) {
   if (absl::Status s = cache_.AddPod(pod); IsFatal(s)) return s;
   if (backend_ != nullptr) {
+    // With SchedulerQueueingHints off, AssignedPodAdded pre-filters.
+    if (!up_.queueing_hints) {
+      backend_->AssignedPodAdded(pod);
+      return absl::OkStatus();
+    }
     backend_->MoveAllToActiveOrBackoffQueue(
         EventAssignedPodAdd(), EventObjects{.new_pod = pod}, nullptr);
     return absl::OkStatus();
@@ -207,6 +225,10 @@ absl::Status Scheduler::updatePodInCache(const PodPtr& old_pod,
   if (backend_ != nullptr) {
     for (const QueueEvent& event :
          PodSchedulingPropertiesChange(*new_pod, *old_pod, false, up_)) {
+      if (!up_.queueing_hints) {
+        backend_->AssignedPodUpdated(old_pod, new_pod, event);
+        continue;
+      }
       backend_->MoveAllToActiveOrBackoffQueue(
           event, EventObjects{.old_pod = old_pod, .new_pod = new_pod}, nullptr);
     }

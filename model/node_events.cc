@@ -198,9 +198,14 @@ bool PreCheckForNode(const NodeInfo& info, const Pod& pod, const Upstream& up) {
   if (!pod.node_name.empty() && pod.node_name != info.node()->name) {
     return false;  // upstream: nodename.Fits
   }
-  // upstream: FindMatchingUntoleratedTaint with NoSchedule taints only.
+  // upstream: FindMatchingUntoleratedTaint with NoSchedule taints only;
+  // from v1.35 (backend_queue) DoNotScheduleTaintsFilterFunc, NoExecute
+  // too.
   for (const Taint& taint : info.node()->taints) {
-    if (taint.effect != "NoSchedule") continue;
+    if (taint.effect != "NoSchedule" &&
+        !(up.backend_queue && taint.effect == "NoExecute")) {
+      continue;
+    }
     if (!TolerationsTolerateTaint(pod.tolerations, taint)) return false;
   }
   return true;

@@ -32,7 +32,8 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(
 
 // upstream: preCheckForNode / AdmissionCheck: the pod fits the node's free
 // resources, matches its required node affinity and node name (no ports in
-// our pods), and tolerates its NoSchedule taints.
+// our pods), and tolerates its NoSchedule taints (from v1.35 its NoExecute
+// ones too).
 bool PreCheckForNode(const NodeInfo& info, const Pod& pod,
                      const Upstream& up = Upstream{});
 

@@ -93,6 +93,13 @@ std::vector<AffinityTerm> GetAffinityTerms(const Pod& pod) {
   return terms;
 }
 
+// upstream: NominatedNodeName (panics on a nil pod).
+const std::string& NominatedNodeName(const Pod& pod) {
+  return pod.nominated_node_name;
+}
+
+}  // namespace
+
 // upstream: AffinityTerm.Matches; namespaces have no labels here (the
 // recorder's namespace lister is empty).
 bool TermMatches(const AffinityTerm& term, const Pod& pod) {
@@ -101,11 +108,6 @@ bool TermMatches(const AffinityTerm& term, const Pod& pod) {
     return SelectorMatches(term.selector, pod.labels);
   }
   return false;
-}
-
-// upstream: NominatedNodeName (panics on a nil pod).
-const std::string& NominatedNodeName(const Pod& pod) {
-  return pod.nominated_node_name;
 }
 
 // upstream: isPodUpdated (scheduling_queue.go): the pods without
@@ -126,8 +128,6 @@ bool isPodUpdated(const Pod& oldPod, const Pod& newPod, bool has_gates) {
   };
   return !DeepEqual(strip(oldPod), strip(newPod));
 }
-
-}  // namespace
 
 bool PrioritySortLess(const std::shared_ptr<QueuedPodInfo>& a,
                       const std::shared_ptr<QueuedPodInfo>& b) {

@@ -96,6 +96,15 @@ bool PrioritySortLess(const std::shared_ptr<QueuedPodInfo>& a,
 // The key a queue's heaps index an entry by: its pod's namespace/name.
 std::string QueuedPodKey(const std::shared_ptr<QueuedPodInfo>& q);
 
+// upstream: AffinityTerm.Matches, with namespaces that have no labels (the
+// recorder's namespace lister is empty).
+bool TermMatches(const AffinityTerm& term, const Pod& pod);
+// upstream: isPodUpdated: whether the pods differ in more than their
+// resourceVersion and status (v1.35 also strips generation, managedFields
+// and finalizers, which a trace's pod has none of). `has_gates` false
+// (v1.25): schedulingGates are not compared.
+bool isPodUpdated(const Pod& oldPod, const Pod& newPod, bool has_gates);
+
 // upstream: framework.NominatingMode / NominatingInfo. A nil NominatingInfo
 // (ModeNoop) is std::nullopt.
 enum class NominatingMode { kNoop, kOverride };

@@ -41,7 +41,7 @@ class QueueSystem : public SnapshotIntoSystem {
     queue_.reset();
     backend_.reset();
     carried_.clear();
-    if (up->queueing_hints) {
+    if (up->backend_queue || up->queueing_hints) {
       backend_ = std::make_unique<BackendQueue>(header.config, lister, *up);
     } else {
       queue_ = std::make_unique<PriorityQueue>(header.config, lister, *up);
@@ -200,7 +200,8 @@ class QueueSystem : public SnapshotIntoSystem {
 
   // The queue of v1.35 and later (BackendQueue), with the ops mapped as
   // upstream's event handlers call it: q_assigned_pod_added and
-  // q_assigned_pod_updated move pods with the assigned pod's events, and
+  // q_assigned_pod_updated move pods with the assigned pod's events
+  // (AssignedPodAdded and AssignedPodUpdated with QueueingHints off), and
   // the old object of q_assigned_pod_updated is the latest object the trace
   // carried for that key (the pod itself for a key never carried).
   absl::Status DispatchBackend(const Step& step, StepOut& out) {
@@ -263,6 +264,10 @@ class QueueSystem : public SnapshotIntoSystem {
         carry(step.pod);
         lister_view_[step.pod->Key()] = step.pod;
         // upstream: Scheduler.addAssignedPodToCache.
+        if (!up_.queueing_hints) {
+          q.AssignedPodAdded(step.pod);
+          return absl::OkStatus();
+        }
         q.MoveAllToActiveOrBackoffQueue(
             QueueEvent{"AssignedPod", action::kAdd, "AssignedPodAdd"},
             EventObjects{nullptr, step.pod}, nullptr);
@@ -275,6 +280,10 @@ class QueueSystem : public SnapshotIntoSystem {
         // upstream: Scheduler.updatePodInCache.
         for (const QueueEvent& ev :
              PodSchedulingPropertiesChange(*step.pod, *old, false, up_)) {
+          if (!up_.queueing_hints) {
+            q.AssignedPodUpdated(old, step.pod, ev);
+            continue;
+          }
           q.MoveAllToActiveOrBackoffQueue(ev, EventObjects{old, step.pod},
                                           nullptr);
         }

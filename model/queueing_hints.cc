@@ -224,6 +224,23 @@ std::vector<Registration> EventsToRegister(const std::string& plugin,
                                            const Upstream& up) {
   namespace a = action;
   const bool target = up.target_pod_update_events;
+  if (!up.queueing_hints) {
+    // upstream (v1.35, EnableSchedulingQueueHint false): every plugin
+    // registering Node Add registers UpdateNodeTaint and UpdateNodeLabel
+    // too, for the events preCheck may have hidden; no Pod updates (the
+    // queue's Update moves an updated pod itself); SchedulingGates none.
+    const int64_t node = a::kAdd | a::kUpdateNodeTaint | a::kUpdateNodeLabel;
+    if (plugin == "NodeUnschedulable" || plugin == "NodeName" ||
+        plugin == "TaintToleration" || plugin == "NodeAffinity") {
+      return {{Event("Node", node), nullptr}};
+    }
+    if (plugin == "NodeResourcesFit") {
+      return {{Event("Pod", a::kDelete | a::kUpdatePodScaleDown), nullptr},
+              {Event("Node", node | a::kUpdateNodeAllocatable), nullptr},
+              {Event("DeviceClass", a::kAdd | a::kUpdate), nullptr}};
+    }
+    if (plugin == "SchedulingGates") return {};
+  }
   if (plugin == "NodeUnschedulable") {
     return {{Event("Node", a::kAdd | a::kUpdateNodeTaint),
              NodeUnschedulableAfterNodeChange},
@@ -372,7 +389,9 @@ QueueingHintMap BuildQueueingHintMap(const Config& config, const Upstream& up) {
       map.push_back({event, {}});
       it = map.end() - 1;
     }
-    it->fns.push_back({plugin, fn ? fn : DefaultQueueingHintFn});
+    // With SchedulerQueueingHints off every function is the default one.
+    it->fns.push_back(
+        {plugin, fn && up.queueing_hints ? fn : DefaultQueueingHintFn});
   };
   for (const std::string& plugin : extensions) {
     const std::vector<Registration> events = EventsToRegister(plugin, up);

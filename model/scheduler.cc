@@ -42,7 +42,7 @@ Scheduler::Scheduler(const Config& config, const Upstream& up)
     auto it = informer_.find(key);
     return it == informer_.end() ? nullptr : it->second;
   };
-  if (up_.queueing_hints) {
+  if (up_.backend_queue || up_.queueing_hints) {
     // upstream (v1.35+): backend/queue's PriorityQueue with the profiles'
     // QueueingHint maps (buildQueueingHintMap).
     backend_ = std::make_unique<BackendQueue>(config_, lister, up_);

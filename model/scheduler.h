@@ -209,6 +209,7 @@ class Scheduler {
   std::string PermitPluginName() const;
 
   absl::Status RunContinuations();
+  PreEnqueueCheck preCheckForNode(const absl::StatusOr<NodeInfo>& info) const;
 
   // The scheduling queue's calls, to whichever queue the version has. A
   // move's event objects reach only BackendQueue's QueueingHints.

@@ -86,9 +86,9 @@ const std::vector<UpstreamSwitch>& UpstreamSwitches() {
        "a pod's requests are summed as exact quantities and rounded once; "
        "NodeResourcesFit counts a negative request as 0",
        &Upstream::pod_requests_summed_as_quantities},
-      {"queueing_hints", "KEP-4247 (SchedulerQueueingHints)",
-       "QueueingHints decide moves; in-flight events decide where a failed "
-       "pod goes; v1.35's backend queue",
+      {"queueing_hints", "kubernetes/kubernetes#128472",
+       "SchedulerQueueingHints on: QueueingHints decide moves; in-flight "
+       "events decide where a failed pod goes",
        &Upstream::queueing_hints},
       {"pop_from_backoff_q", "KEP-5142 (SchedulerPopFromBackoffQ)",
        "Pop takes from backoffQ when activeQ is empty; backoff expiries align "
@@ -226,6 +226,7 @@ absl::StatusOr<Upstream> UpstreamProfile(std::string_view v) {
     up.node_annotation_action = true;
     up.pod_requests_summed_as_quantities = true;
     if (UpstreamAtLeast(version, "v1.35.4")) {
+      up.backend_queue = true;
       up.queueing_hints = true;
       up.pop_from_backoff_q = true;
       up.activate_sets_move_request_cycle = true;

@@ -117,13 +117,25 @@ struct Upstream {
 
   // --- from v1.35 (queue layer) ---
 
-  // KEP-4247 (on by default since v1.32, GA and locked on in v1.34):
-  // SchedulerQueueingHints. The queue of backend/queue (BackendQueue,
-  // model/backend_queue.h): QueueingHints decide every move, in-flight pods
-  // and the events received meanwhile decide where a failed pod goes, and
-  // moveRequestCycle no longer decides. It bundles the queue's changes from
-  // v1.31 to v1.35 that have no switch of their own yet (the v1.35.4
-  // corpus README lists them); those split out follow it.
+  // Which queue the model runs: backend/queue's (BackendQueue,
+  // model/backend_queue.h) from v1.35.4, internal/queue's (PriorityQueue,
+  // model/queue.h) before. Not a switch: the two are the same upstream
+  // queue at different versions, and the model keeps the older one for the
+  // versions that ran it. BackendQueue runs v1.35's code for both settings
+  // of SchedulerQueueingHints below; its hint-off path is v1.35's too,
+  // whose changes since v1.30 no build of v1.35 or later can run (the gate
+  // is locked on), so none is a switch.
+  bool backend_queue = false;
+  // KEP-4247, kubernetes#128472 (on by default since v1.32, GA and locked
+  // on in v1.34): the feature gate SchedulerQueueingHints. QueueingHints
+  // decide every move (buildQueueingHintMap keeps the plugins' own
+  // functions and their hint-on registrations), in-flight pods and the
+  // events received meanwhile decide where a failed pod goes, and the
+  // scheduler neither pre-checks a node's pods nor pre-filters an assigned
+  // pod's. Off (BackendQueue): addUnschedulableWithoutQueueingHint and
+  // moveRequestCycle, the default hint for every registration, no
+  // in-flight events, AssignedPodAdded and AssignedPodUpdated,
+  // preCheckForNode; off on the older queue, v1.30's PriorityQueue.
   bool queueing_hints = false;
   // KEP-5142 (Beta, on by default since v1.33): SchedulerPopFromBackoffQ.
   // Pop takes backoffQ's head when activeQ is empty, PreEnqueue runs when a

@@ -223,7 +223,8 @@ const std::map<std::string_view, std::string_view>& PinnedBy() {
       {"pod_requests_summed_as_quantities",
        "handwritten/v1.30.12/cache/negative-init-request-counts.jsonl"},
       {"queueing_hints",
-       "upstream-v1.35.4/handwritten/queue/activate-cases.jsonl"},
+       "upstream-v1.35.4/handwritten/queue/"
+       "hint-queueskip-leaves-pod-unschedulable.jsonl"},
       {"pop_from_backoff_q",
        "upstream-v1.35.4/handwritten/queue/activate-cases.jsonl"},
       {"activate_sets_move_request_cycle",

@@ -30,15 +30,18 @@ package main
 //     updatePodInCache) call with SchedulerQueueingHints on:
 //     MoveAllToActiveOrBackoffQueue with EventAssignedPodAdd, or with each
 //     event of PodSchedulingPropertiesChange(new, old). AssignedPodAdded and
-//     AssignedPodUpdated, still in v1.35 and v1.36, are called by nobody
-//     at these defaults, and v1.37 has none.
+//     AssignedPodUpdated, still in v1.35 and v1.36, are called only by a
+//     build with the gate's default reverted (queue_k135_k136.go); v1.37
+//     has none.
 //   - q_move_all passes its old and new objects (nodes for a Node event,
 //     pods otherwise), nil where the step has none.
 //   - q_done is Done for the pod the latest q_pop of the key returned.
 //   - A clusterEventMap entry's hint scripts each of its plugins' hint
 //     functions: Queue (the default one), QueueSkip, or Error (a function
 //     that fails, which the queue reads as Queue), or "plugin": the
-//     plugin's own, from its EventsToRegister (pluginQueueingHint).
+//     plugin's own, from its EventsToRegister (pluginQueueingHint). With
+//     SchedulerQueueingHints off (a reverted build) every function is the
+//     default one, as buildQueueingHintMap gives them.
 //   - SchedulerPopFromBackoffQ is the header's, at its default when absent.
 
 import (
@@ -235,7 +238,11 @@ func queueingHintMap(c *config) (queue.QueueingHintMapPerProfile, error) {
 			})
 			for _, ph := range list {
 				fn := scriptedQueueingHint(ph.hint)
-				if ph.hint == "plugin" {
+				if !queueingHintsOn() {
+					// buildQueueingHintMap: with the gate off, every
+					// registration gets the default hint.
+					fn = defaultQueueingHint
+				} else if ph.hint == "plugin" {
 					var err error
 					if fn, err = pluginQueueingHint(ph.plugin, ev); err != nil {
 						return nil, err
@@ -448,7 +455,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.objects.carry(pod)
 		l.listed(pod)
 		// Scheduler.addAssignedPodToCache.
-		l.q.MoveAllToActiveOrBackoffQueue(l.logger, framework.EventAssignedPodAdd, nil, pod, nil)
+		l.assignedPodAdded(pod)
 		return out{}, nil
 	case "q_assigned_pod_updated":
 		pod, err := st.mustPod("pod")
@@ -465,7 +472,7 @@ func (l *queueLayer) apply(st *step) (out, error) {
 		l.listed(pod)
 		// Scheduler.updatePodInCache.
 		for _, ev := range assignedPodEvents(pod, old) {
-			l.q.MoveAllToActiveOrBackoffQueue(l.logger, ev, old, pod, nil)
+			l.assignedPodUpdated(old, pod, ev)
 		}
 		return out{}, nil
 	case "q_nominate":
