@@ -290,7 +290,12 @@ TEST_F(ShownVerdictsTest, TheRunAndTheReportsSayWhatWasNotChecked) {
   EXPECT_EQ(by_id[8], (std::vector<std::string>{"queue.moveRequestCycle",
                                                 "queue.schedulingCycle"}));
   EXPECT_FALSE(by_id.contains(6));
-  EXPECT_EQ(by_id.size(), 9u);
+  // 11 needs the queues too (the NodeInfos and nominations it reads are
+  // shown).
+  EXPECT_EQ(by_id[11],
+            (std::vector<std::string>{"queue.active", "queue.backoff",
+                                      "queue.unschedulable"}));
+  EXPECT_EQ(by_id.size(), 10u);
 
   auto read = [](const fs::path& p) {
     std::stringstream s;

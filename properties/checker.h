@@ -81,7 +81,7 @@ class Checker {
   std::string version_;  // the trace's effective upstream version
   bool shown_asked_ = false;
   std::vector<Unchecked> unchecked_;
-  bool skip_[11] = {};  // by property id: not checked
+  bool skip_[12] = {};  // by property id: not checked
   bool skips_any_ = false;
   History history_;
   IncrementalCheck incremental_;

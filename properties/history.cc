@@ -232,6 +232,7 @@ void History::CheckCallerObject(const PodPtr& given) {
 void History::Observe(const State& before, const Step& step, const StepOut& out,
                       const State* after) {
   now_ = step.t;
+  BeginWakeUps(step);
   FollowQueueObjects(before, step, out, after);
   FollowSchedulerQueue(before, step, out, after);
   if ((step.op == Op::kPodUpdate || step.op == Op::kQUpdate) &&
@@ -269,6 +270,7 @@ void History::Observe(const State& before, const Step& step, const StepOut& out,
   NoteAddOverAssumed(before, step, out);
   ObserveCacheOp(step, out);
   ObserveSchedulerOp(before, step, out);
+  EndWakeUps(before, step, after);
 }
 
 // The queue layer's nominator lister ("queue-ops").
@@ -405,6 +407,258 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
       break;
     default:
       break;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Property 11.
+
+bool History::WakeUpFollowed(const std::string& key) const {
+  return !UidChanged(key) && !DifferentPodsUnderKey(key) &&
+         !AmbiguousInCache(key) && !AccountingDrifted(key);
+}
+
+PodPtr History::NominatedObject(const std::string& key,
+                                const State& state) const {
+  const std::pair<std::vector<QueuedPod> QueueState::*, Slot> lists[] = {
+      {&QueueState::active, Slot::kActive},
+      {&QueueState::backoff, Slot::kBackoff},
+      {&QueueState::unschedulable, Slot::kUnschedulable}};
+  for (const auto& [list, slot] : lists) {
+    if (InQueueList(&state, list, key)) return QueuedObject(key, slot);
+  }
+  if (!up_.backend_queue) return nullptr;  // the nominator's own PodInfo
+  // v1.35+: nominatedPodToInfo of a pod the queue does not hold is its
+  // podRef alone: priority 0, no requests.
+  PodPtr latest = Latest(key);
+  if (latest == nullptr) return nullptr;
+  auto ref = std::make_shared<Pod>();
+  ref->namespace_ = latest->namespace_;
+  ref->name = latest->name;
+  ref->uid = latest->uid;
+  return ref;
+}
+
+Fit History::FitsSomeNode(const Pod& pod, const State& state,
+                          const std::map<std::string, NodePtr>* nodes,
+                          const std::set<std::string>* only,
+                          std::string* node) const {
+  if (!state.nominated) return Fit::kUnknown;
+  return FitsSomeNode(pod, state, *state.nominated, nodes, only, node);
+}
+
+Fit History::FitsSomeNode(const Pod& pod, const State& state,
+                          const Nominated& nominated,
+                          const std::map<std::string, NodePtr>* nodes,
+                          const std::set<std::string>* only,
+                          std::string* node) const {
+  if (!state.cache) return Fit::kUnknown;
+  std::map<std::string, NodePtr> some;
+  const std::map<std::string, NodePtr>* all = nodes ? nodes : &nodes_;
+  if (only != nullptr) {
+    for (const std::string& name : *only) {
+      if (auto it = all->find(name); it != all->end()) some.insert(*it);
+    }
+    all = &some;
+  }
+  const std::map<std::string, NodePtr>& known = nodes ? *nodes : nodes_;
+  for (const NodeInfoState& n : state.cache->nodes) {
+    if (NodeAccountingDrifted(n.name) || CallerNamedOtherNode(n.name) ||
+        AddedOverAssumed(n.name) || (n.present && !known.contains(n.name))) {
+      return Fit::kUnknown;
+    }
+  }
+  Cluster cluster{all, &*state.cache, &nominated,
+                  [this, &state](const std::string& key) {
+                    return NominatedObject(key, state);
+                  },
+                  &up_};
+  return properties::FitsSomeNode(pod, cluster, node);
+}
+
+namespace {
+
+// The scheduler layer's filter plugins (docs/FORMAT.md, "Layer
+// scheduler"): property 11 judges the pods they alone rejected.
+bool IsFilterPlugin(const std::string& plugin) {
+  return plugin == "NodeUnschedulable" || plugin == "NodeName" ||
+         plugin == "TaintToleration" || plugin == "NodeAffinity" ||
+         plugin == "NodeResourcesFit";
+}
+
+// The steps that change no node, NodeInfo, nomination or queued object:
+// they cannot make a pod schedulable.
+bool ChangesNoFit(Op op) {
+  return op == Op::kFlushBackoff || op == Op::kFlushUnschedulable ||
+         op == Op::kClusterEvent;
+}
+
+// The nodes whose NodeInfo a fit reads (its pod count, its requested, its
+// presence) or whose nominations differ between `a` and `b`.
+void ChangedNodes(const State& a, const State& b, std::set<std::string>* out) {
+  auto na = a.cache->nodes.begin(), nb = b.cache->nodes.begin();
+  while (na != a.cache->nodes.end() || nb != b.cache->nodes.end()) {
+    if (nb == b.cache->nodes.end() ||
+        (na != a.cache->nodes.end() && na->name < nb->name)) {
+      out->insert((na++)->name);
+    } else if (na == a.cache->nodes.end() || nb->name < na->name) {
+      out->insert((nb++)->name);
+    } else {
+      if (na->present != nb->present || na->requested != nb->requested ||
+          na->pods.size() != nb->pods.size()) {
+        out->insert(na->name);
+      }
+      ++na;
+      ++nb;
+    }
+  }
+  for (const Nominated* n : {&*a.nominated, &*b.nominated}) {
+    const Nominated& other = n == &*a.nominated ? *b.nominated : *a.nominated;
+    for (const auto& [node, keys] : *n) {
+      auto it = other.find(node);
+      if (it == other.end() || it->second != keys) out->insert(node);
+    }
+  }
+}
+
+}  // namespace
+
+void History::BeginWakeUps(const Step& step) {
+  if (header_->layer != Layer::kScheduler) return;
+  woken_but_stayed_.clear();
+  wake_old_consistent_ = true;
+  if (step.op == Op::kPodUpdate) {
+    PodPtr latest = Latest(step.new_pod->Key());
+    wake_old_consistent_ = step.old_pod != nullptr && latest != nullptr &&
+                           *latest == *step.old_pod;
+  }
+  wake_objects_before_.clear();
+  nodes_before_.reset();
+  if (!ChangesNoFit(step.op)) {
+    ForEachCarriedPod(step, [&](const PodPtr& pod) {
+      wake_objects_before_.emplace(
+          pod->Key(), QueuedObject(pod->Key(), Slot::kUnschedulable));
+    });
+  }
+  switch (step.op) {
+    case Op::kNodeAdd:
+      nodes_before_ = nodes_;
+      nodes_[step.node->name] = step.node;
+      break;
+    case Op::kNodeUpdate:
+      // An update of a node no add delivered is no informer's sequence: the
+      // node stays unknown (and the oracle does not judge while the cache
+      // holds it).
+      nodes_before_ = nodes_;
+      if (nodes_.contains(step.new_node->name)) {
+        nodes_[step.new_node->name] = step.new_node;
+      }
+      break;
+    case Op::kNodeDelete:
+      nodes_before_ = nodes_;
+      nodes_.erase(step.node->name);
+      break;
+    default:
+      break;
+  }
+}
+
+void History::EndWakeUps(const State& before, const Step& step,
+                         const State* after) {
+  if (header_->layer != Layer::kScheduler || ChangesNoFit(step.op) ||
+      after == nullptr || !before.queue || !after->queue || !before.cache ||
+      !after->cache || !before.nominated || !after->nominated) {
+    return;
+  }
+  // An update whose old object is not the one the informer delivered last
+  // (or of a node it never added) is not a sequence an informer produces:
+  // upstream derives the update's events from that old object. Not judged.
+  if (step.op == Op::kNodeUpdate && nodes_before_) {
+    auto it = nodes_before_->find(step.new_node->name);
+    if (it == nodes_before_->end() || step.old_node == nullptr ||
+        !(*it->second == *step.old_node)) {
+      return;
+    }
+  }
+  if (step.op == Op::kPodUpdate && !wake_old_consistent_) return;
+  std::set<std::string> changed;
+  ChangedNodes(before, *after, &changed);
+  const bool cycle_step = step.op == Op::kScheduleOne ||
+                          step.op == Op::kPermitAllow ||
+                          step.op == Op::kPermitReject || step.op == Op::kBind;
+  if (step.node) changed.insert(step.node->name);
+  if (step.new_node) changed.insert(step.new_node->name);
+  const auto& stays = after->queue->unschedulable;
+  for (const QueuedPod& e : before.queue->unschedulable) {
+    if (e.gated || e.plugins.empty() || !WakeUpFollowed(e.pod) ||
+        !std::all_of(e.plugins.begin(), e.plugins.end(), IsFilterPlugin)) {
+      continue;
+    }
+    auto a = std::lower_bound(
+        stays.begin(), stays.end(), e.pod,
+        [](const QueuedPod& q, const std::string& k) { return q.pod < k; });
+    const bool stayed = a != stays.end() && a->pod == e.pod;
+    if (stayed && (a->gated || a->plugins.empty())) continue;
+    PodPtr now = QueuedObject(e.pod, Slot::kUnschedulable);
+    PodPtr then = now;
+    if (auto it = wake_objects_before_.find(e.pod);
+        it != wake_objects_before_.end()) {
+      then = it->second;
+    }
+    if (now == nullptr || then == nullptr || !now->scheduling_gates.empty() ||
+        !then->scheduling_gates.empty()) {
+      continue;
+    }
+    // Unfit on every node before, so fit now only where something changed
+    // (anywhere, when the pod's own object did).
+    const bool own = then != now && !(*then == *now);
+    // An update the API server refuses for a pending pod (its priority,
+    // scheduler name, node selector or affinity changed while not gated)
+    // is not one upstream's events are made for.
+    if (own && (then->Priority() != now->Priority() ||
+                then->scheduler_name != now->scheduler_name ||
+                then->node_selector != now->node_selector ||
+                then->required_node_affinity != now->required_node_affinity)) {
+      continue;
+    }
+    if (!own && changed.empty()) continue;
+    std::string node;
+    if (FitsSomeNode(*now, *after, &nodes_, own ? nullptr : &changed, &node) !=
+        Fit::kYes) {
+      continue;
+    }
+    if (FitsSomeNode(*then, before,
+                     nodes_before_ ? &*nodes_before_ : &nodes_) != Fit::kNo) {
+      continue;
+    }
+    // A cycle's own change to the nominations (its status patch) wakes
+    // pods when the informer delivers that patch (updatePodInSchedulingQueue,
+    // hasNominatedNodeNameChanged, from v1.35): not in this step.
+    const bool by_nominations =
+        FitsSomeNode(*now, *after, *before.nominated, &nodes_,
+                     own ? nullptr : &changed, nullptr) != Fit::kYes;
+    if (cycle_step && by_nominations) continue;
+    ++wake_ups_.needed;
+    if (!stayed) {
+      ++wake_ups_.made;
+      continue;
+    }
+    Woken woken{node, "", by_nominations};
+    const std::map<std::string, NodePtr>& was =
+        nodes_before_ ? *nodes_before_ : nodes_;
+    auto n = was.find(node);
+    auto info = std::find_if(
+        before.cache->nodes.begin(), before.cache->nodes.end(),
+        [&node](const NodeInfoState& i) { return i.name == node; });
+    if (n != was.end() && info != before.cache->nodes.end() && info->present) {
+      Cluster cluster{&was, &*before.cache, &*before.nominated,
+                      [this, &before](const std::string& key) {
+                        return NominatedObject(key, before);
+                      },
+                      &up_};
+      FitsNode(*then, *n->second, *info, cluster, &woken.blocked_by);
+    }
+    woken_but_stayed_.emplace(e.pod, std::move(woken));
   }
 }
 

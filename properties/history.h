@@ -17,6 +17,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -25,6 +26,7 @@
 #include "core/state.h"
 #include "core/trace.h"
 #include "model/upstream.h"
+#include "properties/schedulable.h"
 
 namespace schedtrace::properties {
 
@@ -213,6 +215,52 @@ class History {
   // of a profile we serve, not being deleted.
   bool ServedAndPending(const Pod& pod) const;
 
+  // Scheduler layer: the nodes present (the informer's latest object per
+  // name) after the latest step.
+  const std::map<std::string, NodePtr>& nodes() const { return nodes_; }
+  // Scheduler layer, property 11: the pods the latest step made
+  // schedulable and left in unschedulablePods, each with the first node
+  // (by name) the filters pass it on now (properties/schedulable.h): in
+  // unschedulablePods before and after the step (not gated, rejected by
+  // some plugin, one pod under the key), passing the filters on some node
+  // after it and on none before it.
+  struct Woken {
+    std::string node;  // the first node (by name) it fits now
+    // The filter that rejected it on that node before the step ("" when
+    // the node was not there).
+    std::string blocked_by;
+    // Whether the nominations the step changed made the difference: with
+    // the nominations as they were before it, no node fits now.
+    bool by_nominations = false;
+  };
+  const std::map<std::string, Woken>& woken_but_stayed() const {
+    return woken_but_stayed_;
+  }
+  // Over the trace so far: how often a step made a pod in unschedulablePods
+  // schedulable (as property 11 judges them), and how often that step moved
+  // it out.
+  struct WakeUps {
+    int64_t needed = 0;
+    int64_t made = 0;
+  };
+  const WakeUps& wake_ups() const { return wake_ups_; }
+  // Property 11's oracle on `state` and `nodes` (the nodes now by default):
+  // whether `pod` passes the filters on some node of `only` (every node
+  // when null), the first such node in `*node`.
+  Fit FitsSomeNode(const Pod& pod, const State& state,
+                   const std::map<std::string, NodePtr>* nodes = nullptr,
+                   const std::set<std::string>* only = nullptr,
+                   std::string* node = nullptr) const;
+  // The same on the NodeInfos of `state` with the nominations `nominated`
+  // (their objects as `state` holds them).
+  Fit FitsSomeNode(const Pod& pod, const State& state,
+                   const Nominated& nominated,
+                   const std::map<std::string, NodePtr>* nodes,
+                   const std::set<std::string>* only, std::string* node) const;
+  // Whether property 11 follows `key`: one pod under it all along, its
+  // accounting exact.
+  bool WakeUpFollowed(const std::string& key) const;
+
  private:
   void Carry(const PodPtr& pod);
   // Observe's part for each layer's ops (each ignores the others' ops).
@@ -262,6 +310,15 @@ class History {
   void NoteAddOverAssumed(const State& before, const Step& step,
                           const StepOut& out);
   void CheckCallerObject(const PodPtr& given);
+  // Property 11, around the rest of Observe: before it, keeps what the
+  // step may change (the queued objects of the keys it names, the nodes
+  // before a node op) and takes the step's node in; after it, fills
+  // woken_but_stayed_.
+  void BeginWakeUps(const Step& step);
+  void EndWakeUps(const State& before, const Step& step, const State* after);
+  // The object the nominator counts for a pod nominated under `key` in
+  // `state` (nominatedPodToInfo from v1.35), or null when not known.
+  PodPtr NominatedObject(const std::string& key, const State& state) const;
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
   const TraceHeader* header_;
@@ -298,6 +355,12 @@ class History {
   std::map<std::string, PodPtr> waiting_objects_;
   std::set<std::string> deleted_waiting_not_assumed_;
   std::set<std::string> handed_over_by_name_;
+  std::map<std::string, NodePtr> nodes_;
+  std::optional<std::map<std::string, NodePtr>> nodes_before_;
+  std::map<std::string, PodPtr> wake_objects_before_;
+  std::map<std::string, Woken> woken_but_stayed_;
+  WakeUps wake_ups_;
+  bool wake_old_consistent_ = true;  // the pod_update's old is the latest
   std::set<std::string> uid_changed_nominated_;
   std::set<std::string> uid_changed_queued_;
   std::set<std::string> added_while_queued_;

@@ -296,6 +296,10 @@ void IncrementalCheck::Check(const Observation& o,
 
   // 10. One copy.
   OneCopy(o, t, violations);
+
+  // 11, step-local: it reads only the pods the History found unfit before
+  // the step.
+  for (Violation& v : NoLostWakeUp(o)) violations->push_back(std::move(v));
 }
 
 void IncrementalCheck::TwiceQueued(const Touched& t,

@@ -15,9 +15,9 @@
 // A key is touched when its place in the lists changed, or the step or its
 // out names it (the only keys whose history a step changes: History::Observe);
 // a node when its NodeInfo changed, or it holds a touched key. The step-local
-// properties (2, 3, 4, the pop and the backoffs of 7, 8) and the nominations
-// (9) are evaluated as the full check does, on the lists' diff where they
-// read the queues.
+// properties (2, 3, 4, the pop and the backoffs of 7, 8, 11) and the
+// nominations (9) are evaluated as the full check does, on the lists' diff
+// where they read the queues.
 //
 // It reads only the states, the step, its out and the history: what any
 // system shows. When the system says what its step touched

@@ -285,6 +285,8 @@ TEST(IncrementalTest, TamperedStatesGiveTheFullChecksFindings) {
     }
   }
   // Every property was made to fire, and the two checks agreed on it.
+  // (Property 11 is step-local and the same function in both; its verdicts
+  // are pinned by the registry's traces, properties/known_violations_test.cc.)
   for (int property = 1; property <= 10; ++property) {
     EXPECT_GT(fired[property], 0) << "property " << property;
   }

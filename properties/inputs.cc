@@ -37,6 +37,9 @@ constexpr std::string_view kParked = "parked";
 //     objects those compare (the queues and the assumed pods).
 // 10: the queues, waiting and parked after; the matchers: the assumed pods
 //     (an assumed pod added again).
+// 11: unschedulablePods, the NodeInfos and the nominations, before and
+//     after; the objects the queue entries hold and the nominated pods'
+//     (the queues and the assumed pods).
 std::vector<std::string_view> AllInputs(int id) {
   switch (id) {
     case 1:
@@ -59,6 +62,8 @@ std::vector<std::string_view> AllInputs(int id) {
       return {kNominated, kActive, kBackoff, kUnschedulable, kAssumed};
     case 10:
       return {kActive, kBackoff, kUnschedulable, kWaiting, kParked, kAssumed};
+    case 11:
+      return {kActive, kBackoff, kUnschedulable, kNodes, kNominated, kAssumed};
   }
   return {};
 }
@@ -82,7 +87,7 @@ bool InLayer(std::string_view path, Layer layer) {
 bool PropertyApplies(int id, Layer layer) {
   switch (layer) {
     case Layer::kScheduler:
-      return id >= 1 && id <= 10;
+      return id >= 1 && id <= 11;
     case Layer::kQueue:
       return id == 1 || id == 7 || id == 8 || id == 10;
     case Layer::kCache:
@@ -104,7 +109,7 @@ std::vector<std::string> PropertyInputs(int id, Layer layer) {
 std::vector<Unchecked> UncheckedProperties(Layer layer, const Shown& shown) {
   std::vector<Unchecked> unchecked;
   if (!shown) return unchecked;
-  for (int id = 1; id <= 10; ++id) {
+  for (int id = 1; id <= 11; ++id) {
     Unchecked u{id, {}};
     for (std::string& path : PropertyInputs(id, layer)) {
       if (!shown(path)) u.needs.push_back(std::move(path));

@@ -29,8 +29,8 @@ namespace schedtrace::properties {
 // (run/replay.h ReportsState has this type).
 using Shown = std::function<bool(std::string_view path)>;
 
-// Whether property `id` (1..10) can fire on a trace of `layer` at all (its
-// inputs exist in that layer's state): 3, 4, 5 and 9 are about the
+// Whether property `id` (1..11) can fire on a trace of `layer` at all (its
+// inputs exist in that layer's state): 3, 4, 5, 9 and 11 are about the
 // scheduler layer, 2 needs both the queue and the cache, 6 the cache.
 bool PropertyApplies(int id, Layer layer);
 

@@ -500,6 +500,88 @@ bool DeleteOfOtherUidKeepsNomination(const Observation& o, const Violation& v) {
          });
 }
 
+// Before v1.31 AssignedPodUpdated moves only the pods with a required
+// affinity term the updated assigned pod matches (getUnschedulablePods
+// WithMatchingAffinityTerm): an assigned pod's update that frees room (a
+// scale-down) wakes no pod NodeResourcesFit rejected.
+bool AssignedPodUpdateWakesNoOne(const Observation& o, const Violation& v) {
+  return v.property == 11 && o.step.op == Op::kPodUpdate &&
+         o.step.old_pod != nullptr && o.step.new_pod != nullptr &&
+         !o.step.old_pod->node_name.empty() &&
+         !o.step.new_pod->node_name.empty();
+}
+
+// Property 11's facts about the violation's pod (null when it has none).
+const History::Woken* WokenOf(const Observation& o, const Violation& v) {
+  if (v.property != 11 || v.pods.empty()) return nullptr;
+  auto it = o.history.woken_but_stayed().find(v.pods[0]);
+  return it == o.history.woken_but_stayed().end() ? nullptr : &it->second;
+}
+
+// Before QueueingHints, preCheckForNode skips a pod a node event helps
+// when the pod does not fit that node for another reason, and the pod's
+// rejector plugins stay those of its last attempt: once another filter
+// blocks it there, an event that helps with that filter is not one its
+// rejectors registered.
+bool PrecheckHidesAChangedRejector(const Observation& o, const Violation& v) {
+  const History::Woken* w = WokenOf(o, v);
+  if (w == nullptr || w->blocked_by.empty() || w->by_nominations) return false;
+  const QueueState& q = *o.after.queue;
+  auto e =
+      std::find_if(q.unschedulable.begin(), q.unschedulable.end(),
+                   [&v](const QueuedPod& p) { return p.pod == v.pods[0]; });
+  return e != q.unschedulable.end() &&
+         std::find(e->plugins.begin(), e->plugins.end(), w->blocked_by) ==
+             e->plugins.end();
+}
+
+// Before v1.35 a nominated pod's nomination that an update moves or clears,
+// or its deletion, wakes no pod its reservation kept out
+// (updatePodInSchedulingQueue and deletePodFromSchedulingQueue move pods
+// for it from v1.35, KEP-5278).
+bool NominationChangeWakesNoOne(const Observation& o, const Violation& v) {
+  const History::Woken* w = WokenOf(o, v);
+  return w != nullptr && w->by_nominations &&
+         (o.step.op == Op::kPodUpdate || o.step.op == Op::kPodDelete);
+}
+
+// The informer delivers a pod bound to another node than the one the
+// cache assumed it on (an external binding): the room the assumed pod held
+// is freed and no event says so (deletePodFromSchedulingQueue's inBinding
+// case, kubernetes/kubernetes#134859).
+bool AssumedPodBoundElsewhere(const Observation& o, const Violation& v) {
+  if (WokenOf(o, v) == nullptr || !o.before.cache) return false;
+  PodPtr pod = o.step.op == Op::kPodAdd      ? o.step.pod
+               : o.step.op == Op::kPodUpdate ? o.step.new_pod
+                                             : nullptr;
+  if (pod == nullptr || pod->node_name.empty()) return false;
+  const CacheState& c = *o.before.cache;
+  if (std::find(c.assumed.begin(), c.assumed.end(), pod->Key()) ==
+      c.assumed.end()) {
+    return false;
+  }
+  return std::any_of(c.nodes.begin(), c.nodes.end(), [&](const auto& n) {
+    return n.name != pod->node_name &&
+           std::find(n.pods.begin(), n.pods.end(), pod->Key()) != n.pods.end();
+  });
+}
+
+// From v1.35 deletePod's DeletedFinalStateUnknown branch hands
+// deleteAssignedPodFromCache the tombstone's object: when the pod was
+// assumed that object is the stale unassigned one, RemovePod frees the
+// assumed pod's room, and the AssignedPodDelete event carries the stale
+// object, for which NodeResourcesFit's isSchedulableAfterPodEvent answers
+// QueueSkip (no nodeName, no nominatedNodeName).
+bool TombstoneOfAssumedPodWakesNoOne(const Observation& o, const Violation& v) {
+  if (WokenOf(o, v) == nullptr || o.step.op != Op::kPodDelete ||
+      !o.step.tombstone || !o.step.pod->node_name.empty() || !o.before.cache) {
+    return false;
+  }
+  const auto& assumed = o.before.cache->assumed;
+  return std::find(assumed.begin(), assumed.end(), o.step.pod->Key()) !=
+         assumed.end();
+}
+
 }  // namespace
 
 // Versions, for the table below.
@@ -553,6 +635,51 @@ const std::vector<KnownViolation>& KnownViolations() {
        "an update of a pod between Pop and AddUnschedulableIfNotPresent adds "
        "a second copy to activeQ (fixed in 1.31 behind QueueingHints)",
        &InFlightCopy, kEveryVersion},
+      {"assigned-pod-update-wakes-no-one", 11,
+       "kubernetes/kubernetes#110175 (fixed in v1.31 by "
+       "kubernetes/kubernetes#122628)",
+       "golden/handwritten/scheduler/assigned-pod-update-no-move.jsonl",
+       "an assigned pod's update that frees room on its node (a "
+       "scale-down) moves only the pods with an affinity term it matches "
+       "(AssignedPodUpdated), so a pod NodeResourcesFit rejected stays in "
+       "unschedulablePods until another event or the leftover flush",
+       &AssignedPodUpdateWakesNoOne, kEveryVersion},
+      {"precheck-hides-a-changed-rejector", 11,
+       "kubernetes/kubernetes#109437 (gone with QueueingHints, which drop "
+       "preCheckForNode)",
+       "golden/regression/upstream/scheduler/"
+       "precheck-hides-a-changed-rejector.jsonl",
+       "a node event skips a pod that fits the node by its rejector plugins "
+       "but not by another filter (preCheckForNode); the pod keeps the "
+       "rejectors of its last attempt, so a later event that lifts the "
+       "other filter is not one they registered, and it waits for the "
+       "leftover flush",
+       &PrecheckHidesAChangedRejector, kEveryVersion},
+      {"nomination-change-wakes-no-one", 11,
+       "KEP-5278 (fixed in v1.35: hasNominatedNodeNameChanged)",
+       "golden/regression/upstream/scheduler/"
+       "nomination-change-wakes-no-one.jsonl",
+       "an update that moves or clears a pod's nominated node, or the "
+       "nominated pod's deletion, frees the room it reserved and moves no "
+       "pod",
+       &NominationChangeWakesNoOne, kEveryVersion},
+      {"assumed-pod-bound-elsewhere", 11, "kubernetes/kubernetes#134859",
+       "golden/regression/upstream/scheduler/"
+       "assumed-pod-bound-elsewhere.jsonl",
+       "the informer delivers an assumed pod bound to another node than it "
+       "was assumed on: the cache frees the room on the assumed node, and "
+       "no event wakes the pods it kept out",
+       &AssumedPodBoundElsewhere, kAllVersions},
+      {"tombstone-of-assumed-pod-wakes-no-one", 11,
+       "deletePod's DeletedFinalStateUnknown branch (eventhandlers.go, "
+       "v1.35+; docs/UPSTREAM.md)",
+       "golden/regression/upstream/scheduler/"
+       "tombstone-of-assumed-pod-wakes-no-one.jsonl",
+       "a delete delivered as a tombstone carrying the stale unassigned "
+       "object of an assumed pod frees the room the pod held, but the "
+       "AssignedPodDelete event carries that object and NodeResourcesFit's "
+       "hint answers QueueSkip for it",
+       &TombstoneOfAssumedPodWakesNoOne, kFromV135},
       {"in-flight-add-queues-copy", 10,
        "PriorityQueue.Add / addPod (backend/queue, v1.35+)",
        "golden/regression/upstream/queue/"

@@ -429,6 +429,31 @@ std::vector<Violation> OneCopy(const Observation& o) {
   return v;
 }
 
+std::vector<Violation> NoLostWakeUp(const Observation& o) {
+  std::vector<Violation> v;
+  if (o.history.layer() != Layer::kScheduler || !o.after.queue) return v;
+  for (const auto& [key, woken] : o.history.woken_but_stayed()) {
+    const std::string& k = key;
+    auto e = std::find_if(o.after.queue->unschedulable.begin(),
+                          o.after.queue->unschedulable.end(),
+                          [&k](const QueuedPod& q) { return q.pod == k; });
+    if (e == o.after.queue->unschedulable.end()) continue;
+    const std::string there =
+        woken.blocked_by.empty()
+            ? "a node this step added"
+            : absl::StrCat(woken.blocked_by, " rejected it there before");
+    v.push_back(Make(
+        11,
+        absl::StrCat(key, " (rejected by ", absl::StrJoin(e->plugins, ", "),
+                     ") fits node ", woken.node, " after this step (", there,
+                     ") and fitted no node before it, but stays in "
+                     "unschedulablePods"),
+        {key}));
+    v.back().node = woken.node;
+  }
+  return v;
+}
+
 const std::vector<Property>& AllProperties() {
   static const std::vector<Property> kAll = {
       {1, "no pod in two queues", &NoPodInTwoQueues},
@@ -441,6 +466,7 @@ const std::vector<Property>& AllProperties() {
       {8, "cycles", &Cycles},
       {9, "nominations are pending", &NominationsArePending},
       {10, "one copy", &OneCopy},
+      {11, "no lost wake-up", &NoLostWakeUp},
   };
   return kAll;
 }

@@ -34,7 +34,7 @@ struct Observation {
 };
 
 struct Violation {
-  int property = 0;               // 1..10, as AllProperties() numbers them
+  int property = 0;               // 1..11, as AllProperties() numbers them
   std::string detail;             // what is wrong, readable
   std::vector<std::string> pods;  // the pods involved (keys)
   std::string node;               // the NodeInfo involved, if any
@@ -76,8 +76,13 @@ std::vector<Violation> Cycles(const Observation& o);
 std::vector<Violation> NominationsArePending(const Observation& o);
 // 10. A pod is not in a queue while it is in flight, waiting or parked.
 std::vector<Violation> OneCopy(const Observation& o);
+// 11. A pod in unschedulablePods that a step made schedulable (the filters
+//     passed it on no node before the step and pass it on one after,
+//     properties/schedulable.h) leaves unschedulablePods in that step
+//     (scheduler layer; docs/FORMAT.md, "Properties", has the exact rule).
+std::vector<Violation> NoLostWakeUp(const Observation& o);
 
-// All ten, in order.
+// All eleven, in order.
 const std::vector<Property>& AllProperties();
 std::string_view PropertyName(int id);
 

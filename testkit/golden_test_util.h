@@ -225,6 +225,13 @@ inline const std::vector<std::string>& GoldenSample() {
       "regression/upstream/scheduler/duplicate-add-copy-beside-cycle.jsonl",
       "regression/upstream/scheduler/"
       "duplicate-add-merged-keeps-old-order.jsonl",
+      // Property 11's lost wake-ups, one per registry entry.
+      "handwritten/scheduler/assigned-pod-update-no-move.jsonl",
+      "regression/upstream/scheduler/assumed-pod-bound-elsewhere.jsonl",
+      "regression/upstream/scheduler/nomination-change-wakes-no-one.jsonl",
+      "regression/upstream/scheduler/precheck-hides-a-changed-rejector.jsonl",
+      "regression/upstream/scheduler/"
+      "tombstone-of-assumed-pod-wakes-no-one.jsonl",
   };
   return *sample;
 }
