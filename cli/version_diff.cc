@@ -180,8 +180,8 @@ bool Attribute(const Trace& trace, int step, const VersionStep& older_did,
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> ParseVersionList(
-    std::string_view list) {
+absl::StatusOr<std::vector<std::string>> ParseVersionList(std::string_view list,
+                                                          size_t at_least) {
   std::set<std::string> given;
   for (absl::string_view part :
        absl::StrSplit(absl::string_view(list.data(), list.size()), ',')) {
@@ -196,7 +196,7 @@ absl::StatusOr<std::vector<std::string>> ParseVersionList(
           absl::StrCat("--versions names ", v, " twice"));
     }
   }
-  if (given.size() < 2) {
+  if (given.size() < at_least) {
     return absl::InvalidArgumentError(
         "--versions needs at least two versions to compare");
   }

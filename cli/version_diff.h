@@ -135,10 +135,11 @@ struct VersionDiffOptions {
   bool compare_state = true;
 };
 
-// `--versions=A,B`: at least two known versions, each once, given in any
-// order; returned oldest first. An InvalidArgument error names a bad one.
-absl::StatusOr<std::vector<std::string>> ParseVersionList(
-    std::string_view list);
+// `--versions=A,B`: at least `at_least` (two, to compare) known versions,
+// each once, given in any order; returned oldest first. An InvalidArgument
+// error names a bad one.
+absl::StatusOr<std::vector<std::string>> ParseVersionList(std::string_view list,
+                                                          size_t at_least = 2);
 
 VersionDiff CompareVersions(const Trace& trace,
                             const VersionDiffOptions& options);

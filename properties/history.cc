@@ -467,6 +467,16 @@ Fit History::FitsSomeNode(const Pod& pod, const State& state,
         AddedOverAssumed(n.name) || (n.present && !known.contains(n.name))) {
       return Fit::kUnknown;
     }
+    // A pod counted with a negative request (which the API refuses) frees
+    // room by being added: not room the oracle judges.
+    for (const std::string& key : n.pods) {
+      const Resources* r = CacheRequests(key);
+      if (r != nullptr && std::any_of(r->begin(), r->end(), [](const auto& e) {
+            return e.second < 0;
+          })) {
+        return Fit::kUnknown;
+      }
+    }
   }
   Cluster cluster{all, &*state.cache, &nominated,
                   [this, &state](const std::string& key) {

@@ -567,19 +567,23 @@ bool AssumedPodBoundElsewhere(const Observation& o, const Violation& v) {
 }
 
 // From v1.35 deletePod's DeletedFinalStateUnknown branch hands
-// deleteAssignedPodFromCache the tombstone's object: when the pod was
-// assumed that object is the stale unassigned one, RemovePod frees the
-// assumed pod's room, and the AssignedPodDelete event carries the stale
-// object, for which NodeResourcesFit's isSchedulableAfterPodEvent answers
-// QueueSkip (no nodeName, no nominatedNodeName).
-bool TombstoneOfAssumedPodWakesNoOne(const Observation& o, const Violation& v) {
+// deleteAssignedPodFromCache the tombstone's object: when that object is a
+// stale unassigned one (the informer missed the binding, or the pod was
+// still assumed), RemovePod frees the room the cache held for the pod, and
+// the AssignedPodDelete event carries the stale object, for which
+// NodeResourcesFit's isSchedulableAfterPodEvent answers QueueSkip (no
+// nodeName, no nominatedNodeName).
+bool StaleTombstoneWakesNoOne(const Observation& o, const Violation& v) {
   if (WokenOf(o, v) == nullptr || o.step.op != Op::kPodDelete ||
       !o.step.tombstone || !o.step.pod->node_name.empty() || !o.before.cache) {
     return false;
   }
-  const auto& assumed = o.before.cache->assumed;
-  return std::find(assumed.begin(), assumed.end(), o.step.pod->Key()) !=
-         assumed.end();
+  const std::string key = o.step.pod->Key();
+  return std::any_of(o.before.cache->nodes.begin(), o.before.cache->nodes.end(),
+                     [&key](const auto& n) {
+                       return std::find(n.pods.begin(), n.pods.end(), key) !=
+                              n.pods.end();
+                     });
 }
 
 }  // namespace
@@ -670,16 +674,16 @@ const std::vector<KnownViolation>& KnownViolations() {
        "was assumed on: the cache frees the room on the assumed node, and "
        "no event wakes the pods it kept out",
        &AssumedPodBoundElsewhere, kAllVersions},
-      {"tombstone-of-assumed-pod-wakes-no-one", 11,
+      {"stale-tombstone-wakes-no-one", 11,
        "deletePod's DeletedFinalStateUnknown branch (eventhandlers.go, "
        "v1.35+; docs/UPSTREAM.md)",
        "golden/regression/upstream/scheduler/"
-       "tombstone-of-assumed-pod-wakes-no-one.jsonl",
-       "a delete delivered as a tombstone carrying the stale unassigned "
-       "object of an assumed pod frees the room the pod held, but the "
-       "AssignedPodDelete event carries that object and NodeResourcesFit's "
-       "hint answers QueueSkip for it",
-       &TombstoneOfAssumedPodWakesNoOne, kFromV135},
+       "stale-tombstone-wakes-no-one.jsonl",
+       "a delete delivered as a tombstone carrying a stale unassigned object "
+       "of a pod the cache held (assumed or bound) frees the room the pod "
+       "held, but the AssignedPodDelete event carries that object and "
+       "NodeResourcesFit's hint answers QueueSkip for it",
+       &StaleTombstoneWakesNoOne, kFromV135},
       {"in-flight-add-queues-copy", 10,
        "PriorityQueue.Add / addPod (backend/queue, v1.35+)",
        "golden/regression/upstream/queue/"

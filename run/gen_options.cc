@@ -178,6 +178,9 @@ absl::Status SetGenFlag(GenOptions& o, const std::string& name,
   if (name == "huge-backoff") {
     return SetProbability(name, value, o.variety.huge_backoff);
   }
+  if (name == "wake-ups") {
+    return SetProbability(name, value, o.variety.wake_ups);
+  }
   return absl::InternalError(absl::StrCat("--", name, " has no setter"));
 }
 
@@ -247,6 +250,12 @@ const std::vector<GenFlag>& GenFlags() {
        "scheduler layer: the probability that Reserve fails (per "
        "schedule_one), PreBind fails and Bind fails (each, per bind)",
        "0.1"},
+      {"wake-ups",
+       "scheduler layer: the probability per step of a step that lifts "
+       "what rejected a pod the cycles left unschedulable (a node's cpu, "
+       "zone, taint or unschedulable flag, an assigned pod deleted, the "
+       "pod's request lowered, a nomination cleared)",
+       "0"},
       {"two-profiles",
        "scheduler layer: the probability that a trace has a second profile "
        "of ours, other-scheduler",

@@ -116,6 +116,13 @@ struct GenVariety {
   // arithmetic wraps: docs/UPSTREAM.md item 29), re-popping one pod so that
   // its attempts climb past the cap.
   double huge_backoff = 0.1;
+  // Scheduler layer: the probability per step of a step aimed at a pod the
+  // last cycles left unschedulable, lifting what rejected it (a node's
+  // cpu, zone label, taint or unschedulable flag changed, an assigned pod
+  // deleted, the pod's own request lowered, a nomination cleared), so that
+  // traces reach property 11's wake-ups. 0: no such step (the default keeps
+  // every trace as it was).
+  double wake_ups = 0;
   bool operator==(const GenVariety&) const = default;
 };
 

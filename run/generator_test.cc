@@ -126,7 +126,8 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
       {"failure-rate", "0.4"},
       {"two-profiles", "1"},
       {"bad-score", "0"},
-      {"huge-backoff", "0.9"}};
+      {"huge-backoff", "0.9"},
+      {"wake-ups", "0.2"}};
   ASSERT_EQ(set.size(), GenFlags().size());  // a new flag is tested here too
   absl::StatusOr<GenOptions> o = Flags(set);
   ASSERT_TRUE(o.ok()) << o.status();
@@ -142,7 +143,8 @@ TEST(GenFlagsTest, EachFlagSetsItsField) {
                   .failure_rate = 0.4,
                   .two_profiles = 1,
                   .bad_score = 0,
-                  .huge_backoff = 0.9};
+                  .huge_backoff = 0.9,
+                  .wake_ups = 0.2};
   want.clock.min_ms = 7;
   want.clock.max_ms = 9;
   want.clock.flush = {.p = 0.2, .min_ms = 400000, .max_ms = 400000};

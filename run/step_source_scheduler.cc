@@ -4,6 +4,7 @@
 // choice over the layer's ops, each branch short; split, the weights a
 // reader checks as one table would scatter over functions.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,6 +54,14 @@ class SchedulerSource : public LayerSource {
 
   void Observe(const Step& step, const StepOut& out) override {
     LayerSource::Observe(step, out);
+    // What the cycles left each pod unschedulable on (for WakeUp).
+    if (step.op == Op::kScheduleOne && out.result) {
+      if (out.result->outcome == "unschedulable" && out.result->plugins) {
+        rejected_[out.result->pod] = *out.result->plugins;
+      } else {
+        rejected_.erase(out.result->pod);
+      }
+    }
     if (step.op != Op::kBind) return;
     for (const Binding& b : out.bindings) {
       for (int i = 0; i < options_.pods; ++i) {
@@ -214,6 +223,12 @@ class SchedulerSource : public LayerSource {
     if (Perturb(options_.perturb, *c_, *this, step, pending_)) return step;
     if (options_.hostile && Chance(options_.variety.hostile_rate) &&
         Hostile(step, present)) {
+      return step;
+    }
+    // (No draw at all without --wake-ups: the default traces stay as they
+    // were.)
+    if (options_.variety.wake_ups > 0 && Chance(options_.variety.wake_ups) &&
+        WakeUp(step, present, nodes_present)) {
       return step;
     }
     for (;;) {
@@ -382,6 +397,117 @@ class SchedulerSource : public LayerSource {
     }
   }
 
+  // A step aimed at a pod a cycle left unschedulable (--wake-ups): it lifts
+  // what one of its rejector plugins objects to, on some node, or clears a
+  // nomination that may reserve room. False when the drawn lift does not
+  // apply (no such node or pod): the ordinary mix goes on.
+  bool WakeUp(Step& step, const std::vector<int>& present,
+              const std::vector<int>& nodes_present) {
+    std::vector<int> targets;
+    for (int i : present) {
+      auto it = rejected_.find(pods_[i]->Key());
+      if (it != rejected_.end() && !it->second.empty() &&
+          pods_[i]->node_name.empty()) {
+        targets.push_back(i);
+      }
+    }
+    if (targets.empty() || nodes_present.empty()) return false;
+    const int i = Pick(targets);
+    const std::string plugin = Pick(rejected_[pods_[i]->Key()]);
+    // The lift alone, or (one time in two) with every other filter of the
+    // pod's lifted on the same node too: one update that welcomes it.
+    auto node_update = [&](const std::function<bool(Node&)>& lift) {
+      const int j = Pick(nodes_present);
+      auto next = std::make_shared<Node>(*nodes_[j]);
+      const bool lifted = lift(*next);
+      if (Chance(0.5)) {
+        const bool more = next->unschedulable || !next->taints.empty() ||
+                          next->labels["zone"] != "a" ||
+                          next->allocatable["pods"] != Q("110");
+        next->unschedulable = false;
+        next->taints.clear();
+        next->labels["zone"] = "a";
+        next->allocatable["pods"] = Q("110");
+        if (!lifted && !more) return false;
+      } else if (!lifted) {
+        return false;
+      }
+      step.op = Op::kNodeUpdate;
+      step.old_node = nodes_[j];
+      step.new_node = nodes_[j] = next;
+      return true;
+    };
+    if (Chance(0.15)) {  // a nomination that reserves room leaves
+      std::vector<int> nominated;
+      for (int k : present) {
+        if (!pods_[k]->nominated_node_name.empty() &&
+            pods_[k]->node_name.empty()) {
+          nominated.push_back(k);
+        }
+      }
+      if (nominated.empty()) return false;
+      const int k = Pick(nominated);
+      auto next = std::const_pointer_cast<Pod>(Bump(*pods_[k]));
+      next->nominated_node_name.clear();
+      Update(step, k, next);
+      return true;
+    }
+    if (plugin == "NodeResourcesFit") {
+      switch (Uniform(0, 2)) {
+        case 0:  // a node grows to the largest cpu the mix draws
+          return node_update([](Node& n) {
+            n.allocatable["cpu"] = Q("4");
+            return true;
+          });
+        case 1: {  // an assigned pod leaves
+          std::vector<int> bound;
+          for (int k : present) {
+            if (!pods_[k]->node_name.empty()) bound.push_back(k);
+          }
+          if (bound.empty()) return false;
+          const int k = Pick(bound);
+          step.op = Op::kPodDelete;
+          step.pod = pods_[k];
+          pods_[k] = nullptr;
+          return true;
+        }
+        default: {  // the pod's own cpu request halves
+          auto next = std::const_pointer_cast<Pod>(Bump(*pods_[i]));
+          if (next->containers.empty()) return false;
+          auto cpu = next->containers[0].requests.find("cpu");
+          if (cpu == next->containers[0].requests.end()) return false;
+          const int64_t milli = cpu->second.MilliValue();
+          if (milli < 200) return false;
+          cpu->second = Q(absl::StrCat(milli / 2, "m"));
+          Update(step, i, next);
+          return true;
+        }
+      }
+    }
+    if (plugin == "NodeUnschedulable") {
+      return node_update([](Node& n) {
+        if (!n.unschedulable) return false;
+        n.unschedulable = false;
+        return true;
+      });
+    }
+    if (plugin == "TaintToleration") {
+      return node_update([](Node& n) {
+        if (n.taints.empty()) return false;
+        n.taints.clear();
+        return true;
+      });
+    }
+    if (plugin == "NodeAffinity") {
+      return node_update([](Node& n) {
+        if (n.labels["zone"] == "a") return false;
+        n.labels["zone"] = "a";
+        return true;
+      });
+    }
+    return false;
+  }
+
   Step& Update(Step& step, int index, PodPtr next) {
     step.op = Op::kPodUpdate;
     step.old_pod = pods_[index];
@@ -527,6 +653,8 @@ class SchedulerSource : public LayerSource {
     std::string uid;
   };
   std::vector<Confirm> confirm_;
+  // Pod key -> the plugins the last cycle that tried it failed on.
+  std::map<std::string, std::vector<std::string>> rejected_;
 };
 
 }  // namespace

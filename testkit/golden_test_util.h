@@ -231,7 +231,7 @@ inline const std::vector<std::string>& GoldenSample() {
       "regression/upstream/scheduler/nomination-change-wakes-no-one.jsonl",
       "regression/upstream/scheduler/precheck-hides-a-changed-rejector.jsonl",
       "regression/upstream/scheduler/"
-      "tombstone-of-assumed-pod-wakes-no-one.jsonl",
+      "stale-tombstone-wakes-no-one.jsonl",
   };
   return *sample;
 }

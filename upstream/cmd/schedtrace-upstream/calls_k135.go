@@ -44,3 +44,7 @@ func schedulingGatesFeatures() feature.Features {
 // hasPreQueueingHintsGate is false: SchedulerPreQueueingHints is v1.37's; a
 // header naming it here names no gate and is ignored.
 const hasPreQueueingHintsGate = false
+
+// failureHandlerPatchesInformerPod: handleSchedulingFailure computes its
+// status patch from the informer's pod that replaced the failed one (v1.35 patches the object it was given).
+const failureHandlerPatchesInformerPod = false

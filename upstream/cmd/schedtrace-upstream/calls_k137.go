@@ -65,3 +65,7 @@ func schedulingGatesFeatures() feature.Features { return feature.Features{} }
 // hasPreQueueingHintsGate is true: SchedulerPreQueueingHints (alpha, off by
 // default) came with v1.37.
 const hasPreQueueingHintsGate = true
+
+// failureHandlerPatchesInformerPod: handleSchedulingFailure computes its
+// status patch from the informer's pod that replaced the failed one (from v1.36).
+const failureHandlerPatchesInformerPod = true

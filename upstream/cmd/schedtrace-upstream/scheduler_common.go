@@ -284,12 +284,26 @@ func (l *schedulerLayer) popped(pInfo *framework.QueuedPodInfo) {
 }
 
 // failing records what the failure handler is given: the pod object whose
-// status it patches and, in the scheduling cycle, the failure's reason
-// (v1.PodReasonUnschedulable or v1.PodReasonSchedulerError).
+// status its patch applies to and, in the scheduling cycle, the failure's
+// reason (v1.PodReasonUnschedulable or v1.PodReasonSchedulerError). That is
+// the object updatePod computes the patch from: the one given, or from
+// v1.36 the informer's unassigned object of the same uid, which
+// handleSchedulingFailure puts in its place (`pod = podInfo.Pod`) before
+// the patch.
 func (l *schedulerLayer) failing(pod *v1.Pod, reason string) {
+	base := pod
+	if failureHandlerPatchesInformerPod {
+		podStore := l.informer.Core().V1().Pods().Informer().GetStore()
+		if obj, ok, _ := podStore.GetByKey(podKey(pod)); ok {
+			if cached, isPod := obj.(*v1.Pod); isPod &&
+				cached.Spec.NodeName == "" && cached.UID == pod.UID {
+				base = cached
+			}
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.patchBase[podKey(pod)] = pod
+	l.patchBase[podKey(pod)] = base
 	if l.cycle != nil && goroutineID() == mainGoroutine {
 		l.cycle.failed, l.cycle.reason = true, reason
 	}

@@ -92,3 +92,7 @@ func (p *tracePlugin) Score(_ context.Context, _ *framework.CycleState, _ *v1.Po
 	}
 	return labelScore(ni.Node()), nil
 }
+
+// failureHandlerPatchesInformerPod: handleSchedulingFailure computes its
+// status patch from the informer's pod that replaced the failed one (before v1.36).
+const failureHandlerPatchesInformerPod = false
