@@ -483,6 +483,23 @@ std::vector<MutantInfo> MakeTable() {
        "a popped pod being deleted is skipped without its FailedScheduling "
        "event",
        "golden replay (out.events)", "", ""},
+      // --- Liveness: lost wake-ups -----------------------------------------
+      {M::kHintSkipsTaintRemoval, "hint-skips-taint-removal",
+       "TaintTolerationAfterNodeChange (impl/queueing_hints.cc)",
+       "TaintToleration's hint answers QueueSkip for every update of an "
+       "existing node: a pod a removed taint makes schedulable waits for the "
+       "leftover flush",
+       "property 11 (no lost wake-up) on generated wake-up traces; golden "
+       "replay",
+       "", ""},
+      {M::kFitDropsNodeRegistration, "fit-drops-node-registration",
+       "EventsToRegister (impl/queueing_hints.cc, v1.37)",
+       "NodeResourcesFit forgets its Node Add|UpdateNodeAllocatable "
+       "registration: a pod a grown or added node makes schedulable waits "
+       "for the leftover flush",
+       "property 11 (no lost wake-up) on generated wake-up traces; golden "
+       "replay",
+       "", ""},
   };
 }
 

@@ -124,6 +124,9 @@ enum class Mutant {
   kRemoveNodeUnknownOk,
   kCloneDropsPlugins,
   kSkipDeletingPodNoEvent,
+  // Liveness: lost wake-ups (impl/queueing_hints.cc), for property 11.
+  kHintSkipsTaintRemoval,
+  kFitDropsNodeRegistration,
   kCount,  // not a mutant: the number of enumerators
 };
 
