@@ -105,6 +105,26 @@ TEST_F(ExplainCliTest, APassingTraceShowsHowUpstreamTreatsIt) {
   EXPECT_THAT(r.output, Not(HasSubstr("not shown")));  // 13 steps: all
 }
 
+// Upstream's own violation shows at its step: the stale tombstone's lost
+// wake-up (property 11), on the version that commits it and on no other.
+TEST_F(ExplainCliTest, AKnownUpstreamViolationShowsAtItsStep) {
+  const std::string trace = Golden(
+      "regression/upstream/scheduler/stale-tombstone-wakes-no-one.jsonl");
+  CliResult r = RunSchedtrace("explain " + trace);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output,
+              HasSubstr("step 6  t=600  pod_delete default/a(uid=uid-default-a "
+                        "priority=0 requests=cpu:2) tombstone\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  known upstream violation "
+                        "stale-tombstone-wakes-no-one: property 11 (no lost "
+                        "wake-up): default/b (rejected by NodeResourcesFit) "
+                        "fits node n1 after this step"));
+  // --no-properties checks none, so it names none.
+  CliResult none = RunSchedtrace("explain --no-properties " + trace);
+  EXPECT_THAT(none.output, Not(HasSubstr("known upstream violation")));
+}
+
 TEST_F(ExplainCliTest, AFailingTraceOnModelImplAndAChildReadsTheSame) {
   const std::string trace = PlantedDivergence();
   CliResult model = RunSchedtrace("explain --sut=model " + trace);

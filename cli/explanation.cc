@@ -1,6 +1,7 @@
 #include "cli/explanation.h"
 
 #include <fstream>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -18,12 +19,16 @@ ExplainOptions ExplainOptionsFor(System& system, const std::string& name,
   options.sut = name;
   options.reports = ReportsOf(system);
   if (properties) {
-    // Each property whose inputs the system shows (properties/inputs.h).
+    // Each property whose inputs the system shows (properties/inputs.h);
+    // the known upstream violations shown at their step.
     System* s = &system;
-    options.make_check = [s](const TraceHeader& header) -> StepCheck {
+    auto known = std::make_shared<std::vector<std::string>>();
+    options.make_check = [s, known](const TraceHeader& header) -> StepCheck {
       return properties::AsStepCheck(
-          header, nullptr, properties::CheckMode::kIncremental, ReportsOf(*s));
+          header, nullptr, properties::CheckMode::kIncremental, ReportsOf(*s),
+          nullptr, [known](const std::string& k) { known->push_back(k); });
     };
+    options.take_known = [known] { return std::exchange(*known, {}); };
   }
   return options;
 }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "core/upstream_versions.h"
 
 namespace schedtrace::properties {
@@ -66,9 +67,10 @@ const std::map<std::string, int>& Checker::known_counts() const {
 
 StepCheck AsStepCheck(const TraceHeader& header,
                       std::map<std::string, int>* known_counts, CheckMode mode,
-                      Shown shown, std::vector<Unchecked>* unchecked) {
+                      Shown shown, std::vector<Unchecked>* unchecked,
+                      std::function<void(const std::string&)> on_known) {
   auto checker = std::make_shared<Checker>(header, mode, std::move(shown));
-  return [checker, known_counts, unchecked](
+  return [checker, known_counts, unchecked, on_known = std::move(on_known)](
              const State& before, const Step& step, const StepOut& out,
              const State& after, const StateTouch& touch) -> std::string {
     const std::vector<Finding>& findings =
@@ -80,6 +82,10 @@ StepCheck AsStepCheck(const TraceHeader& header,
       if (f.known != nullptr) {
         if (known_counts != nullptr)
           ++(*known_counts)[std::string(f.known->id)];
+        if (on_known) {
+          on_known(absl::StrCat(std::string(f.known->id), ": ",
+                                f.violation.Format()));
+        }
         continue;
       }
       return f.violation.Format();

@@ -23,6 +23,7 @@
 #ifndef SCHEDTRACE_PROPERTIES_CHECKER_H_
 #define SCHEDTRACE_PROPERTIES_CHECKER_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -97,12 +98,13 @@ class Checker {
 // unknown violation and adds known ones to `*known_counts` (may be null).
 // With `shown` (what the system shows; null: everything), the properties it
 // cannot check are left out and, at the first step, stored in `*unchecked`
-// (may be null).
-StepCheck AsStepCheck(const TraceHeader& header,
-                      std::map<std::string, int>* known_counts,
-                      CheckMode mode = CheckMode::kIncremental,
-                      Shown shown = nullptr,
-                      std::vector<Unchecked>* unchecked = nullptr);
+// (may be null). `on_known` (may be null) is told each known one: "ID:
+// violation" (explain shows them at their step).
+StepCheck AsStepCheck(
+    const TraceHeader& header, std::map<std::string, int>* known_counts,
+    CheckMode mode = CheckMode::kIncremental, Shown shown = nullptr,
+    std::vector<Unchecked>* unchecked = nullptr,
+    std::function<void(const std::string&)> on_known = nullptr);
 
 }  // namespace schedtrace::properties
 

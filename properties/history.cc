@@ -381,7 +381,11 @@ void History::ObserveSchedulerOp(const State& before, const Step& step,
         auto w = waiting_objects_.find(key);
         PodPtr waiting =
             w != waiting_objects_.end() ? w->second : CacheObject(key);
-        if (waiting != nullptr && waiting->uid != step.pod->uid) {
+        // Another incarnation under the key waits too (two waiting entries):
+        // the delete rejects one uid at most.
+        if ((waiting != nullptr && waiting->uid != step.pod->uid) ||
+            std::count(before.waiting->begin(), before.waiting->end(), key) >
+                1) {
           deleted_other_uid_while_waiting_.insert(key);
         }
         if (step.tombstone || !step.pod->node_name.empty() || !before.cache ||

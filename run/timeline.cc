@@ -182,6 +182,7 @@ class TimelineRecorder::Walker {
       if (failed_) failing_out_ = row.actual_out;
     }
     Places(step, step_no, want, state, actual_out, row);
+    if (options_.take_known) row.known = options_.take_known();
     if (in_range) tl_.rows.push_back(std::move(row));
   }
 

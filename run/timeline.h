@@ -56,7 +56,10 @@ struct TimelineRow {
   std::string expected_out, actual_out;
   bool out_differs = false;  // both present and not equal as JSON values
   std::string violation;     // the property first violated at this step
-  std::string error;         // the system could not apply this step
+  // Upstream's own violations (the known-violations registry) at this step:
+  // "ID: violation".
+  std::vector<std::string> known;
+  std::string error;  // the system could not apply this step
   // pod -> the step since which it has been where it is (its place, outs
   // aside), on each side; counted over every step, shown or not.
   std::map<std::string, int> expected_since, actual_since;
@@ -97,6 +100,9 @@ struct ExplainOptions {
   // after every step, as the replayer's ReplayOptions::check does, so a
   // trace `replay` fails on a property fails here at the same step.
   std::function<StepCheck(const TraceHeader&)> make_check;
+  // After each step, the known upstream violations the check found at it
+  // (what make_check's check was told), handed over once; optional.
+  std::function<std::vector<std::string>()> take_known;
 };
 
 // At most this many pods are followed when the options name none.

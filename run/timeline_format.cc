@@ -163,6 +163,9 @@ class Formatter {
               : tl_.divergence->differences.front().path,
           ", above)"));
     }
+    for (const std::string& known : row.known) {
+      lines.push_back(absl::StrCat("  known upstream violation ", known));
+    }
     if (row.out_differs && !out_shown) {
       std::string key = "out";
       key.resize(width_, ' ');
