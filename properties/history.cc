@@ -595,6 +595,17 @@ void History::EndWakeUps(const State& before, const Step& step,
     }
   }
   if (step.op == Op::kPodUpdate && !wake_old_consistent_) return;
+  // Only pods in unschedulablePods before the step are judged: with none,
+  // nothing to compare (most steps of a large run).
+  const auto eligible = [this](const QueuedPod& e) {
+    return !e.gated && !e.plugins.empty() &&
+           std::all_of(e.plugins.begin(), e.plugins.end(), IsFilterPlugin) &&
+           WakeUpFollowed(e.pod);
+  };
+  if (std::none_of(before.queue->unschedulable.begin(),
+                   before.queue->unschedulable.end(), eligible)) {
+    return;
+  }
   std::set<std::string> changed;
   ChangedNodes(before, *after, &changed);
   const bool cycle_step = step.op == Op::kScheduleOne ||
@@ -604,10 +615,7 @@ void History::EndWakeUps(const State& before, const Step& step,
   if (step.new_node) changed.insert(step.new_node->name);
   const auto& stays = after->queue->unschedulable;
   for (const QueuedPod& e : before.queue->unschedulable) {
-    if (e.gated || e.plugins.empty() || !WakeUpFollowed(e.pod) ||
-        !std::all_of(e.plugins.begin(), e.plugins.end(), IsFilterPlugin)) {
-      continue;
-    }
+    if (!eligible(e)) continue;
     auto a = std::lower_bound(
         stays.begin(), stays.end(), e.pod,
         [](const QueuedPod& q, const std::string& k) { return q.pod < k; });
