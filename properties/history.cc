@@ -42,6 +42,14 @@ bool InAnyQueueList(const State* s, const std::string& key) {
          InQueueList(s, &QueueState::unschedulable, key);
 }
 
+const QueuedPod* FindQueued(const std::vector<QueuedPod>& list,
+                            const std::string& key) {
+  auto it = std::lower_bound(
+      list.begin(), list.end(), key,
+      [](const QueuedPod& q, const std::string& k) { return q.pod < k; });
+  return it != list.end() && it->pod == key ? &*it : nullptr;
+}
+
 namespace {
 
 model::Upstream ProfileOf(const TraceHeader& header) {
@@ -613,14 +621,12 @@ void History::EndWakeUps(const State& before, const Step& step,
                           step.op == Op::kPermitReject || step.op == Op::kBind;
   if (step.node) changed.insert(step.node->name);
   if (step.new_node) changed.insert(step.new_node->name);
-  const auto& stays = after->queue->unschedulable;
   for (const QueuedPod& e : before.queue->unschedulable) {
     if (!eligible(e)) continue;
-    auto a = std::lower_bound(
-        stays.begin(), stays.end(), e.pod,
-        [](const QueuedPod& q, const std::string& k) { return q.pod < k; });
-    const bool stayed = a != stays.end() && a->pod == e.pod;
-    if (stayed && (a->gated || a->plugins.empty())) continue;
+    const QueuedPod* stayed = FindQueued(after->queue->unschedulable, e.pod);
+    if (stayed != nullptr && (stayed->gated || stayed->plugins.empty())) {
+      continue;
+    }
     PodPtr now = QueuedObject(e.pod, Slot::kUnschedulable);
     PodPtr then = now;
     if (auto it = wake_objects_before_.find(e.pod);
@@ -661,7 +667,7 @@ void History::EndWakeUps(const State& before, const Step& step,
                      own ? nullptr : &changed, nullptr) != Fit::kYes;
     if (cycle_step && by_nominations) continue;
     ++wake_ups_.needed;
-    if (!stayed) {
+    if (stayed == nullptr) {
       ++wake_ups_.made;
       continue;
     }

@@ -35,6 +35,10 @@ bool InQueueList(const State* s, std::vector<QueuedPod> QueueState::*list,
                  const std::string& key);
 // Whether `s` shows `key` in activeQ, backoffQ or unschedulablePods.
 bool InAnyQueueList(const State* s, const std::string& key);
+// The entry of `key` in `list`, one of the queue's lists kept sorted by
+// key (backoffQ, unschedulablePods); null when absent.
+const QueuedPod* FindQueued(const std::vector<QueuedPod>& list,
+                            const std::string& key);
 
 class History {
  public:

@@ -10,22 +10,10 @@
 #include "properties/history.h"
 #include "properties/known_violations.h"
 #include "properties/properties.h"
+#include "run/driver.h"
 
 namespace schedtrace::properties {
 namespace {
-
-const QueuedPod* Find(const std::vector<QueuedPod>& list,
-                      const std::string& key) {
-  auto it = std::lower_bound(
-      list.begin(), list.end(), key,
-      [](const QueuedPod& q, const std::string& k) { return q.pod < k; });
-  return it != list.end() && it->pod == key ? &*it : nullptr;
-}
-
-bool Listed(const std::vector<QueuedPod>& list, const std::string& key) {
-  return std::any_of(list.begin(), list.end(),
-                     [&key](const QueuedPod& q) { return q.pod == key; });
-}
 
 // The steps that are events to the queue: informer deliveries and the
 // other kinds' events.
@@ -68,7 +56,6 @@ void WakeStats::Add(const WakeStats& o) {
 
 absl::Status MeasureWakeUps(const Trace& trace, System& sut, WakeStats* stats) {
   if (trace.header.layer != Layer::kScheduler) return absl::OkStatus();
-  if (absl::Status s = sut.Configure(trace.header); !s.ok()) return s;
   History history(&trace.header);
   const std::string version(EffectiveUpstream(trace.header.upstream));
   WakeStats t;
@@ -80,14 +67,14 @@ absl::Status MeasureWakeUps(const Trace& trace, System& sut, WakeStats* stats) {
     bool event_since = false;
   };
   std::map<std::string, Pending> pending;
-  State before = sut.Snapshot();
-  for (const Step& step : trace.steps) {
-    absl::StatusOr<StepOut> out = sut.Apply(step);
-    if (!out.ok()) break;
-    State after = sut.Snapshot();
-    history.Observe(before, step, *out, &after);
+  // Each transition the step driver hands its check (a fatal step's is
+  // none: the state it leaves is no scheduler's).
+  StepCheck measure = [&](const State& before, const Step& step,
+                          const StepOut& out, const State& after,
+                          const StateTouch&) {
+    history.Observe(before, step, out, &after);
     ++t.steps;
-    const Observation o{before, step, *out, after, history};
+    const Observation o{before, step, out, after, history};
     for (const Violation& v : NoLostWakeUp(o)) {
       const KnownViolation* known = Classify(o, v, version);
       ++t.lost[known != nullptr ? std::string(known->id) : ""];
@@ -98,14 +85,14 @@ absl::Status MeasureWakeUps(const Trace& trace, System& sut, WakeStats* stats) {
       }
     }
     // The pod the cycle tried: a pending move is judged here.
-    if (step.op == Op::kScheduleOne && out->popped) {
-      auto it = pending.find(*out->popped);
+    if (step.op == Op::kScheduleOne && out.popped) {
+      auto it = pending.find(*out.popped);
       if (it != pending.end()) {
         if (!it->second.event_since) {
           ++t.judged_moves;
-          if (out->result && out->result->outcome == "unschedulable" &&
-              out->result->plugins &&
-              *out->result->plugins == it->second.plugins) {
+          if (out.result && out.result->outcome == "unschedulable" &&
+              out.result->plugins &&
+              *out.result->plugins == it->second.plugins) {
             ++t.wasted_moves;
           }
         }
@@ -118,17 +105,29 @@ absl::Status MeasureWakeUps(const Trace& trace, System& sut, WakeStats* stats) {
     // The moves of this step.
     if (before.queue && after.queue) {
       for (const QueuedPod& e : before.queue->unschedulable) {
-        if (Find(after.queue->unschedulable, e.pod) != nullptr) continue;
-        if (!Listed(after.queue->active, e.pod) &&
-            Find(after.queue->backoff, e.pod) == nullptr) {
+        if (FindQueued(after.queue->unschedulable, e.pod) != nullptr) continue;
+        if (!InQueueList(&after, &QueueState::active, e.pod) &&
+            FindQueued(after.queue->backoff, e.pod) == nullptr) {
           continue;  // deleted or popped
         }
         ++t.moves;
         pending[e.pod] = Pending{e.plugins, false};
       }
     }
-    if (out->fatal) break;
-    before = std::move(after);
+    return std::string();
+  };
+  // Recording: the trace's expectations are not what this measures.
+  Driver driver(
+      sut, nullptr,
+      DriveOptions{
+          .make_check = [&measure](const TraceHeader&) { return measure; },
+          .record = true});
+  if (std::optional<DriveEnd> end =
+          driver.Configure(trace.header, trace.path)) {
+    return end->status;
+  }
+  for (const Step& step : trace.steps) {
+    if (driver.Apply(step) || driver.ended()) break;
   }
   const History::WakeUps& w = history.wake_ups();
   t.wake_ups = w.needed;

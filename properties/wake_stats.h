@@ -47,9 +47,11 @@ struct WakeStats {
   void Add(const WakeStats& other);
 };
 
-// Runs `trace` (scheduler layer) on `sut` from its header and adds what it
-// shows to `*stats`. A step the system refuses ends the trace (what came
-// before counts); a trace of another layer adds nothing.
+// Runs `trace` (scheduler layer) on `sut` from its header, through the
+// step driver (run/driver.h) recording, and adds what it shows to
+// `*stats`. A step the system refuses ends the trace (what came before
+// counts), and so does a fatal one, uncounted: the state it leaves is no
+// scheduler's. A trace of another layer adds nothing.
 absl::Status MeasureWakeUps(const Trace& trace, System& sut, WakeStats* stats);
 
 // One block per label (a version), in the given order.
