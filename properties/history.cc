@@ -671,7 +671,7 @@ void History::EndWakeUps(const State& before, const Step& step,
       ++wake_ups_.made;
       continue;
     }
-    Woken woken{node, "", by_nominations};
+    Woken woken{node, "", by_nominations, stayed->plugins};
     const std::map<std::string, NodePtr>& was =
         nodes_before_ ? *nodes_before_ : nodes_;
     auto n = was.find(node);

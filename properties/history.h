@@ -236,6 +236,8 @@ class History {
     // Whether the nominations the step changed made the difference: with
     // the nominations as they were before it, no node fits now.
     bool by_nominations = false;
+    // The plugins its entry in unschedulablePods names after the step.
+    std::vector<std::string> plugins;
   };
   const std::map<std::string, Woken>& woken_but_stayed() const {
     return woken_but_stayed_;

@@ -526,13 +526,8 @@ const History::Woken* WokenOf(const Observation& o, const Violation& v) {
 bool PrecheckHidesAChangedRejector(const Observation& o, const Violation& v) {
   const History::Woken* w = WokenOf(o, v);
   if (w == nullptr || w->blocked_by.empty() || w->by_nominations) return false;
-  const QueueState& q = *o.after.queue;
-  auto e =
-      std::find_if(q.unschedulable.begin(), q.unschedulable.end(),
-                   [&v](const QueuedPod& p) { return p.pod == v.pods[0]; });
-  return e != q.unschedulable.end() &&
-         std::find(e->plugins.begin(), e->plugins.end(), w->blocked_by) ==
-             e->plugins.end();
+  return std::find(w->plugins.begin(), w->plugins.end(), w->blocked_by) ==
+         w->plugins.end();
 }
 
 // Before v1.35 a nominated pod's nomination that an update moves or clears,

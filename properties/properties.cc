@@ -433,18 +433,13 @@ std::vector<Violation> NoLostWakeUp(const Observation& o) {
   std::vector<Violation> v;
   if (o.history.layer() != Layer::kScheduler || !o.after.queue) return v;
   for (const auto& [key, woken] : o.history.woken_but_stayed()) {
-    const std::string& k = key;
-    auto e = std::find_if(o.after.queue->unschedulable.begin(),
-                          o.after.queue->unschedulable.end(),
-                          [&k](const QueuedPod& q) { return q.pod == k; });
-    if (e == o.after.queue->unschedulable.end()) continue;
     const std::string there =
         woken.blocked_by.empty()
             ? "a node this step added"
             : absl::StrCat(woken.blocked_by, " rejected it there before");
     v.push_back(Make(
         11,
-        absl::StrCat(key, " (rejected by ", absl::StrJoin(e->plugins, ", "),
+        absl::StrCat(key, " (rejected by ", absl::StrJoin(woken.plugins, ", "),
                      ") fits node ", woken.node, " after this step (", there,
                      ") and fitted no node before it, but stays in "
                      "unschedulablePods"),
