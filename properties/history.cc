@@ -465,15 +465,13 @@ Fit History::FitsSomeNode(const Pod& pod, const State& state,
                           const std::set<std::string>* only,
                           std::string* node) const {
   if (!state.cache) return Fit::kUnknown;
+  const std::map<std::string, NodePtr>& known = nodes ? *nodes : nodes_;
   std::map<std::string, NodePtr> some;
-  const std::map<std::string, NodePtr>* all = nodes ? nodes : &nodes_;
   if (only != nullptr) {
     for (const std::string& name : *only) {
-      if (auto it = all->find(name); it != all->end()) some.insert(*it);
+      if (auto it = known.find(name); it != known.end()) some.insert(*it);
     }
-    all = &some;
   }
-  const std::map<std::string, NodePtr>& known = nodes ? *nodes : nodes_;
   for (const NodeInfoState& n : state.cache->nodes) {
     if (NodeAccountingDrifted(n.name) || CallerNamedOtherNode(n.name) ||
         AddedOverAssumed(n.name) || (n.present && !known.contains(n.name))) {
@@ -490,12 +488,18 @@ Fit History::FitsSomeNode(const Pod& pod, const State& state,
       }
     }
   }
-  Cluster cluster{all, &*state.cache, &nominated,
-                  [this, &state](const std::string& key) {
-                    return NominatedObject(key, state);
-                  },
-                  &up_};
-  return properties::FitsSomeNode(pod, cluster, node);
+  return properties::FitsSomeNode(
+      pod, ClusterOf(only != nullptr ? some : known, state, nominated), node);
+}
+
+Cluster History::ClusterOf(const std::map<std::string, NodePtr>& nodes,
+                           const State& state,
+                           const Nominated& nominated) const {
+  return Cluster{&nodes, &*state.cache, &nominated,
+                 [this, &state](const std::string& key) {
+                   return NominatedObject(key, state);
+                 },
+                 &up_};
 }
 
 namespace {
@@ -679,12 +683,8 @@ void History::EndWakeUps(const State& before, const Step& step,
         before.cache->nodes.begin(), before.cache->nodes.end(),
         [&node](const NodeInfoState& i) { return i.name == node; });
     if (n != was.end() && info != before.cache->nodes.end() && info->present) {
-      Cluster cluster{&was, &*before.cache, &*before.nominated,
-                      [this, &before](const std::string& key) {
-                        return NominatedObject(key, before);
-                      },
-                      &up_};
-      FitsNode(*then, *n->second, *info, cluster, &woken.blocked_by);
+      FitsNode(*then, *n->second, *info,
+               ClusterOf(was, before, *before.nominated), &woken.blocked_by);
     }
     woken_but_stayed_.emplace(e.pod, std::move(woken));
   }

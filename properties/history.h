@@ -325,6 +325,10 @@ class History {
   // The object the nominator counts for a pod nominated under `key` in
   // `state` (nominatedPodToInfo from v1.35), or null when not known.
   PodPtr NominatedObject(const std::string& key, const State& state) const;
+  // The oracle's view of `state` with `nodes` and the nominations
+  // `nominated`; it refers to all three.
+  Cluster ClusterOf(const std::map<std::string, NodePtr>& nodes,
+                    const State& state, const Nominated& nominated) const;
 
   std::shared_ptr<const TraceHeader> own_header_;  // null when borrowed
   const TraceHeader* header_;
