@@ -6,9 +6,9 @@
 //
 // One line per trace, then `N passed, M failed[, K skipped]`. A disagreement
 // prints the first divergent step with both sides and writes the trace to
-// --out-dir (default diff-failures/); with --minimize, MinimizeDisagreement
-// shrinks it too and explains the small trace beside it. Known upstream
-// violations are counted on stderr.
+// --out-dir (default .schedtrace/diff-failures/, which git ignores); with
+// --minimize, MinimizeDisagreement shrinks it too and explains the small trace
+// beside it. Known upstream violations are counted on stderr.
 #include <unistd.h>
 
 #include <csignal>
@@ -19,6 +19,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/command.h"
 #include "cli/explanation.h"
 #include "cli/flags.h"
@@ -27,8 +28,11 @@
 #include "cli/progress.h"
 #include "cli/run.h"
 #include "cli/run_flags.h"
+#include "cli/run_tally.h"
+#include "cli/summary.h"
 #include "cli/suts.h"
 #include "cli/upstream_flag.h"
+#include "cli/work_dir.h"
 #include "core/codec.h"
 #include "properties/checker.h"
 #include "run/differential.h"
@@ -116,9 +120,11 @@ std::string FileNameFor(const Trace& trace) {
 struct DiffRun {
   Verdict verdict = Verdict::kPassed;
   bool bad_input = false;
-  bool cut_short = false;  // an interrupt killed a child: not a result
-  std::string path;        // the trace file ("" for a generated trace)
-  std::string text;        // its lines, printed in trace order
+  bool cut_short = false;         // an interrupt killed a child: not a result
+  bool kept_in_work_dir = false;  // its trace written to .schedtrace/
+  std::optional<TraceMode> mode;  // its mode, in a mixed run
+  std::string path;               // the trace file ("" for a generated trace)
+  std::string text;               // its lines, printed in trace order
   std::map<std::string, int> known_a, known_b;
 };
 
@@ -173,9 +179,21 @@ void RunOne(const CommandLine& cl, const Trace& trace, DiffRun& r) {
   r.text += d.Format(a_name, b_name) + "\n";
   std::string path = trace.path;  // a trace read from a file stays there
   if (path.empty() || cl.Has("out-dir")) {
-    const std::string dir = cl.Last("out-dir", "diff-failures");
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    // Only where asked (--out-dir), else in .schedtrace/, which git ignores
+    // (cli/work_dir.h); the run's end says where on stderr.
+    std::string dir = cl.Last("out-dir", "");
+    if (dir.empty()) {
+      absl::StatusOr<std::string> work = EnsureWorkDir("diff-failures");
+      if (!work.ok()) {
+        absl::StrAppend(&r.text, "  (", work.status().message(), ")\n");
+        return;
+      }
+      dir = *work;
+      r.kept_in_work_dir = true;
+    } else {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+    }
     path = std::filesystem::path(dir) / FileNameFor(trace);
     std::ofstream out(path);
     out << EncodeTrace(trace);
@@ -207,6 +225,9 @@ struct DiffPlan {
   std::optional<Layer> layer;    // generate
   int count = 0;
   GenOptions gen;
+  // No --plain, --perturb or --hostile: the traces mix the three modes
+  // (MixedTraceMode, run/gen_options.h).
+  bool mixed = false;
   std::string gen_sut;
   // --upstream: the version every trace file runs as, or the one each
   // generated trace names.
@@ -262,6 +283,10 @@ std::optional<int> PlanDiff(const CommandLine& cl, DiffPlan& plan) {
   }
   plan.gen = *options;
   if (plan.upstream) plan.gen.upstream = *plan.upstream;
+  if (cl.Has("plain") && (cl.Has("perturb") || cl.Has("hostile"))) {
+    return UsageError("--plain takes neither --perturb nor --hostile");
+  }
+  plan.mixed = !cl.Has("plain") && !cl.Has("perturb") && !cl.Has("hostile");
   if (absl::StatusOr<std::unique_ptr<System>> s = MakeSystem(plan.gen_sut);
       !s.ok()) {
     return UsageError(std::string(s.status().message()));
@@ -280,6 +305,10 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
     g = CountRunOptions(g, {.pods = cl.Has("pods"),
                             .queue_pool = cl.Has("queue-pool"),
                             .steps = cl.Has("steps")});
+    if (plan.mixed) {
+      r.mode = MixedTraceMode(g.seed);
+      g = WithTraceMode(g, *r.mode);
+    }
     absl::StatusOr<std::unique_ptr<System>> recorder = MakeSystem(plan.gen_sut);
     absl::StatusOr<Trace> trace =
         recorder.ok() ? GenerateTrace(*plan.layer, **recorder, g)
@@ -300,6 +329,12 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
       r.text = absl::StrCat("ERROR seed ", g.seed, ": ",
                             trace.status().message(), "\n");
       return r;
+    }
+    // A mixed run names each trace's mode, so that a failure says how to
+    // generate it again (gen --seed=N, with --perturb=all:0.2 or --hostile).
+    if (r.mode) {
+      absl::StrAppend(&trace->header.name, " (",
+                      std::string(TraceModeName(*r.mode)), ")");
     }
     RunOne(cl, *trace, r);
     return r;
@@ -322,6 +357,8 @@ DiffRun RunDiffTask(const CommandLine& cl, const DiffPlan& plan, size_t k) {
 struct DiffTotals {
   int passed = 0, failed = 0, skipped = 0;
   bool bad_input = false;
+  bool kept_in_work_dir = false;
+  std::map<TraceMode, int> modes;  // a mixed run's traces, by mode
   std::map<std::string, int> known_a, known_b;
   std::vector<std::pair<std::string, bool>> outcomes;  // for --last-failed
 
@@ -333,12 +370,26 @@ struct DiffTotals {
     skipped += r.verdict == Verdict::kSkipped;
     failed += bad;
     bad_input = bad_input || r.bad_input;
+    kept_in_work_dir = kept_in_work_dir || r.kept_in_work_dir;
+    if (r.mode) ++modes[*r.mode];
     for (const auto& [id, k] : r.known_a) known_a[id] += k;
     for (const auto& [id, k] : r.known_b) known_b[id] += k;
     if (!r.path.empty()) outcomes.emplace_back(r.path, bad);
     return !(bad && cl.Has("fail-fast")) && !Interrupted();
   }
 };
+
+// "generated: 34 plain, 33 perturbed (all:0.2), 33 hostile".
+std::string MixText(const std::map<TraceMode, int>& modes) {
+  std::vector<std::string> parts;
+  for (const auto& [mode, n] : modes) {
+    parts.push_back(absl::StrCat(n, " ", std::string(TraceModeName(mode))));
+    if (mode == TraceMode::kPerturbed) {
+      absl::StrAppend(&parts.back(), " (all:", kMixedPerturbation, ")");
+    }
+  }
+  return absl::StrCat("generated: ", absl::StrJoin(parts, ", "));
+}
 
 // The run's closing lines and its exit status.
 int FinishDiff(const DiffPlan& plan, const DiffTotals& t,
@@ -352,10 +403,19 @@ int FinishDiff(const DiffPlan& plan, const DiffTotals& t,
   }
   for (const auto& [label, known] :
        {std::pair{a_name, &t.known_a}, std::pair{b_name, &t.known_b}}) {
+    if (known->empty()) continue;
+    std::cerr << KnownViolationsLead(label) << ":\n";
     for (const auto& [id, k] : *known) {
-      std::cerr << "known upstream violation " << id << " (" << label
-                << "): " << k << "\n";
+      std::cerr << "  known upstream violation " << id << " (" << UpstreamOf(id)
+                << "): " << k << " steps\n";
     }
+  }
+  for (const std::string& sut : {a_name, b_name})
+    std::cout << RefusalsSaved(sut);
+  if (t.kept_in_work_dir) {
+    std::cerr << "schedtrace: disagreeing traces are kept in " << kWorkDir
+              << "/diff-failures/ (git ignores " << kWorkDir
+              << "/; --out-dir=DIR keeps them elsewhere)\n";
   }
   if (Interrupted()) {
     std::cout << "interrupted by "
@@ -365,6 +425,8 @@ int FinishDiff(const DiffPlan& plan, const DiffTotals& t,
   }
   std::cout << t.passed << " passed, " << t.failed << " failed";
   if (t.skipped > 0) std::cout << ", " << t.skipped << " skipped";
+  if (plan.mixed && !t.modes.empty())
+    std::cout << " (" << MixText(t.modes) << ")";
   std::cout << "\n";
   if (Interrupted()) return 128 + InterruptSignal();
   if (t.bad_input) return kExitBadInput;
@@ -409,11 +471,12 @@ int Diff(const CommandLine& cl) {
 const CommandRegistrar kDiff({
     .name = "diff",
     .order = 35,
-    .synopsis = "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
-                "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
-                "[--steps=K] [--pods=N] [--queue-pool=N] [--perturb=...] "
-                "[--hostile] [...]) [--upstream=V] [-x] [-j N] [-q] "
-                "[--out-dir=DIR] [--minimize]",
+    .synopsis =
+        "--a=S --b=S (PATH... [--filter=GLOB]... [--layer=L] "
+        "[--last-failed] [--list] | --layer=L [--count=N] [--seed=N] "
+        "[--steps=K] [--pods=N] [--queue-pool=N] [--plain | "
+        "--perturb=... | --hostile] [...]) [--upstream=V] [-x] [-j N] [-q] "
+        "[--out-dir=DIR] [--minimize]",
     .summary = "run two systems side by side and report where they first "
                "disagree (every property checked on both, on hostile traces "
                "too: upstream's own violations under hostile input are known "
@@ -434,7 +497,13 @@ const CommandRegistrar kDiff({
            "(--queue-pool and --steps, given, keep their values)"}},
          GenFlagSpecs("the first generated trace's seed; trace k uses "
                       "seed+k"),
-         {{.name = "no-properties",
+         {{.name = "plain",
+           .help = "generate plain traces only; without --plain, --perturb or "
+                   "--hostile, --count mixes plain, perturbed (every "
+                   "perturbation at 0.2) and hostile traces, one in three "
+                   "each (seed % 3: 1, 2, 0), and the closing line counts them",
+           .boolean = true},
+          {.name = "no-properties",
            .help = "compare only, check no property",
            .boolean = true},
           {.name = "minimize",
@@ -452,8 +521,8 @@ const CommandRegistrar kDiff({
                std::string(kDefaultUpstream) + ")"},
           {"gen-sut", "the system that drives generation (default model)"},
           {"out-dir",
-           "where disagreeing generated traces are written "
-           "(default diff-failures)"},
+           "where disagreeing generated traces are written (default "
+           ".schedtrace/diff-failures, which ignores itself in git)"},
           kTimeoutFlag,
           kFilterFlag,
           kFailFastFlag,

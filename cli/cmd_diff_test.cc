@@ -86,11 +86,98 @@ TEST_F(DiffCliTest, DiffOnGeneratedTraces) {
       RunSchedtrace("diff --a=model --b=impl --layer=cache --count=4 --seed=9");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(CountLines(r.output, "PASS generated/cache/seed-"), 4) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("\n4 passed, 0 failed\n"));
+  // Seeds 9 to 12 mix the modes (seed % 3: 1 plain, 2 perturbed, 0 hostile).
+  EXPECT_THAT(r.output, HasSubstr("PASS generated/cache/seed-9 (hostile)\n"));
+  EXPECT_THAT(r.output, HasSubstr("PASS generated/cache/seed-10 (plain)\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("PASS generated/cache/seed-11 (perturbed)\n"));
+  EXPECT_THAT(r.output, HasSubstr("\n4 passed, 0 failed (generated: 1 plain, 1 "
+                                  "perturbed (all:0.2), 2 hostile)\n"));
   CliResult hostile = RunSchedtrace(
       "diff --a=model --b=impl --layer=queue --count=3 --hostile");
   EXPECT_EQ(hostile.status, 0) << hostile.output;
   EXPECT_THAT(hostile.output, HasSubstr("3 passed, 0 failed"));
+}
+
+// A flag that chooses a mode makes every trace that mode, and the closing
+// line counts no mix.
+TEST_F(DiffCliTest, AModeFlagTurnsTheMixOff) {
+  CliResult plain = RunSchedtrace(
+      "diff --a=model --b=impl --layer=queue --count=3 --seed=1 --plain");
+  EXPECT_EQ(plain.status, 0) << plain.output;
+  EXPECT_THAT(plain.output, HasSubstr("PASS generated/queue/seed-2\n"));
+  EXPECT_THAT(plain.output, HasSubstr("\n3 passed, 0 failed\n"));
+  CliResult perturbed = RunSchedtrace(
+      "diff --a=model --b=impl --layer=queue --count=2 --perturb=all:0.1");
+  EXPECT_THAT(perturbed.output, HasSubstr("\n2 passed, 0 failed\n"))
+      << perturbed.output;
+  CliResult both = RunSchedtrace(
+      "diff --a=model --b=impl --layer=queue --count=2 --plain --hostile");
+  EXPECT_EQ(both.status, 2) << both.output;
+  EXPECT_THAT(both.output, HasSubstr("--plain takes neither"));
+}
+
+// The mix's perturbed traces differ from the plain trace of the same seed
+// (gen --perturb=all:0.2 writes that very trace), and its hostile ones
+// hold hostile steps: the mix is real, not a label.
+TEST_F(DiffCliTest, TheMixGeneratesWhatItSays) {
+  const std::string plain = Path("plain.jsonl"), mixed = Path("p.jsonl");
+  ASSERT_EQ(RunSchedtrace("gen --layer=cache --seed=2 --out=" + plain).status,
+            0);
+  ASSERT_EQ(RunSchedtrace("gen --layer=cache --seed=2 --perturb=all:0.2 "
+                          "--out=" +
+                          mixed)
+                .status,
+            0);
+  EXPECT_NE(ReadFileBytes(plain), ReadFileBytes(mixed));
+  // A child that answers nothing right disagrees at once, and the trace the
+  // run keeps is gen's perturbed one.
+  const std::string child =
+      Write("child.sh",
+            "read -r header\necho '{\"ok\":true}'\n"
+            "while read -r l; do echo '{\"out\":{},\"state\":{}}'; done\n");
+  CliResult r = RunSchedtrace("diff --a=model \"--b=exec:/bin/sh " + child +
+                                  "\" --layer=cache --count=1 --seed=2 "
+                                  "--out-dir=kept",
+                              dir_.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  const std::string kept = ReadFileBytes(
+      (dir_ / "kept" / "generated_cache_seed-2__perturbed_.jsonl").string());
+  ASSERT_FALSE(kept.empty()) << r.output;
+  // The same steps as gen's perturbed trace (the name aside).
+  const auto steps = [](const std::string& text) {
+    return text.substr(text.find('\n'));
+  };
+  EXPECT_EQ(steps(kept), steps(ReadFileBytes(mixed)));
+}
+
+// A disagreement on a generated trace is written only where asked: by
+// default in .schedtrace/diff-failures/, which ignores itself in git, and
+// stderr says where; never a diff-failures/ in the working directory.
+TEST_F(DiffCliTest, DisagreementsAreKeptInTheIgnoredWorkDir) {
+  const std::string child =
+      Write("child.sh",
+            "read -r header\necho '{\"ok\":true}'\n"
+            "while read -r l; do echo '{\"out\":{},\"state\":{}}'; done\n");
+  CliResult r = RunSchedtrace("diff --a=model \"--b=exec:/bin/sh " + child +
+                                  "\" --layer=cache --count=1 --plain",
+                              dir_.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output,
+              HasSubstr("trace written to .schedtrace/"
+                        "diff-failures/generated_cache_seed-1.jsonl"));
+  EXPECT_THAT(r.output,
+              HasSubstr("schedtrace: disagreeing traces are kept in "
+                        ".schedtrace/diff-failures/ (git ignores .schedtrace/; "
+                        "--out-dir=DIR keeps them elsewhere)"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ / ".schedtrace" / "diff-failures" /
+                                      "generated_cache_seed-1.jsonl"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "diff-failures"));
+  ASSERT_EQ(RunCommand("cd '" + dir_.string() +
+                       "' && git init -q . && git status --porcelain "
+                       "--untracked-files=all")
+                .output,
+            "?? child.sh\n");
 }
 
 TEST_F(DiffCliTest, DiffOnFiles) {

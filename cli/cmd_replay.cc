@@ -105,6 +105,9 @@ int ReplayOrConformance(const CommandLine& cl) {
   options.properties = !cl.Has("no-properties");
   options.fail_fast = cl.Has("fail-fast");
   options.quiet = cl.Has("quiet");
+  // The main job prints failures, not a line per pass (thousands of them
+  // before the table), unless -v asks; replay keeps them.
+  options.pass_lines = cl.command == "replay" || cl.Has("verbose");
   options.progress = isatty(STDERR_FILENO) != 0;
   options.explain_failures = html;
   options.upstream = *upstream;
@@ -140,7 +143,7 @@ const CommandRegistrar kConformance({
     .order = 10,
     .synopsis = "[--sut=S]... [--report=F]... [--upstream=V] "
                 "[--filter=GLOB]... [--layer=L] [-x] [--last-failed] [--list] "
-                "[-j N] [-q] [PATH...]",
+                "[-j N] [-v] [-q] [PATH...]",
     .summary = "the main job: replay PATH (default golden/) against each "
                "system, print the conformance table (system x version x "
                "layer)",
@@ -160,6 +163,7 @@ const CommandRegistrar kConformance({
               kLastFailedFlag,
               kListFlag,
               kJobsFlag,
+              kVerboseFlag,
               kQuietFlag},
     .run = &ReplayOrConformance,
 });

@@ -321,6 +321,48 @@ TEST_F(ExecTest, AChildDeclaringItsVersionIsJudgedOnThatVersionsTraces) {
                                       "trace is v1.30.12\n"));
 }
 
+// A child that refuses a layer is started once for it, not once per trace:
+// the layer's other traces are skipped with the same message, and the run
+// says how many starts that saved. The same for the version it declares.
+TEST_F(ExecTest, AChildIsNotStartedAgainForWhatItRefused) {
+  const std::string starts = Path("starts.txt");
+  const std::string layers =
+      Write("layers.sh", "echo start >> '" + starts +
+                             "'\nread -r header\necho '{\"ok\":true,\"layers\":"
+                             "[\"queue\"]}'\n");
+  for (const char* name : {"a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl"}) {
+    ThreeSteps(name);
+  }
+  CliResult r = RunSchedtrace("conformance -j1 \"--sut=exec:/bin/sh " + layers +
+                              "\" " + dir_.string());
+  EXPECT_EQ(r.status, 5) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("SKIP 4 traces: exec:/bin/sh " + layers +
+                                  ": does not support the cache layer"));
+  EXPECT_THAT(r.output,
+              HasSubstr(": not started for 3 more traces, skipped as its "
+                        "earlier header reply answered: does not support the "
+                        "cache layer (its header reply lists the layers it "
+                        "does)\n"));
+  EXPECT_EQ(ReadFileBytes(starts), "start\n");
+
+  std::filesystem::remove(starts);
+  const std::string version = Write(
+      "version.sh", "echo start >> '" + starts +
+                        "'\nread -r header\necho '{\"ok\":true,\"upstream\":"
+                        "\"v1.37.2\"}'\n");
+  r = RunSchedtrace("conformance -j1 \"--sut=exec:/bin/sh " + version + "\" " +
+                    dir_.string());
+  EXPECT_EQ(r.status, 5) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("SKIP 4 traces: exec:/bin/sh " + version +
+                                  ": the child implements v1.37.2, the trace "
+                                  "is v1.26.7\n"));
+  EXPECT_THAT(r.output, HasSubstr(": not started for 3 more traces, skipped "
+                                  "as its earlier header reply answered: the "
+                                  "child implements v1.37.2, the trace is "
+                                  "another version\n"));
+  EXPECT_EQ(ReadFileBytes(starts), "start\n");
+}
+
 TEST_F(ExecTest, AChildDeclaringAnUnknownVersionIsAnError) {
   const std::string child =
       Write("child.sh",

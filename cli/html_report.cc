@@ -124,8 +124,9 @@ void AppendSummaryTable(std::string& out, const std::vector<SystemRun>& runs) {
   for (const SystemRun& run : runs) {
     if (run.known_violations.empty()) continue;
     absl::StrAppend(&out, "<h2>Known upstream violations (", Line(run.sut, 200),
-                    ")</h2>\n<p class=\"note\">Reported apart, not "
-                    "failures.</p>\n<table class=\"known\"><thead><tr><th>id"
+                    ")</h2>\n<p class=\"note\">",
+                    Line(KnownViolationsLead(run.sut), 400),
+                    ".</p>\n<table class=\"known\"><thead><tr><th>id"
                     "</th><th>upstream</th><th class=\"num\">steps</th></tr>"
                     "</thead>\n<tbody>\n");
     for (const auto& [id, n] : run.known_violations) {

@@ -18,6 +18,7 @@
 #include "cli/markdown.h"
 #include "cli/report_file.h"
 #include "cli/run_tally.h"
+#include "cli/summary.h"
 #include "nlohmann/json.hpp"
 #include "properties/known_violations.h"
 #include "run/text_sanitize.h"
@@ -263,6 +264,7 @@ std::string MarkdownReport(const std::vector<SystemRun>& runs) {
   for (const SystemRun& run : runs) {
     if (run.known_violations.empty()) continue;
     out << "\n## Known upstream violations (" << MdText(run.sut) << ")\n\n"
+        << MdText(KnownViolationsLead(run.sut)) << ".\n\n"
         << "| id | upstream | steps |\n|---|---|---:|\n";
     for (const auto& [id, n] : run.known_violations) {
       out << "| " << MdText(id) << " | " << MdText(UpstreamOf(id)) << " | " << n
@@ -482,8 +484,7 @@ std::string ConformanceTable(const std::vector<SystemRun>& runs) {
   }
   for (const SystemRun& run : runs) {
     if (run.known_violations.empty()) continue;
-    out << "\nknown upstream violations seen on " << SanitizeLine(run.sut)
-        << " (reported apart, not failures):\n";
+    out << "\n" << KnownViolationsLead(run.sut) << ":\n";
     for (const auto& [id, n] : run.known_violations) {
       out << "  " << SanitizeLine(id) << " (" << SanitizeLine(UpstreamOf(id))
           << "): " << n << " steps\n";

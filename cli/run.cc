@@ -177,7 +177,7 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
       [&](size_t, OneRun& one) {
         if (one.cut_short) return false;
         progress.Clear();
-        PrintTrace(one.trace, options.quiet, out);
+        PrintTrace(one.trace, options.quiet || !options.pass_lines, out);
         out.flush();
         const bool failed = Failed(one.trace);
         progress.Done(failed);
@@ -204,6 +204,8 @@ SystemRun RunSystem(const std::string& sut, const std::vector<TraceFile>& files,
   run.declared_upstreams.assign(declared.begin(), declared.end());
   out << DeclaredUpstreamLine(run);
   out << SkipSummary(run);
+  out << VersionSplitHint(run);
+  out << RefusalsSaved(sut);
   if (int n = run.ComparisonsSkipped(); n > 0) {
     out << sut << ": " << n
         << " state comparisons skipped (parts the system does not report)\n";

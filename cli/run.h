@@ -73,6 +73,7 @@ struct RunOptions {
   int jobs = 1;            // traces in flight at once, each with its system
   bool fail_fast = false;  // stop after the first failure (-x)
   bool quiet = false;      // print failures only, not PASS lines (-q)
+  bool pass_lines = true;  // a PASS line per passing trace (conformance: -v)
   bool progress = false;   // a progress line on stderr (a terminal)
   // Record each failed trace's timeline as it runs (TraceRun::timeline),
   // for the HTML report.

@@ -33,7 +33,8 @@ absl::StatusOr<TraceChoice> ChooseTraces(
     if (absl::Status s = last.Load(); !s.ok()) return s;
     if (last.failed().empty()) {
       choice.note =
-          "--last-failed: no failures recorded, running every selected trace";
+          "--last-failed: no failures recorded, so every selected trace is "
+          "chosen";
     } else {
       selection.only = last.failed();
     }
@@ -48,6 +49,8 @@ absl::StatusOr<TraceChoice> ChooseTraces(
 }
 
 int ListTraces(const TraceChoice& choice, std::ostream& out) {
+  // "--last-failed: no failures recorded, ...": the list is then everything.
+  if (!choice.note.empty()) out << choice.note << "\n";
   for (const TraceFile& t : choice.chosen) {
     out << t.path << "  " << (t.layer ? std::string(LayerName(*t.layer)) : "?")
         << "  " << (t.upstream.empty() ? "?" : t.upstream) << "  "

@@ -49,6 +49,11 @@ inline const FlagSpec kJobsFlag = {
         "traces in flight at once, each with its own system (default: "
         "the number of cores for exec: systems, 1 for model and impl)",
     .short_name = 'j'};
+inline const FlagSpec kVerboseFlag = {
+    .name = "verbose",
+    .help = "also print a PASS line for each trace that passed",
+    .boolean = true,
+    .short_name = 'v'};
 inline const FlagSpec kQuietFlag = {
     .name = "quiet",
     .help = "print only failures and the summary",

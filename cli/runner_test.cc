@@ -160,10 +160,44 @@ TEST_F(RunnerTest, LastFailedRerunsOnlyWhatFailed) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("1 passed, 0 failed"));
 
-  // Nothing failed last time: everything runs, and the run says so.
+  // Nothing failed last time: everything runs, and the run says so; so
+  // does --list, rather than listing everything silently.
   r = RunIn(dir_, "replay --sut=model --last-failed traces");
   EXPECT_THAT(r.output, HasSubstr("no failures recorded"));
   EXPECT_THAT(r.output, HasSubstr("3 passed, 0 failed"));
+  r = RunIn(dir_, "conformance --list --last-failed traces");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--last-failed: no failures recorded, so "
+                                  "every selected trace is chosen\n"));
+  EXPECT_THAT(r.output, HasSubstr("3 of 3 traces selected"));
+
+  // .schedtrace/ ignores itself: git sees nothing to add in a repository
+  // whose own .gitignore does not name it.
+  ASSERT_EQ(RunCommand("cd '" + dir_.string() +
+                       "' && git init -q . && git status --porcelain "
+                       "--untracked-files=all")
+                .output,
+            "?? traces/a1.jsonl\n?? traces/a2.jsonl\n?? traces/a3.jsonl\n");
+}
+
+// The main job prints failures and the table, not a PASS line per trace
+// (a person reads 2,000 of them as noise): those come with -v; replay
+// keeps them.
+TEST_F(RunnerTest, ConformancePrintsPassLinesOnlyWhenVerbose) {
+  Cache("a1", true);
+  Cache("a2", false);
+  CliResult r = RunIn(dir_, "conformance --sut=model traces");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("PASS ")));
+  EXPECT_THAT(r.output, HasSubstr("FAIL traces/a2.jsonl"));
+  EXPECT_THAT(r.output, HasSubstr("1 passed, 1 failed"));
+  for (const char* flag : {"-v", "--verbose"}) {
+    r = RunIn(dir_, absl::StrCat("conformance --sut=model ", flag, " traces"));
+    EXPECT_THAT(r.output, HasSubstr("PASS traces/a1.jsonl\n")) << flag;
+    EXPECT_THAT(r.output, HasSubstr("FAIL traces/a2.jsonl"));
+  }
+  r = RunIn(dir_, "replay --sut=model traces");
+  EXPECT_THAT(r.output, HasSubstr("PASS traces/a1.jsonl\n"));
 }
 
 TEST_F(RunnerTest, ParallelOutputIsTheSerialOutput) {

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "cli/work_dir.h"
 #include "core/upstream_versions.h"
 #include "nlohmann/json.hpp"
 
@@ -144,7 +145,12 @@ void LastFailed::Record(const std::string& path, bool failed) {
 
 absl::Status LastFailed::Save() const {
   std::error_code ec;
-  if (fs::path dir = fs::path(file_).parent_path(); !dir.empty()) {
+  if (file_ == kDefaultPath) {
+    // .schedtrace/, ignoring itself (cli/work_dir.h).
+    if (absl::StatusOr<std::string> dir = EnsureWorkDir(); !dir.ok()) {
+      return dir.status();
+    }
+  } else if (fs::path dir = fs::path(file_).parent_path(); !dir.empty()) {
     fs::create_directories(dir, ec);
   }
   nlohmann::json j = {

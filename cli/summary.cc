@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "run/state_diff.h"
 #include "run/text_sanitize.h"
 
@@ -64,8 +65,7 @@ std::string Kind(const std::string& message) {
       out += first[i];
     }
   }
-  if (out.size() > 120) out = out.substr(0, 117) + "...";
-  return out;
+  return ShortenAtWord(out, 120);
 }
 
 std::string NameOf(const TraceRun& t) {
@@ -73,6 +73,69 @@ std::string NameOf(const TraceRun& t) {
 }
 
 }  // namespace
+
+std::string ShortenAtWord(const std::string& text, size_t max) {
+  if (text.size() <= max || max < 4) return text;
+  // The last blank before the cut, so that no word is split; a first word
+  // longer than the cut (a path, say) is kept whole.
+  size_t cut = text.rfind(' ', max - 3);
+  if (cut == std::string::npos || cut == 0) {
+    cut = text.find(' ');
+    if (cut == std::string::npos) return text;
+  }
+  while (cut > 0 && (text[cut - 1] == ' ' || text[cut - 1] == ',' ||
+                     text[cut - 1] == ':' || text[cut - 1] == '(')) {
+    --cut;
+  }
+  return text.substr(0, cut) + "...";
+}
+
+std::string KnownViolationsLead(std::string_view sut) {
+  return absl::StrCat(
+      "known upstream violations: at these steps ", SanitizeLine(sut),
+      " does what upstream's own code does, and upstream breaks an invariant "
+      "there. Matching upstream is what these count; they are not failures");
+}
+
+std::string VersionSplitHint(const SystemRun& run) {
+  // Children only (exec:, upstream:); model and impl run every version.
+  if (run.sut.rfind("exec:", 0) != 0 || !run.declared_upstreams.empty() ||
+      run.upstream_override) {
+    return "";
+  }
+  std::map<std::string, std::pair<int, int>> by_version;  // failed, ran
+  for (const TraceRun& t : run.traces) {
+    if (t.upstream.empty() || t.result.verdict == Verdict::kSkipped) continue;
+    auto& [failed, ran] = by_version[t.upstream];
+    ++ran;
+    failed += t.result.verdict == Verdict::kFailed ||
+              t.result.verdict == Verdict::kError;
+  }
+  int failing_versions = 0;
+  std::string best;  // the version it fails least, as the example
+  double best_share = 2;
+  std::vector<std::string> parts;
+  for (const auto& [version, counts] : by_version) {
+    const auto& [failed, ran] = counts;
+    failing_versions += failed > 0;
+    parts.push_back(absl::StrCat(version, " ", failed, " of ", ran));
+    const double share = static_cast<double>(failed) / ran;
+    if (share < best_share) {
+      best_share = share;
+      best = version;
+    }
+  }
+  if (by_version.size() < 2 || failing_versions == 0) return "";
+  return absl::StrCat(
+      SanitizeLine(run.sut),
+      " failed traces of these upstream versions: ", absl::StrJoin(parts, ", "),
+      ".\n  It declares no version, so it is judged on the traces of every "
+      "one. If it implements one, its header reply says which ({\"ok\": "
+      "true, \"upstream\": \"",
+      best,
+      "\"}) and it is judged on that version's traces only "
+      "(docs/ADAPTERS.md, \"Versions\").\n");
+}
 
 std::string SkipReason(const TraceRun& trace, std::string_view sut) {
   std::string why = WithoutStepPrefix(trace);

@@ -16,6 +16,24 @@
 
 namespace schedtrace::cli {
 
+// `text` cut to at most `max` characters at a blank, ending "...": never
+// in the middle of a word (a first word longer than `max` is kept whole).
+std::string ShortenAtWord(const std::string& text, size_t max);
+
+// The sentence every report puts before a system's known upstream
+// violations (properties/known_violations.h): what the count means — the
+// system matched upstream's own behaviour where upstream breaks an
+// invariant — so that it never reads as an accusation.
+std::string KnownViolationsLead(std::string_view sut);
+
+// For a child that declared no upstream version in its header replies and
+// failed traces of some of the several versions it ran: how its failures
+// split by version (`v1.25.12 120 of 277, v1.26.7 3 of 281`) and that
+// declaring the one it implements (`{"ok": true, "upstream": V}`) limits it
+// to that version's traces. "" otherwise (model, impl, upstream:, a child
+// that declared its version, a run with --upstream, no failure).
+std::string VersionSplitHint(const SystemRun& run);
+
 // Why a skipped trace was skipped, without what is particular to the trace
 // (its path, line and step), so that equal reasons group. A reason that
 // opens with the system's name `sut` keeps that name as it is (its digits

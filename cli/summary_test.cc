@@ -31,6 +31,72 @@ TraceRun Diverged(const std::string& path, const std::string& op,
   return t;
 }
 
+TEST(SummaryTest, ShortensAtAWordNeverInsideOne) {
+  EXPECT_EQ(ShortenAtWord("short enough", 20), "short enough");
+  EXPECT_EQ(ShortenAtWord("the quick brown fox jumps over", 16),
+            "the quick...");
+  EXPECT_EQ(ShortenAtWord("a: list, of (words) here", 14), "a: list, of...");
+  // No dangling separator before the dots.
+  EXPECT_EQ(ShortenAtWord("a: list, of (words) here", 12), "a: list...");
+  // One word longer than the cut is kept whole rather than split.
+  EXPECT_EQ(ShortenAtWord("golden/upstream-v1.37.2/cache/x.jsonl", 10),
+            "golden/upstream-v1.37.2/cache/x.jsonl");
+  EXPECT_EQ(ShortenAtWord("golden/upstream-v1.37.2/cache/x.jsonl fails", 10),
+            "golden/upstream-v1.37.2/cache/x.jsonl...");
+}
+
+TEST(SummaryTest, LongSkipReasonsAreCutBetweenWords) {
+  SystemRun run;
+  run.sut = "exec:x";
+  std::string message = "exec:x: refused the header:";
+  for (int i = 0; i < 30; ++i) message += " because";
+  run.traces = {Skipped("g/a.jsonl", message)};
+  const std::string summary = SkipSummary(run);
+  EXPECT_THAT(summary, HasSubstr(" because...\n")) << summary;
+  EXPECT_LE(summary.size(),
+            std::string("SKIP 1 trace: exec:x: ").size() + 120 + 1);
+}
+
+TraceRun OfVersion(const std::string& version, Verdict verdict) {
+  TraceRun t;
+  t.result.path = "g/" + version + ".jsonl";
+  t.result.verdict = verdict;
+  t.upstream = version;
+  return t;
+}
+
+// A child that declares no version and fails traces of several: told how
+// its failures split and that declaring one limits it to that version.
+TEST(SummaryTest, AChildDeclaringNoVersionIsToldHowItsFailuresSplit) {
+  SystemRun run;
+  run.sut = "exec:./adapter";
+  run.traces = {OfVersion("v1.25.12", Verdict::kFailed),
+                OfVersion("v1.25.12", Verdict::kPassed),
+                OfVersion("v1.26.7", Verdict::kPassed),
+                OfVersion("v1.26.7", Verdict::kPassed),
+                OfVersion("v1.30.12", Verdict::kError),
+                OfVersion("v1.30.12", Verdict::kSkipped)};
+  EXPECT_EQ(VersionSplitHint(run),
+            "exec:./adapter failed traces of these upstream versions: "
+            "v1.25.12 1 of 2, v1.26.7 0 of 2, v1.30.12 1 of 1.\n  It declares "
+            "no version, so it is judged on the traces of every one. If it "
+            "implements one, its header reply says which ({\"ok\": true, "
+            "\"upstream\": \"v1.26.7\"}) and it is judged on that version's "
+            "traces only (docs/ADAPTERS.md, \"Versions\").\n");
+  // Not for a child that declared one, nor for model and impl, nor when
+  // nothing failed or one version ran.
+  SystemRun declared = run;
+  declared.declared_upstreams = {"v1.26.7"};
+  EXPECT_EQ(VersionSplitHint(declared), "");
+  SystemRun model = run;
+  model.sut = "model";
+  EXPECT_EQ(VersionSplitHint(model), "");
+  SystemRun passing = run;
+  passing.traces = {OfVersion("v1.25.12", Verdict::kPassed),
+                    OfVersion("v1.26.7", Verdict::kPassed)};
+  EXPECT_EQ(VersionSplitHint(passing), "");
+}
+
 TEST(SummaryTest, SkipsGroupByReasonWithoutTheirStepPrefix) {
   SystemRun run;
   run.sut = "exec:x";

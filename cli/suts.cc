@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <regex>
 
 #include "absl/strings/numbers.h"
@@ -12,12 +14,32 @@
 #include "model/switched_system.h"
 #include "model/system.h"
 #include "run/child_process.h"
+#include "run/text_sanitize.h"
 
 namespace schedtrace::cli {
 namespace {
 
 ChildOptions& ExecOptions() {
   static ChildOptions options;
+  return options;
+}
+
+// The header refusals of the system named `name` in this process's run
+// (run/header_refusals.h), one per name, made on first use.
+std::shared_ptr<HeaderRefusals> RefusalsOf(const std::string& name) {
+  static std::mutex mu;
+  static auto* by_name =
+      new std::map<std::string, std::shared_ptr<HeaderRefusals>>();
+  std::lock_guard<std::mutex> lock(mu);
+  std::shared_ptr<HeaderRefusals>& r = (*by_name)[name];
+  if (r == nullptr) r = std::make_shared<HeaderRefusals>();
+  return r;
+}
+
+// The child options of the system named `name`.
+ChildOptions OptionsFor(const std::string& name) {
+  ChildOptions options = ExecOptions();
+  options.refusals = RefusalsOf(name);
   return options;
 }
 
@@ -52,7 +74,8 @@ absl::StatusOr<std::unique_ptr<System>> MakeUpstream(
         " is not built (build it from the source tree: upstream/build ",
         version, "; or set SCHEDTRACE_UPSTREAM_DIR to where it is)"));
   }
-  return std::make_unique<ChildProcess>(ShellQuoted(binary), ExecOptions());
+  return std::make_unique<ChildProcess>(ShellQuoted(binary),
+                                        OptionsFor("upstream:" + version));
 }
 
 }  // namespace
@@ -81,7 +104,7 @@ absl::StatusOr<std::unique_ptr<System>> MakeSystem(const std::string& name) {
       return absl::InvalidArgumentError(
           "--sut=exec:CMD needs a command after \"exec:\"");
     }
-    return std::make_unique<ChildProcess>(std::move(command), ExecOptions());
+    return std::make_unique<ChildProcess>(std::move(command), OptionsFor(name));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown system \"", name,
@@ -99,6 +122,24 @@ absl::Status ApplySutFlags(const CommandLine& cl) {
   }
   ExecOptions().timeout_ms = timeout;
   return absl::OkStatus();
+}
+
+std::string RefusalsSaved(const std::string& sut) {
+  if (sut.rfind("exec:", 0) != 0 && sut.rfind("upstream:", 0) != 0) return "";
+  std::string out;
+  for (auto [reason, n] : RefusalsOf(sut)->TakeSaved()) {
+    // The reason without its "exec:CMD: " (the line opens with the name).
+    if (reason.rfind("exec:", 0) == 0) {
+      if (size_t p = reason.find(": "); p != std::string::npos) {
+        reason.erase(0, p + 2);
+      }
+    }
+    absl::StrAppend(&out, SanitizeLine(sut), ": not started for ", n, " more ",
+                    n == 1 ? "trace" : "traces",
+                    ", skipped as its earlier header reply answered: ",
+                    SanitizeLine(reason), "\n");
+  }
+  return out;
 }
 
 ReportsState ReportsOf(System& system) {

@@ -52,6 +52,14 @@ inline constexpr int kDefaultTimeoutMs = 10000;
 // (for UsageError) when a value is malformed.
 absl::Status ApplySutFlags(const CommandLine& cl);
 
+// For an exec: or upstream: system: one line per layer or version its
+// header replies refused, counting the traces skipped since the last call
+// without starting the child again (run/header_refusals.h): `exec:./x: not
+// started for 275 more traces, skipped as its earlier header reply
+// answered: does not support the cache layer ...`. "" for the others and
+// when nothing was saved.
+std::string RefusalsSaved(const std::string& sut);
+
 // The state `system` reports, once configured: what an exec: child declared
 // in its header reply; null (everything) for the others.
 ReportsState ReportsOf(System& system);

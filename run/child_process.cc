@@ -518,6 +518,11 @@ absl::Status ChildProcess::PollOnce(const std::string& pending, size_t* written,
   return absl::OkStatus();
 }
 
+absl::Status ChildProcess::RefuseLayer(const std::string& message) {
+  if (options_.refusals) options_.refusals->RefusedLayer(layer_, message);
+  return absl::UnimplementedError(message);
+}
+
 absl::Status ChildProcess::Configure(const TraceHeader& header) {
   state_ = State{};
   out_as_sent_.reset();
@@ -525,6 +530,15 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
   state_as_sent_.reset();
   capabilities_ = Capabilities{};
   layer_ = header.layer;
+  const std::string trace_version(EffectiveUpstream(header.upstream));
+  // A layer or version an earlier child of this command refused: skipped
+  // with its message, no child started.
+  if (options_.refusals) {
+    if (std::optional<std::string> skip =
+            options_.refusals->Settled(header.layer, trace_version)) {
+      return absl::UnimplementedError(*skip);
+    }
+  }
   if (absl::Status s = Start(); !s.ok()) return s;
   absl::StatusOr<std::string> reply =
       Exchange(EncodeHeader(header), "the header");
@@ -544,12 +558,18 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
   capabilities_ = *std::move(caps);
   // A child that says which version it implements is judged against that
   // version's traces only, whether or not it accepted this header.
-  if (const std::string trace_version(EffectiveUpstream(header.upstream));
-      capabilities_.upstream && *capabilities_.upstream != trace_version) {
-    Stop();
-    return absl::UnimplementedError(absl::StrCat(
-        "exec:", command_, ": the child implements ", *capabilities_.upstream,
-        ", the trace is ", trace_version));
+  if (capabilities_.upstream) {
+    const std::string prefix =
+        absl::StrCat("exec:", command_, ": the child implements ",
+                     *capabilities_.upstream, ", the trace is ");
+    if (options_.refusals) {
+      options_.refusals->DeclaredVersion(header.layer, *capabilities_.upstream,
+                                         prefix);
+    }
+    if (*capabilities_.upstream != trace_version) {
+      Stop();
+      return absl::UnimplementedError(absl::StrCat(prefix, trace_version));
+    }
   }
   const std::string layer(LayerName(header.layer));
   if (!j["ok"].get<bool>()) {
@@ -558,16 +578,16 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
                             : "(no error message)";
     if (!capabilities_.SupportsLayer(header.layer)) {
       Stop();
-      return absl::UnimplementedError(absl::StrCat("exec:", command_,
-                                                   ": does not support the ",
-                                                   layer, " layer: ", error));
+      return RefuseLayer(absl::StrCat("exec:", command_,
+                                      ": does not support the ", layer,
+                                      " layer: ", error));
     }
     return Fail(absl::StatusCode::kFailedPrecondition,
                 absl::StrCat("refused the header: ", error));
   }
   if (!capabilities_.SupportsLayer(header.layer)) {
     Stop();
-    return absl::UnimplementedError(
+    return RefuseLayer(
         absl::StrCat("exec:", command_, ": does not support the ", layer,
                      " layer (its header reply lists the layers it does)"));
   }

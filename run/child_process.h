@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,6 +37,7 @@
 #include "core/state.h"
 #include "core/system.h"
 #include "core/trace.h"
+#include "run/header_refusals.h"
 
 namespace schedtrace {
 
@@ -70,6 +72,9 @@ struct ChildOptions {
   int timeout_ms = 10000;            // per request (header or step)
   size_t max_line_bytes = 64 << 20;  // a longer reply line is an error
   int stderr_lines = 20;             // how many are kept and reported
+  // Shared by the children of one command in a run: a layer or version a
+  // header reply refused is not asked again (run/header_refusals.h).
+  std::shared_ptr<HeaderRefusals> refusals;
 };
 
 class ChildProcess : public System {
@@ -117,6 +122,9 @@ class ChildProcess : public System {
 
  private:
   absl::Status Start();
+  // The skip of a header whose layer the child refused, remembered in
+  // options_.refusals.
+  absl::Status RefuseLayer(const std::string& message);
   // Writes `line` + '\n' and reads one reply line, within the timeout.
   absl::StatusOr<std::string> Exchange(const std::string& line,
                                        const std::string& what);

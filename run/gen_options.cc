@@ -28,6 +28,43 @@ GenOptions CountRunOptions(GenOptions options, const PinnedGenFlags& pinned) {
   return options;
 }
 
+std::string_view TraceModeName(TraceMode mode) {
+  switch (mode) {
+    case TraceMode::kPlain:
+      return "plain";
+    case TraceMode::kPerturbed:
+      return "perturbed";
+    case TraceMode::kHostile:
+      return "hostile";
+  }
+  return "plain";
+}
+
+TraceMode MixedTraceMode(uint64_t seed) {
+  switch (seed % 3) {
+    case 1:
+      return TraceMode::kPlain;
+    case 2:
+      return TraceMode::kPerturbed;
+    default:
+      return TraceMode::kHostile;
+  }
+}
+
+GenOptions WithTraceMode(GenOptions options, TraceMode mode) {
+  switch (mode) {
+    case TraceMode::kPlain:
+      break;
+    case TraceMode::kPerturbed:
+      options.perturb = Perturbations::All(kMixedPerturbation);
+      break;
+    case TraceMode::kHostile:
+      options.hostile = true;
+      break;
+  }
+  return options;
+}
+
 namespace {
 
 constexpr int kMaxPods = 100000;

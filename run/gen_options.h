@@ -199,6 +199,31 @@ struct PinnedGenFlags {
 };
 GenOptions CountRunOptions(GenOptions options, const PinnedGenFlags& pinned);
 
+// The three kinds of generated trace. `schedtrace diff --count` mixes them
+// unless a flag chooses one (--plain, --perturb=..., --hostile): plain
+// traces alone miss what only an informer's perturbations show (a cache
+// keyed by pod name instead of uid passes hundreds of them), hostile ones
+// alone miss what valid input reaches.
+enum class TraceMode { kPlain, kPerturbed, kHostile };
+
+// "plain", "perturbed" or "hostile".
+std::string_view TraceModeName(TraceMode mode);
+
+// The mix: seed % 3 == 1 plain, 2 perturbed, 0 hostile, so that any run of
+// three consecutive seeds holds one of each, and seed 1, a run's default
+// first, is plain.
+TraceMode MixedTraceMode(uint64_t seed);
+
+// Every perturbation's probability in the mix's perturbed traces: the rate
+// at which `diff --perturb=all:P` caught the uid-keyed cache above most
+// often.
+inline constexpr double kMixedPerturbation = 0.2;
+
+// `options` for a trace of `mode`: kPerturbed sets every perturbation to
+// kMixedPerturbation, kHostile turns the hostile mode on, kPlain leaves
+// `options` as they are.
+GenOptions WithTraceMode(GenOptions options, TraceMode mode);
+
 }  // namespace schedtrace
 
 #endif  // SCHEDTRACE_RUN_GEN_OPTIONS_H_

@@ -52,7 +52,7 @@ fi
 dpkg-deb -x "$deb" "$tmp/root"
 mkdir "$tmp/cwd"
 status=0
-(cd "$tmp/cwd" && env -u SCHEDTRACE_GOLDEN "$tmp/root/usr/bin/schedtrace" conformance) \
+(cd "$tmp/cwd" && env -u SCHEDTRACE_GOLDEN "$tmp/root/usr/bin/schedtrace" conformance -v) \
   >"$tmp/conformance.out" 2>&1 || status=$?
 [ "$status" -eq 0 ] || { tail -20 "$tmp/conformance.out"; fail "packaged schedtrace conformance: exit $status"; }
 runs="$(grep -c "^PASS $tmp/root/usr/share/schedtrace/golden/" "$tmp/conformance.out" || true)"

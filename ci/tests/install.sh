@@ -34,12 +34,12 @@ upstream="$(find "$golden/upstream-v1.26.7" -name '*.jsonl' | wc -l)"
 mkdir "$tmp/cwd"
 cd "$tmp/cwd"
 status=0
-env -u SCHEDTRACE_GOLDEN "$prefix/bin/schedtrace" conformance >"$tmp/out" 2>&1 ||
+env -u SCHEDTRACE_GOLDEN "$prefix/bin/schedtrace" conformance -v >"$tmp/out" 2>&1 ||
   status=$?
 show() { echo "--- schedtrace conformance (exit $status), last lines:"; tail -30 "$tmp/out"; }
 [ "$status" -eq 0 ] || { show; fail "exit status $status, want 0"; }
 
-# Two systems (model, impl), one PASS line per trace each, every one under
+# Two systems (model, impl), one PASS line per trace each (-v), every one under
 # the installed corpus; a layer a system does not judge yet in a version
 # (from v1.35 the layers come one by one) is skipped, as the summary counts.
 passes="$(grep -c '^PASS ' "$tmp/out" || true)"
