@@ -1,13 +1,15 @@
 // schedtrace mutants: the planted bugs of the self-test (impl/mutants.h,
-// mutants/patches/, docs/MUTANTS.md). In the mutants build
-// (`schedtrace_mutants`, linked with the mutant copy of impl) one of them is
-// active when SCHEDTRACE_MUTANT=<name> is set, for every command:
+// mutants/patches/, docs/MUTANTS.md), one a line: name, the system it is
+// planted in (impl or model), where, upstream reference, failure mode. In
+// the mutants build (`schedtrace_mutants`, linked with the mutant copies of
+// impl and the model) one of them is active when SCHEDTRACE_MUTANT=<name> is
+// set, for every command:
 //
 //   export SCHEDTRACE_MUTANT=backoff-off-by-one
 //   build/schedtrace_mutants replay --sut=impl golden/
 //
-// In the normal build the table is listed, but impl has no planted bug to
-// activate.
+// In the normal build the table is listed, but neither impl nor the model
+// has a planted bug to activate.
 #include <iostream>
 
 #include "cli/command.h"
@@ -33,9 +35,9 @@ int Mutants(const CommandLine& cl) {
               << " (SCHEDTRACE_MUTANT)\n";
   }
   for (const impl::MutantInfo& m : impl::AllMutants()) {
-    std::cout << m.name << "\t" << m.where << "\t"
-              << (m.upstream.empty() ? "-" : m.upstream) << "\t"
-              << m.description << "\n";
+    std::cout << m.name << "\t" << impl::PlantedInName(m.planted_in) << "\t"
+              << m.where << "\t" << (m.upstream.empty() ? "-" : m.upstream)
+              << "\t" << m.description << "\n";
   }
   return 0;
 }

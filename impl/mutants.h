@@ -3,10 +3,13 @@
 //
 // Each Mutant is one real failure mode of a scheduler core — a pod left in two
 // queues, an off-by-one in backoff, a lost move request, a cache accounting
-// leak — or the old behaviour of an upstream bug fixed before v1.26.7. The
-// bugs themselves are not in impl's code: mutants/patches/FILE.patch plants
-// them in a copy of impl/FILE, which only the mutants build compiles (CMake
-// -DSCHEDTRACE_MUTANTS=ON: library schedtrace_impl_mutants, CLI
+// leak — or the old behaviour of an upstream bug fixed before v1.26.7. Most
+// are planted in impl; a few in the model (MutantInfo::planted_in), which the
+// harness must hold to the same standard. The bugs themselves are not in
+// either's code: mutants/patches/FILE.patch plants them in a copy of
+// impl/FILE, mutants/patches/model/FILE.patch in a copy of model/FILE, which
+// only the mutants build compiles (CMake -DSCHEDTRACE_MUTANTS=ON: libraries
+// schedtrace_impl_mutants and schedtrace_model_mutants, CLI
 // schedtrace_mutants, test mutants_test, and the fuzz targets of a fuzz build
 // with mutants). The copies ask mutants/planted.h whether a mutant is the
 // active one.
@@ -127,15 +130,26 @@ enum class Mutant {
   // Liveness: lost wake-ups (impl/queueing_hints.cc), for property 11.
   kHintSkipsTaintRemoval,
   kFitDropsNodeRegistration,
+  // The same two, planted in the model (model/queueing_hints.cc).
+  kModelHintSkipsTaintRemoval,
+  kModelFitDropsNodeRegistration,
   kCount,  // not a mutant: the number of enumerators
 };
+
+// The system a mutant is planted in: the one its copy library replaces
+// (schedtrace_impl_mutants or schedtrace_model_mutants), which the self-test
+// replays traces on.
+enum class PlantedIn { kImpl, kModel };
+
+// "impl" or "model".
+std::string_view PlantedInName(PlantedIn system);
 
 // One row of the table (mutants.cc).
 struct MutantInfo {
   Mutant mutant;
   std::string_view name;         // kebab-case, the SCHEDTRACE_MUTANT value
-  std::string_view where;        // impl function the bug is planted in
-                                 // (by mutants/patches/)
+  std::string_view where;        // function the bug is planted in (by
+                                 // mutants/patches/)
   std::string_view description;  // the failure mode, one line
   std::string_view caught_by;    // what is expected to catch it
   std::string_view upstream;     // upstream issue/PR whose old behaviour it
@@ -143,6 +157,7 @@ struct MutantInfo {
   // File-name prefixes (comma-separated) of its regression traces under
   // golden/regression/ ("" for none).
   std::string_view regression;
+  PlantedIn planted_in = PlantedIn::kImpl;
 };
 
 // Every mutant, kNone excluded, in enum order.

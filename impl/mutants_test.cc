@@ -37,5 +37,12 @@ TEST(MutantsTest, ByNameRoundTrips) {
   EXPECT_EQ(Info(Mutant::kNone).name, "none");
 }
 
+TEST(MutantsTest, PlantedInNamesTheSystem) {
+  EXPECT_EQ(PlantedInName(Info(Mutant::kTwoQueuesOnUpdate).planted_in), "impl");
+  EXPECT_EQ(PlantedInName(Info(Mutant::kModelHintSkipsTaintRemoval).planted_in),
+            "model");
+  EXPECT_EQ(Info(Mutant::kNone).planted_in, PlantedIn::kImpl);
+}
+
 }  // namespace
 }  // namespace schedtrace::impl

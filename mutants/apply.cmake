@@ -1,11 +1,13 @@
-# Plants the mutants of one impl file (docs/MUTANTS.md): writes OUTPUT, the
-# mutant copy of SOURCE_DIR/impl/FILE, by applying
-# SOURCE_DIR/mutants/patches/FILE.patch with PATCH_PROGRAM (GNU patch). The
-# build (CMakeLists.txt, SCHEDTRACE_MUTANTS) runs it whenever impl/FILE or
-# its patch changes:
+# Plants the mutants of one impl or model file (docs/MUTANTS.md): writes
+# OUTPUT, the mutant copy of SOURCE_DIR/SYSTEM/FILE, by applying its patch
+# with PATCH_PROGRAM (GNU patch): mutants/patches/FILE.patch for impl/FILE,
+# mutants/patches/model/FILE.patch for model/FILE. SYSTEM is impl (the
+# default) or model. The build (CMakeLists.txt, SCHEDTRACE_MUTANTS) runs it
+# whenever the file or its patch changes:
 #
-#   cmake -DPATCH_PROGRAM=/usr/bin/patch -DSOURCE_DIR=. -DFILE=queue.cc
-#         -DOUTPUT=build/mutants/impl/queue.cc -P mutants/apply.cmake
+#   cmake -DPATCH_PROGRAM=/usr/bin/patch -DSOURCE_DIR=. -DSYSTEM=impl
+#         -DFILE=queue.cc -DOUTPUT=build/mutants/impl/queue.cc
+#         -P mutants/apply.cmake
 #
 # The context must match exactly (--fuzz=0): a hunk whose lines moved still
 # applies, one whose lines changed fails the build with the patch and hunk
@@ -17,8 +19,18 @@ foreach(_var PATCH_PROGRAM SOURCE_DIR FILE OUTPUT)
   endif()
 endforeach()
 
-set(_source "${SOURCE_DIR}/impl/${FILE}")
-set(_patch "${SOURCE_DIR}/mutants/patches/${FILE}.patch")
+if(NOT DEFINED SYSTEM)
+  set(SYSTEM impl)
+endif()
+if(SYSTEM STREQUAL "impl")
+  set(_patch_rel "mutants/patches/${FILE}.patch")
+elseif(SYSTEM STREQUAL "model")
+  set(_patch_rel "mutants/patches/model/${FILE}.patch")
+else()
+  message(FATAL_ERROR "mutants/apply.cmake: -DSYSTEM=${SYSTEM}: impl or model")
+endif()
+set(_source "${SOURCE_DIR}/${SYSTEM}/${FILE}")
+set(_patch "${SOURCE_DIR}/${_patch_rel}")
 set(_tmp "${OUTPUT}.tmp")
 get_filename_component(_dir "${OUTPUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${_dir}")
@@ -48,12 +60,12 @@ if(NOT _rc EQUAL 0)
     set(_hunks "${_out}")
   endif()
   message(FATAL_ERROR
-    "mutants/patches/${FILE}.patch no longer applies to impl/${FILE}:\n"
+    "${_patch_rel} no longer applies to ${SYSTEM}/${FILE}:\n"
     "${_hunks}"
-    "impl/${FILE} changed where a mutant is planted. Re-plant it:\n"
+    "${SYSTEM}/${FILE} changed where a mutant is planted. Re-plant it:\n"
     "  bash mutants/refresh checkout   # patched copies, .rej for the rest\n"
-    "  (edit build/mutants-edit/impl/${FILE} until it is impl's file with "
-    "the mutant's branches again)\n"
+    "  (edit build/mutants-edit/${SYSTEM}/${FILE} until it is ${SYSTEM}'s "
+    "file with the mutant's branches again)\n"
     "  bash mutants/refresh            # rewrites mutants/patches/\n"
     "(docs/MUTANTS.md, \"Keeping the patches working\")")
 endif()

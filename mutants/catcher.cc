@@ -34,7 +34,32 @@ bool ImplHasLayer(Layer layer) {
   return !absl::IsUnimplemented(sut->Configure(header));
 }
 
+// Switches the active mutant off for its lifetime: the recordings of the
+// generated net come from the model as it is, whichever mutant (maybe one
+// planted in the model) is being judged when they are first needed.
+class NoMutantWhile {
+ public:
+  NoMutantWhile() : saved_(impl::ActiveMutant()) {
+    impl::SetActiveMutant(impl::Mutant::kNone);
+  }
+  ~NoMutantWhile() { impl::SetActiveMutant(saved_); }
+  NoMutantWhile(const NoMutantWhile&) = delete;
+  NoMutantWhile& operator=(const NoMutantWhile&) = delete;
+
+ private:
+  impl::Mutant saved_;
+};
+
 }  // namespace
+
+std::unique_ptr<System> NewSystemOf(impl::PlantedIn system) {
+  if (system == impl::PlantedIn::kModel) return model::NewSystem();
+  return impl::NewSystem();
+}
+
+impl::PlantedIn ActiveMutantSystem() {
+  return impl::Info(impl::ActiveMutant()).planted_in;
+}
 
 MutantCatcher::MutantCatcher(CatcherOptions options)
     : options_(std::move(options)) {}
@@ -59,6 +84,7 @@ absl::Status MutantCatcher::Load() {
 absl::Status MutantCatcher::LoadGenerated() {
   if (generated_loaded_) return absl::OkStatus();
   generated_loaded_ = true;
+  NoMutantWhile recording;
   // Valid traces of every layer impl implements, every other one with the
   // informer perturbations (resyncs, races, tombstones, re-creations), then
   // hostile ones (duplicate adds, unknown deletes, ...), which are compared
@@ -104,10 +130,10 @@ absl::Status MutantCatcher::LoadGenerated() {
   return absl::OkStatus();
 }
 
-std::string MutantCatcher::RunOne(const Trace& trace, bool properties,
-                                  bool& skipped) {
+std::string MutantCatcher::RunOne(impl::PlantedIn system, const Trace& trace,
+                                  bool properties, bool& skipped) {
   skipped = false;
-  std::unique_ptr<System> sut = impl::NewSystem();
+  std::unique_ptr<System> sut = NewSystemOf(system);
   ReplayOptions options;
   if (properties) {
     options.check = properties::AsStepCheck(trace.header, nullptr);
@@ -131,11 +157,12 @@ std::string MutantCatcher::RunOne(const Trace& trace, bool properties,
   return absl::StrCat(verdict, " ", where, ": ", r.message);
 }
 
-void MutantCatcher::RunAll(const std::vector<Loaded>& traces, const char* net,
+void MutantCatcher::RunAll(impl::PlantedIn system,
+                           const std::vector<Loaded>& traces, const char* net,
                            bool stop_at_first, CatchResult& result) {
   for (const auto& [trace, hostile] : traces) {
     bool skipped = false;
-    std::string failure = RunOne(trace, !hostile, skipped);
+    std::string failure = RunOne(system, trace, !hostile, skipped);
     ++result.traces_run;
     result.traces_skipped += skipped;
     if (failure.empty()) continue;
@@ -150,14 +177,18 @@ void MutantCatcher::RunAll(const std::vector<Loaded>& traces, const char* net,
 }
 
 CatchResult MutantCatcher::Catch(bool stop_at_first) {
+  return CatchOn(ActiveMutantSystem(), stop_at_first);
+}
+
+CatchResult MutantCatcher::CatchOn(impl::PlantedIn system, bool stop_at_first) {
   CatchResult result;
-  RunAll(golden_, "golden", stop_at_first, result);
+  RunAll(system, golden_, "golden", stop_at_first, result);
   if (result.caught && stop_at_first) return result;
   if (absl::Status s = LoadGenerated(); !s.ok()) {
     result.failures.push_back("generating traces: " + s.ToString());
     return result;
   }
-  RunAll(generated_, "generated", stop_at_first, result);
+  RunAll(system, generated_, "generated", stop_at_first, result);
   return result;
 }
 
@@ -176,7 +207,8 @@ CatchResult MutantCatcher::CatchWithRegression(
     }
   }
   CatchResult result;
-  RunAll(chosen, "regression", /*stop_at_first=*/true, result);
+  RunAll(ActiveMutantSystem(), chosen, "regression", /*stop_at_first=*/true,
+         result);
   return result;
 }
 

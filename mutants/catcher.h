@@ -1,19 +1,23 @@
 // MutantCatcher: finds out whether, and by what, the harness catches the
-// mutant that is active in the mutant copy of impl (impl/mutants.h, the
-// planted bugs of mutants/patches/, a SCHEDTRACE_MUTANTS build).
+// mutant that is active (impl/mutants.h, the planted bugs of
+// mutants/patches/, a SCHEDTRACE_MUTANTS build) in the system it is planted
+// in: the mutant copy of impl, or of the model (MutantInfo::planted_in).
 //
 // Two nets, tried in order, each stopping at its first failing trace:
 //  1. the golden corpus (every layer; golden/regression first), replayed on
-//     impl::NewSystem() with the properties checker (unknown property
-//     violations fail a trace, known upstream ones do not);
-//  2. generated traces recorded from the model (run/generator.h, every
-//     layer impl implements, fixed seeds): valid ones, half of them with
-//     informer perturbations, replayed on impl with the same checker; then
-//     hostile ones (sequences the apiserver never sends), on which impl must
-//     still agree with the model (properties not required); then a few
-//     valid ones with large pools (LargePoolOptions), with the checker.
+//     that system (impl::NewSystem() or model::NewSystem()) with the
+//     properties checker (unknown property violations fail a trace, known
+//     upstream ones do not);
+//  2. generated traces recorded from the model with no mutant active
+//     (run/generator.h, every layer impl implements, fixed seeds): valid
+//     ones, half of them with informer perturbations, replayed on that
+//     system with the same checker; then hostile ones (sequences the
+//     apiserver never sends), on which it must still agree with the
+//     recording (properties not required); then a few valid ones with large
+//     pools (LargePoolOptions), with the checker.
 // Traces are read and generated once per catcher (generated ones only when
-// first needed) and reused for every mutant, so checking N mutants costs N
+// first needed, always with the active mutant switched off for the
+// recording) and reused for every mutant, so checking N mutants costs N
 // replays, not N recordings.
 //
 //   MutantCatcher catcher({.golden_dir = "golden"});
@@ -25,14 +29,23 @@
 #ifndef SCHEDTRACE_MUTANTS_CATCHER_H_
 #define SCHEDTRACE_MUTANTS_CATCHER_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/system.h"
 #include "core/trace.h"
+#include "impl/mutants.h"
 #include "run/replay.h"
 
 namespace schedtrace::mutants {
+
+// A fresh system of the kind `system` names: impl::NewSystem() or
+// model::NewSystem() (in the mutants build, the mutant copies).
+std::unique_ptr<System> NewSystemOf(impl::PlantedIn system);
+// The system the active mutant is planted in (impl when none is active).
+impl::PlantedIn ActiveMutantSystem();
 
 struct CatcherOptions {
   std::string golden_dir;  // the golden/ directory
@@ -61,13 +74,17 @@ class MutantCatcher {
 
   // Reads the golden corpus. Call once.
   absl::Status Load();
-  // Records the generated traces from the model (once; Catch calls it the
-  // first time the golden corpus misses a mutant).
+  // Records the generated traces from the model with no mutant active (once;
+  // Catch calls it the first time the golden corpus misses a mutant).
   absl::Status LoadGenerated();
 
-  // Runs the nets with whatever mutant is active. `stop_at_first` false runs
-  // every trace (the no-mutant baseline, which must find nothing).
+  // Runs the nets with whatever mutant is active, on the system it is
+  // planted in. `stop_at_first` false runs every trace (the no-mutant
+  // baseline, which must find nothing).
   CatchResult Catch(bool stop_at_first = true);
+  // The same on `system`, whatever the active mutant's (the baseline of the
+  // model's copy).
+  CatchResult CatchOn(impl::PlantedIn system, bool stop_at_first);
 
   // Replays only the golden traces under golden/regression/ whose file name
   // starts with one of `prefixes` (comma-separated; each fixed upstream
@@ -85,12 +102,13 @@ class MutantCatcher {
     bool hostile = false;
   };
 
-  // One trace replayed on a fresh impl system (with the checker when
+  // One trace replayed on a fresh `system` (with the checker when
   // `properties`); the failure text, or "" when it passed. `skipped` set
-  // when impl lacks the layer.
-  static std::string RunOne(const Trace& trace, bool properties, bool& skipped);
-  static void RunAll(const std::vector<Loaded>& traces, const char* net,
-                     bool stop_at_first, CatchResult& result);
+  // when the system lacks the layer.
+  static std::string RunOne(impl::PlantedIn system, const Trace& trace,
+                            bool properties, bool& skipped);
+  static void RunAll(impl::PlantedIn system, const std::vector<Loaded>& traces,
+                     const char* net, bool stop_at_first, CatchResult& result);
 
   CatcherOptions options_;
   std::vector<Loaded> golden_;

@@ -1,25 +1,31 @@
 // The harness self-test (docs/MUTANTS.md): with no mutant active the
-// golden corpus and the generated traces all pass on impl; with each planted
-// bug active, something catches it (golden replay with the properties, or a
-// generated model-vs-impl trace); each mutant restoring a fixed upstream bug
-// is caught by its own regression trace. Prints the mutation score.
+// golden corpus and the generated traces all pass on impl and on the model's
+// mutant copy; with each planted bug active, something catches it on the
+// system it is planted in (golden replay with the properties, or a trace
+// generated from the unmutated model); each mutant restoring a fixed
+// upstream bug is caught by its own regression trace. Prints the mutation
+// score.
 //
 //   build/mutants_test                       # all, with the score line
 //   build/mutants_test --gtest_filter='*backoff*'
 #include "mutants/catcher.h"
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "impl/mutants.h"
 #include "impl/system.h"
+#include "model/queueing_hints.h"
 #include "model/system.h"
+#include "model/upstream.h"
 #include "mutants/planted.h"
 #include "properties/checker.h"
 #include "run/generator.h"
@@ -89,8 +95,40 @@ TEST(MutantsTable, NamesAreUniqueKebabCaseAndResolve) {
     EXPECT_FALSE(info.description.empty()) << info.name;
     EXPECT_FALSE(info.caught_by.empty()) << info.name;
     EXPECT_EQ(info.upstream.empty(), info.regression.empty()) << info.name;
+    // A model mutant says so in its name and names its model/ file.
+    const bool in_model = info.planted_in == impl::PlantedIn::kModel;
+    EXPECT_EQ(info.name.starts_with("model-"), in_model) << info.name;
+    EXPECT_EQ(info.where.find("(model/") != std::string_view::npos, in_model)
+        << info.name;
   }
   EXPECT_EQ(impl::MutantByName("no-such-mutant"), std::nullopt);
+}
+
+// Whether NodeResourcesFit registers a Node event in the model's v1.37.2
+// hint map: the model code this binary links answers.
+bool FitRegistersNode() {
+  absl::StatusOr<model::Upstream> up = model::UpstreamProfile("v1.37.2");
+  EXPECT_TRUE(up.ok()) << up.status();
+  if (!up.ok()) return false;
+  for (const model::QueueingHintMapEntry& e :
+       model::BuildQueueingHintMap(Config{}, *up)) {
+    if (e.event.resource != "Node") continue;
+    for (const model::QueueingHintFunction& f : e.fns) {
+      if (f.plugin == "NodeResourcesFit") return true;
+    }
+  }
+  return false;
+}
+
+// The binary runs the model's mutant copy, not schedtrace_model (which the
+// properties link too): a model mutant switches the model's code.
+TEST(MutantsTable, ModelMutantsReachTheLinkedModel) {
+  {
+    WithMutant none(Mutant::kNone);
+    EXPECT_TRUE(FitRegistersNode());
+  }
+  WithMutant with(Mutant::kModelFitDropsNodeRegistration);
+  EXPECT_FALSE(FitRegistersNode());
 }
 
 TEST(MutantsTable, SetActiveMutantSelectsExactlyOne) {
@@ -106,6 +144,18 @@ TEST(Baseline, NoMutantPassesEverything) {
   MutantCatcher& catcher = Catcher();
   ASSERT_GT(catcher.golden_count(), 300);
   CatchResult r = catcher.Catch(/*stop_at_first=*/false);
+  ASSERT_GT(catcher.generated_count(), 0);
+  EXPECT_FALSE(r.caught) << r.failures.size() << " failing, first: " << r.by;
+  EXPECT_EQ(r.traces_run, catcher.golden_count() + catcher.generated_count());
+}
+
+// Nor on the model's mutant copy with no mutant active: its patches change
+// nothing but the planted branches.
+TEST(Baseline, NoMutantPassesEverythingOnTheModel) {
+  WithMutant with(Mutant::kNone);
+  MutantCatcher& catcher = Catcher();
+  CatchResult r = catcher.CatchOn(impl::PlantedIn::kModel,
+                                  /*stop_at_first=*/false);
   ASSERT_GT(catcher.generated_count(), 0);
   EXPECT_FALSE(r.caught) << r.failures.size() << " failing, first: " << r.by;
   EXPECT_EQ(r.traces_run, catcher.golden_count() + catcher.generated_count());
@@ -152,46 +202,76 @@ TEST_P(MutantCaught, ByItsRegressionTrace) {
 
 // The liveness mutants are caught by property 11 alone, with no reference to
 // compare with: generated wake-up traces of v1.37.2 (contention, and steps
-// aimed at what rejected a pod), their expectations dropped, replayed on impl
-// with the properties checked. A few dozen traces of 200 steps (well under a
-// second) find each; with no mutant, none fails.
-std::string FirstPropertyFailure(int traces) {
-  for (int seed = 1; seed <= traces; ++seed) {
-    GenOptions gen{.seed = static_cast<uint64_t>(seed),
-                   .steps = 200,
-                   .pods = 20,
-                   .nodes = 2};
-    gen.variety.wake_ups = 0.1;
-    gen.upstream = "v1.37.2";
-    std::unique_ptr<System> model = model::NewSystem();
-    absl::StatusOr<Trace> trace = GenerateTrace(Layer::kScheduler, *model, gen);
-    if (!trace.ok()) return "generating: " + trace.status().ToString();
-    for (Step& step : trace->steps) step.expect = nullptr;
-    std::unique_ptr<System> sut = impl::NewSystem();
+// aimed at what rejected a pod), recorded from the model with no mutant
+// active, their expectations dropped, replayed with the properties checked
+// on the system the mutant is planted in (impl or the model). A few dozen
+// traces of 200 steps (well under a second) find each; with no mutant, none
+// fails on either system.
+const std::vector<Trace>& WakeUpTraces() {
+  static const std::vector<Trace>* traces = [] {
+    WithMutant none(Mutant::kNone);
+    auto* out = new std::vector<Trace>;
+    for (int seed = 1; seed <= 40; ++seed) {
+      GenOptions gen{.seed = static_cast<uint64_t>(seed),
+                     .steps = 200,
+                     .pods = 20,
+                     .nodes = 2};
+      gen.variety.wake_ups = 0.1;
+      gen.upstream = "v1.37.2";
+      std::unique_ptr<System> model = model::NewSystem();
+      absl::StatusOr<Trace> trace =
+          GenerateTrace(Layer::kScheduler, *model, gen);
+      EXPECT_TRUE(trace.ok()) << "seed " << seed << ": " << trace.status();
+      if (!trace.ok()) break;
+      for (Step& step : trace->steps) step.expect = nullptr;
+      out->push_back(*std::move(trace));
+    }
+    return out;
+  }();
+  return *traces;
+}
+
+// The first wake-up trace whose replay on `system` fails ("seed N: ..."),
+// or "".
+std::string FirstPropertyFailure(impl::PlantedIn system) {
+  const std::vector<Trace>& traces = WakeUpTraces();
+  for (size_t i = 0; i < traces.size(); ++i) {
+    std::unique_ptr<System> sut = NewSystemOf(system);
     ReplayOptions options;
-    options.check = properties::AsStepCheck(trace->header, nullptr);
-    TraceResult r = Replay(*sut, *trace, options);
+    options.check = properties::AsStepCheck(traces[i].header, nullptr);
+    TraceResult r = Replay(*sut, traces[i], options);
     if (r.verdict != Verdict::kPassed) {
-      return absl::StrCat("seed ", seed, ": ", r.message);
+      return absl::StrCat("seed ", i + 1, ": ", r.message);
     }
   }
   return "";
 }
 
 TEST(LivenessMutants, CaughtByPropertyElevenAlone) {
+  ASSERT_EQ(WakeUpTraces().size(), 40u);
   {
     WithMutant none(Mutant::kNone);
-    EXPECT_EQ(FirstPropertyFailure(40), "");
+    EXPECT_EQ(FirstPropertyFailure(impl::PlantedIn::kImpl), "");
+    EXPECT_EQ(FirstPropertyFailure(impl::PlantedIn::kModel), "");
   }
   for (Mutant m :
-       {Mutant::kHintSkipsTaintRemoval, Mutant::kFitDropsNodeRegistration}) {
+       {Mutant::kHintSkipsTaintRemoval, Mutant::kFitDropsNodeRegistration,
+        Mutant::kModelHintSkipsTaintRemoval,
+        Mutant::kModelFitDropsNodeRegistration}) {
     WithMutant with(m);
-    const std::string caught = FirstPropertyFailure(40);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string caught = FirstPropertyFailure(impl::Info(m).planted_in);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
     EXPECT_NE(caught.find("property 11 (no lost wake-up)"), std::string::npos)
         << impl::Info(m).name << ": "
         << (caught.empty() ? "not caught" : caught);
-    std::printf("[liveness] %s: %s\n", std::string(impl::Info(m).name).c_str(),
-                caught.substr(0, 160).c_str());
+    std::printf(
+        "[liveness] %s (%s) in %lld ms: %s\n",
+        std::string(impl::Info(m).name).c_str(),
+        std::string(impl::PlantedInName(impl::Info(m).planted_in)).c_str(),
+        static_cast<long long>(ms), caught.substr(0, 160).c_str());
   }
 }
 
