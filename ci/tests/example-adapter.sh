@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# ctest examples.cache.js / examples.cache.python: the example adapters of
+# docs/examples/ (the cache layer of v1.26.7) against
+#   1. every cache trace of v1.26.7 in golden/: all pass, none fails;
+#   2. generated cache traces whose clock starts high (--high-clock=1: near
+#      the int64-nanosecond limit, or near 2^62 ms, beyond 2^53): all pass;
+#   3. the same traces against a copy of the adapter that reads integers
+#      as a double-based JSON reader does (rounded to 53 bits): some fail,
+#      so the exact integers of (2) are what make them pass.
+# Skips (77) when the interpreter is missing, unless $CI is set (ci/test):
+# there ci/bootstrap installs it and a missing one is a failure.
+# Usage: example-adapter.sh SCHEDTRACE SOURCE_DIR js|python
+set -euo pipefail
+schedtrace="$1"
+source="$(cd "$2" && pwd)"
+lang="$3"
+name="examples.cache.$lang"
+fail() { echo "$name: $*" >&2; exit 1; }
+
+case "$lang" in
+  js)
+    interpreter="$(command -v node || command -v nodejs || true)"
+    wanted="node (or nodejs)"
+    adapter="$source/docs/examples/cache-adapter.js"
+    # JSON.parse rounds every integer beyond 2^53 before the reviver sees
+    # it; the reviver then makes the rounded value a BigInt.
+    exact='const msg = parseJson(line);'
+    rounded='const msg = JSON.parse(line, (k, v) => (Number.isInteger(v) ? BigInt(v) : v));'
+    variant="rounded.js"
+    ;;
+  python)
+    interpreter="$(command -v python3 || true)"
+    wanted="python3"
+    adapter="$source/docs/examples/cache_adapter.py"
+    # Every integer through a double, as a float-based reader gives it.
+    exact='msg = json.loads(line)'
+    rounded='msg = json.loads(line, parse_int=lambda s: int(float(s)))'
+    variant="rounded.py"
+    ;;
+  *) fail "unknown example language '$lang' (js or python)" ;;
+esac
+if [ -z "$interpreter" ]; then
+  if [ -n "${CI:-}" ]; then
+    fail "no $wanted on PATH (ci/bootstrap installs it)"
+  fi
+  echo "$name: skipped: no $wanted on PATH to run $adapter"
+  exit 77
+fi
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/schedtrace-example.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+show() { echo "--- $1 (exit $2), last lines:"; tail -25 "$3"; }
+
+# 1. The golden corpus. Every cache trace of v1.26.7 (an absent upstream is
+# v1.26.7) lives in these three directories; the others are other
+# versions', which the adapter's header reply declines.
+dirs=("$source/golden/upstream-v1.26.7" "$source/golden/handwritten"
+      "$source/golden/regression")
+want=0
+while IFS= read -r f; do
+  header="$(grep -m1 -v '^[[:space:]]*\(#\|$\)' "$f")"
+  case "$header" in *'"layer":"cache"'*) ;; *) continue ;; esac
+  case "$header" in
+    *'"upstream":"v1.26.7"'* | *'"upstream":""'*) want=$((want + 1)) ;;
+    *'"upstream":'*) ;;
+    *) want=$((want + 1)) ;;
+  esac
+done < <(find "${dirs[@]}" -name '*.jsonl')
+[ "$want" -gt 90 ] || fail "found only $want cache traces of v1.26.7 in golden/"
+status=0
+"$schedtrace" conformance -q --sut="exec:$interpreter $adapter" --layer=cache \
+  "${dirs[@]}" >"$tmp/golden.out" 2>&1 || status=$?
+[ "$status" -eq 0 ] || { show conformance "$status" "$tmp/golden.out"; fail "conformance exit status $status, want 0"; }
+row="$(grep -E "^exec:.* v1\.26\.7 +cache +[0-9]+ +[0-9]+ +[0-9]+$" "$tmp/golden.out" || true)"
+read -r -a cells <<<"${row##* v1.26.7 }"
+[ "${cells[1]:-}" = "$want" ] && [ "${cells[2]:-}" = 0 ] && [ "${cells[3]:-}" = 0 ] ||
+  { show conformance "$status" "$tmp/golden.out"; fail "v1.26.7 cache row '$row': want $want passed, 0 failed, 0 skipped"; }
+echo "$name: golden: $want of $want cache traces of v1.26.7 passed"
+
+# 2. Generated traces with high clocks. At least one must start beyond
+# 2^53 ms = 9007199254740992 (17 digits or more), or this proves nothing.
+for seed in $(seq 1 30); do
+  "$schedtrace" gen --layer=cache --seed="$seed" --high-clock=1 \
+    --out="$tmp/high-$seed.jsonl" 2>/dev/null
+done
+beyond=0
+for f in "$tmp"/high-*.jsonl; do
+  t="$(sed -n '2s/^{"t":\([0-9]*\).*/\1/p' "$f")"
+  if [ "${#t}" -gt 16 ] || { [ "${#t}" -eq 16 ] && [[ "$t" > "9007199254740992" ]]; }; then
+    beyond=$((beyond + 1))
+  fi
+done
+[ "$beyond" -gt 0 ] || fail "no generated trace has a clock beyond 2^53"
+status=0
+"$schedtrace" replay -q --sut="exec:$interpreter $adapter" "$tmp"/high-*.jsonl \
+  >"$tmp/high.out" 2>&1 || status=$?
+[ "$status" -eq 0 ] && grep -q '^30 passed, 0 failed$' "$tmp/high.out" ||
+  { show replay "$status" "$tmp/high.out"; fail "generated high-clock traces: want 30 passed, 0 failed"; }
+echo "$name: generated: 30 of 30 high-clock traces passed ($beyond beyond 2^53 ms)"
+
+# 3. The same adapter reading integers as doubles fails some of them.
+grep -qF "$exact" "$adapter" || fail "$adapter no longer reads its input with: $exact"
+awk -v exact="$exact" -v rounded="$rounded" \
+  '{ i = index($0, exact); if (i) $0 = substr($0, 1, i - 1) rounded substr($0, i + length(exact)); print }' \
+  "$adapter" >"$tmp/$variant"
+status=0
+"$schedtrace" replay -q --sut="exec:$interpreter $tmp/$variant" \
+  "$tmp"/high-*.jsonl >"$tmp/rounded.out" 2>&1 || status=$?
+[ "$status" -eq 1 ] ||
+  { show "replay (rounded integers)" "$status" "$tmp/rounded.out"; fail "with integers rounded to doubles: exit status $status, want 1 (some trace fails)"; }
+echo "$name: with integers rounded to doubles: $(tail -1 "$tmp/rounded.out")"
