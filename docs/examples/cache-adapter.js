@@ -150,7 +150,8 @@ function parseQuantity(q) {
   const negative = m[1] === '-';
   const num = m[2] === '' ? '0' : m[2]; // the scanner drops leading zeros
   const frac = m[3] || '';
-  let [base, exp] = SUFFIXES[m[4]] || [10, int32(BigInt(m[4].slice(1) || '0'))];
+  // A suffix, or a decimal exponent ("e3", "E-2"), which Go reads as an int32.
+  const [base, exp] = SUFFIXES[m[4]] || [10, int32(BigInt(m[4].slice(1) || '0'))];
   const digits = BigInt(num + frac);
   if (digits === 0n) return { int: 0n, scale: 0 };
   // The int64Amount fast path (quantity.go, ParseQuantity).
@@ -195,11 +196,11 @@ function scaledValue(q, unit) {
   if (dif === 0) return wrap64(u);
   if (dif < 0) return wrap64(wrap64(u) * pow10(-dif));
   const p = pow10(dif);
-  if ((u < 0n || u < INT64_MAX) && dif < 19) { // int64 division, plus one
+  if (u < INT64_MAX && dif < 19) { // Go's int64 division, plus one when inexact
     const v = wrap64(u);
     return v / p + (v % p === 0n ? 0n : 1n);
   }
-  const floor = u >= 0n || u % p === 0n ? u / p : u / p - 1n; // big.Int.Div
+  const floor = u >= 0n || u % p === 0n ? u / p : u / p - 1n; // big.Int.Div floors
   return wrap64(wrap64(floor) + (u % p === 0n ? 0n : 1n));
 }
 
@@ -295,8 +296,10 @@ function getPodKey(pod) {
 // upstream: GetZoneKey (component-helpers/node/topology/helpers.go).
 function getZoneKey(node) {
   const labels = (node.metadata || {}).labels || {};
-  const zone = labels['failure-domain.beta.kubernetes.io/zone'] ?? labels['topology.kubernetes.io/zone'] ?? '';
-  const region = labels['failure-domain.beta.kubernetes.io/region'] ?? labels['topology.kubernetes.io/region'] ?? '';
+  // The beta label when present (even empty), else the GA one.
+  const label = (beta, ga) => labels[beta] ?? labels[ga] ?? '';
+  const zone = label('failure-domain.beta.kubernetes.io/zone', 'topology.kubernetes.io/zone');
+  const region = label('failure-domain.beta.kubernetes.io/region', 'topology.kubernetes.io/region');
   return region === '' && zone === '' ? '' : `${region}:\x00:${zone}`;
 }
 
@@ -370,7 +373,8 @@ class Cache {
     const key = getPodKey(pod);
     const state = this.podStates.get(key);
     if (state !== undefined && nodeNameOf(state.pod) !== nodeNameOf(pod)) {
-      throw new UpstreamError(`pod ${key} was assumed on ${nodeNameOf(pod)} but assigned to ${nodeNameOf(state.pod)}`);
+      const [assumed, assigned] = [nodeNameOf(pod), nodeNameOf(state.pod)];
+      throw new UpstreamError(`pod ${key} was assumed on ${assumed} but assigned to ${assigned}`);
     }
     if (state !== undefined && this.assumedPods.has(key)) return this.removePod(pod);
     throw new UpstreamError(`pod ${key} wasn't assumed so cannot be forgotten`);

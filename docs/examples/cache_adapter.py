@@ -476,13 +476,10 @@ class Cache:
             nodes.append({"name": name, "present": n.node is not None,
                           "pods": sorted((key_of(p) for p in n.pods), key=by_bytes),
                           "requested": requested})
-        states = self.pod_states.items()
-        return {
-            "nodes": nodes,
-            "assumed": sorted((key_of(s["pod"]) for uid, s in states if uid in self.assumed_pods), key=by_bytes),
-            "bindingFinished": sorted((key_of(s["pod"]) for s in self.pod_states.values() if s["binding_finished"]),
-                                      key=by_bytes),
-        }
+        assumed = [key_of(s["pod"]) for uid, s in self.pod_states.items() if uid in self.assumed_pods]
+        finished = [key_of(s["pod"]) for s in self.pod_states.values() if s["binding_finished"]]
+        return {"nodes": nodes, "assumed": sorted(assumed, key=by_bytes),
+                "bindingFinished": sorted(finished, key=by_bytes)}
 
 
 # ---------------------------------------------------------------------------
