@@ -4,9 +4,10 @@
 #   1. every cache trace of v1.26.7 in golden/: all pass, none fails;
 #   2. generated cache traces whose clock starts high (--high-clock=1: near
 #      the int64-nanosecond limit, or near 2^62 ms, beyond 2^53): all pass;
-#   3. the same traces against a copy of the adapter that reads integers
-#      as a double-based JSON reader does (rounded to 53 bits): some fail,
-#      so the exact integers of (2) are what make them pass.
+#   3. the same traces, and then golden/, against a copy of the adapter
+#      that reads integers as a double-based JSON reader does (rounded to
+#      53 bits): some fail in each, so the exact integers of (1) and (2)
+#      are what make them pass.
 # Skips (77) when the interpreter is missing, unless $CI is set (ci/test):
 # there ci/bootstrap installs it and a missing one is a failure.
 # Usage: example-adapter.sh SCHEDTRACE SOURCE_DIR js|python
@@ -130,3 +131,11 @@ read -r passed failed _ <<<"$(counts "$tmp/rounded.json" all)"
 [ "$status" -eq 1 ] && [ "$failed" -gt 0 ] ||
   { show "replay (rounded integers)" "$status" "$tmp/rounded.out"; fail "with integers rounded to doubles: exit status $status and $failed failed, want 1 and some"; }
 echo "$name: with integers rounded to doubles: $passed passed, $failed failed"
+# ... and so does the golden corpus alone (-x: the first failure is enough).
+status=0
+"$schedtrace" conformance -q -x --sut="exec:$interpreter $tmp/$variant" --layer=cache \
+  "${dirs[@]}" >"$tmp/rounded-golden.out" 2>&1 || status=$?
+[ "$status" -eq 1 ] ||
+  { show "conformance (rounded integers)" "$status" "$tmp/rounded-golden.out"; fail "with integers rounded to doubles, golden/: exit status $status, want 1 (a trace fails)"; }
+echo "$name: with integers rounded to doubles, golden/ fails too:" \
+  "$(grep -m1 -o 'e\.g\. [^ ]*' "$tmp/rounded-golden.out" || echo "exit status 1")"
