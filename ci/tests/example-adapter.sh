@@ -7,7 +7,10 @@
 #   3. the same traces, and then golden/, against a copy of the adapter
 #      that reads integers as a double-based JSON reader does (rounded to
 #      53 bits): some fail in each, so the exact integers of (1) and (2)
-#      are what make them pass.
+#      are what make them pass;
+#   4. a copy keyed by pod name instead of uid: it passes 30 plain
+#      generated traces (diff --plain) and fails diff's default mix of
+#      plain, perturbed and hostile ones, the command ADAPTERS.md gives.
 # Skips (77) when the interpreter is missing, unless $CI is set (ci/test):
 # there ci/bootstrap installs it and a missing one is a failure.
 # Usage: example-adapter.sh SCHEDTRACE SOURCE_DIR js|python
@@ -138,3 +141,30 @@ status=0
   { show "conformance (rounded integers)" "$status" "$tmp/rounded-golden.out"; fail "with integers rounded to doubles, golden/: exit status $status, want 1 (a trace fails)"; }
 echo "$name: with integers rounded to doubles, golden/ fails too:" \
   "$(grep -m1 -o 'e\.g\. [^ ]*' "$tmp/rounded-golden.out" || echo "exit status 1")"
+
+# 4. The commands ADAPTERS.md gives catch a cache keyed by pod name instead
+# of uid: a copy of the adapter with that mistake passes plain generated
+# traces (--plain), and fails diff's default mix, whose perturbed traces
+# re-create pods under their name with a new uid.
+case "$lang" in
+  js) by_name=('s/^  return uid;$/  return keyOf(pod);/'
+               's/uidOf(p) === uid/keyOf(p) === uid/') ;;
+  python) by_name=('s/^    return uid$/    return key_of(pod)/'
+                   's/if uid_of(p) == uid:/if key_of(p) == uid:/') ;;
+esac
+sed -e "${by_name[0]}" -e "${by_name[1]}" "$adapter" >"$tmp/by-name.$lang"
+[ "$(diff "$adapter" "$tmp/by-name.$lang" | grep -c '^>')" -eq 2 ] ||
+  fail "$adapter: the key lines the by-name copy changes are gone"
+diff_run() {  # MODE-FLAGS...
+  "$schedtrace" diff -q --a=model --b="exec:$interpreter $tmp/by-name.$lang" \
+    --layer=cache --upstream=v1.26.7 --count=30 --seed=1 \
+    --out-dir="$tmp/by-name-failures" "$@" 2>/dev/null | tail -n 1
+}
+plain="$(diff_run --plain || true)"
+[ "$plain" = "30 passed, 0 failed" ] ||
+  fail "keyed by name, 30 plain traces: '$plain', want all passed (else this check proves nothing)"
+mixed="$(diff_run || true)"
+case "$mixed" in
+  "0 passed"* | *" 0 failed"*) fail "keyed by name, diff's default mix: '$mixed', want failures" ;;
+esac
+echo "$name: keyed by name instead of uid: plain: $plain; default mix: $mixed"
