@@ -368,7 +368,8 @@ size_t AppendQuiet(std::string& out, const Table& t, size_t r) {
   }
   AppendGap(out, t,
             absl::StrCat(StepRange(t.tl.rows[r].step, t.tl.rows[last].step),
-                         ": no change for these pods"));
+                         ": no change for these pods",
+                         t.tl.nodes.empty() ? "" : " and nodes"));
   return last + 1;
 }
 

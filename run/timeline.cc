@@ -401,7 +401,7 @@ constexpr std::string_view kNodes = "state.cache.nodes";
 
 // The nodes the first divergence's differences name
 // (`state.cache.nodes[n1].requested.cpu`; a whole list: the nodes whose
-// elements differ), in the trace's order (`all`), then any other.
+// elements differ), among those followed (`all`, the trace's order).
 std::vector<std::string> NodesOfDivergence(
     const Divergence& d, const std::vector<std::string>& all) {
   std::vector<std::string> named;
@@ -445,7 +445,6 @@ std::vector<std::string> NodesOfDivergence(
   for (const std::string& n : all) {
     if (Contains(named, n)) nodes.push_back(n);
   }
-  for (const std::string& n : named) AddOnce(nodes, n);
   return nodes;
 }
 
