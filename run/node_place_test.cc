@@ -123,6 +123,11 @@ TEST(SideNodesTest, ATtlThatWrapsToZeroNeverExpires) {
                       &s, {});
   EXPECT_EQ(p["n1"].pods[0],
             "d/a (assumed, binding finished, never expires (ttl 0))");
+  // A side kept for comparing says no deadline.
+  SideNodes compared(nodes, 30000, /*deadlines=*/false);
+  p = compared.After(1, PodStep(Op::kCFinishBinding, 100, "a", "n1"), false, &s,
+                     {});
+  EXPECT_EQ(p["n1"].pods[0], "d/a (assumed, binding finished)");
 }
 
 }  // namespace

@@ -49,15 +49,16 @@ std::vector<std::string> StepNodeNames(const Step& step) {
   return names;
 }
 
-SideNodes::SideNodes(const std::vector<std::string>& nodes, int64_t ttl_ms)
-    : nodes_(nodes), ttl_ns_(WrappedNs(ttl_ms)) {}
+SideNodes::SideNodes(const std::vector<std::string>& nodes, int64_t ttl_ms,
+                     bool deadlines)
+    : nodes_(nodes), ttl_ns_(WrappedNs(ttl_ms)), say_deadlines_(deadlines) {}
 
 std::map<std::string, NodePlace> SideNodes::After(
     int step_no, const Step& step, bool refused, const State* state,
     const std::vector<std::string>& unshown) {
   Record(step_no, step, refused);
   if (state == nullptr) return {};
-  TrackDeadlines(step, *state, unshown);
+  if (say_deadlines_) TrackDeadlines(step, *state, unshown);
   std::map<std::string, NodePlace> places;
   for (const std::string& node : nodes_) {
     NodePlace p = NodePlaceIn(*state, node, unshown, deadlines_);

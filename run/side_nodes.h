@@ -29,8 +29,11 @@ namespace schedtrace {
 class SideNodes {
  public:
   // `nodes` (the nodes followed) must outlive this. `ttl_ms`: the header's
-  // assumedPodTtlMs.
-  SideNodes(const std::vector<std::string>& nodes, int64_t ttl_ms);
+  // assumedPodTtlMs. Without `deadlines` no deadline is said: a side
+  // compared with another, since the replay compares no deadline (one side
+  // may show a binding finished only steps later, where it has no state).
+  SideNodes(const std::vector<std::string>& nodes, int64_t ttl_ms,
+            bool deadlines = true);
 
   // Records step `step_no` (the nodes it adds, updates or removes;
   // `refused`: this side's out for it says `error`), then, when `state` is
@@ -48,6 +51,7 @@ class SideNodes {
 
   const std::vector<std::string>& nodes_;
   int64_t ttl_ns_;  // as Go's time.Duration of the ttl: wrapped
+  bool say_deadlines_;
   std::set<std::string> named_, added_;
   std::map<std::string, int> removed_at_, refused_at_;
   Deadlines deadlines_;

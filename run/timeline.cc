@@ -329,8 +329,8 @@ class TimelineRecorder::Walker {
   PlaceSince expected_since_, actual_since_;
   SideNodes expected_nodes_{tl_.nodes, ttl_ms()};
   SideNodes actual_nodes_{tl_.nodes, ttl_ms()};
-  SideNodes expected_nodes_cmp_{tl_.nodes, ttl_ms()};
-  SideNodes actual_nodes_cmp_{tl_.nodes, ttl_ms()};
+  SideNodes expected_nodes_cmp_{tl_.nodes, ttl_ms(), /*deadlines=*/false};
+  SideNodes actual_nodes_cmp_{tl_.nodes, ttl_ms(), /*deadlines=*/false};
   std::vector<std::string> unreported_;  // place keys the system leaves out
   bool failed_ = false;
   std::string failing_out_;
