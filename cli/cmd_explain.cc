@@ -1,15 +1,20 @@
 // schedtrace explain: a per-pod timeline of one trace on one system
 // (run/timeline.h): after every step, where each pod of interest is on
 // the expected side (the trace's expect.state) and on the actual side (the
-// system's snapshot), the first failure marked.
+// system's snapshot), the first failure marked; in the cache and scheduler
+// layers each node of interest too (its requested resources, its pods,
+// present or a placeholder, an assumed pod's binding and deadline).
 //
 //   schedtrace explain --sut=impl --pod=default/p --from=3 --to=9 TRACE
+//   schedtrace explain --sut=impl --node=n1 TRACE
 //
 // Without --pod it follows the pods of the first failure (a divergence, a
 // property violation, the step the system failed on); on a passing trace
-// every pod the trace mentions, up to 8. By default the text shows the steps
-// up to the failure and a few after it (the middle of a long run before it
-// left out, with a line saying how to see it); --from/--to show a range,
+// every pod the trace mentions, up to 8. Without --node it follows the
+// nodes the first divergence's differences name (up to 4), else none. By
+// default the text shows the steps up to the failure and a few after it (the
+// middle of a long run before it left out, with a line saying how to see it);
+// --from/--to show a range,
 // --all every step. Exits 0 when it explained, pass or fail; 1 when the
 // system refused the trace's header; 2 on bad input or a bad command line.
 #include <algorithm>
@@ -80,6 +85,16 @@ int Explain(const CommandLine& cl) {
       options.pods.push_back(pod);
     }
   }
+  for (const std::string& node : cl.All("node")) {
+    if (node.empty() || node.find('/') != std::string::npos) {
+      return UsageError(
+          absl::StrCat("--node takes a node name, not '", node, "'"));
+    }
+    if (std::find(options.nodes.begin(), options.nodes.end(), node) ==
+        options.nodes.end()) {
+      options.nodes.push_back(node);
+    }
+  }
   absl::StatusOr<std::optional<std::string>> upstream = UpstreamFlag(cl);
   if (!upstream.ok())
     return UsageError(std::string(upstream.status().message()));
@@ -90,6 +105,11 @@ int Explain(const CommandLine& cl) {
     return 2;
   }
   OverrideUpstream(*upstream, trace->header);
+  if (!options.nodes.empty() && trace->header.layer == Layer::kQueue) {
+    return UsageError(absl::StrCat("--node: ", cl.paths[0],
+                                   " is a queue-layer trace, which has no "
+                                   "cache nodes"));
+  }
   if (*from > static_cast<int>(trace->steps.size())) {
     return UsageError(absl::StrCat("--from=", *from, ": ", cl.paths[0], " has ",
                                    trace->steps.size(), " steps"));
@@ -107,11 +127,13 @@ int Explain(const CommandLine& cl) {
 const CommandRegistrar kExplain({
     .name = "explain",
     .order = 48,
-    .synopsis = "[--sut=S] [--pod=NS/NAME]... [--from=N] [--to=M] [--all] "
-                "[--no-properties] [--upstream=V] TRACE",
+    .synopsis = "[--sut=S] [--pod=NS/NAME]... [--node=NAME]... [--from=N] "
+                "[--to=M] [--all] [--no-properties] [--upstream=V] TRACE",
     .summary = "why a trace fails, or how upstream treats it: step by step, "
                "where each pod is on the expected side (the trace) and the "
-               "actual side (S), every place it is in, differences marked ≠",
+               "actual side (S), every place it is in, and each followed "
+               "node (cache and scheduler layers: present or a placeholder, "
+               "requested, its pods), differences marked ≠",
     .flags = {{"sut",
                "the system to replay on: model, impl, exec:CMD or "
                "upstream:VERSION (default "
@@ -119,6 +141,12 @@ const CommandRegistrar kExplain({
               {"pod",
                "follow this pod (repeatable; default: the pods the first "
                "failure names, or on a passing trace every pod, up to 8)"},
+              {"node",
+               "follow this node, cache and scheduler layers (repeatable; "
+               "default: the nodes the first divergence names, up to 4): "
+               "whether the cache holds it or only a placeholder, its "
+               "requested resources, its pods, each assumed one's binding "
+               "and deadline"},
               {"from",
                "the first step shown; with --from and/or --to exactly that "
                "range is shown, each followed pod's place on its first step"},

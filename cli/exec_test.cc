@@ -196,7 +196,7 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
     // The table row names the system, the version and the layer.
     EXPECT_THAT(r.output, HasSubstr("exec:" + sut + " v1.26.7  cache"));
     EXPECT_THAT(r.output, HasSubstr("step 2 (c_add_pod) t=200: "
-                                    "state.cache.nodes[0].requested.cpu"));
+                                    "state.cache.nodes[n1].requested.cpu"));
     // The whole divergence: the node by name, the step's pod with its
     // requests, the step before.
     EXPECT_THAT(r.output,
@@ -215,7 +215,7 @@ TEST_F(ExecTest, ConformanceTableAndReportsForAnExecSystem) {
   EXPECT_THAT(x.str(), HasSubstr("failures=\"1\""));
   EXPECT_THAT(x.str(),
               HasSubstr("<failure message=\"step 2 (c_add_pod): "
-                        "state.cache.nodes[0].requested.cpu: expected 300, "
+                        "state.cache.nodes[n1].requested.cpu: expected 300, "
                         "actual 250\" type=\"divergence\">"));
   nlohmann::json j = ReadJson(json);
   EXPECT_EQ(j["systems"][0]["sut"], "exec:" + sut);

@@ -199,6 +199,128 @@ TEST_F(ExplainCliTest, PodsAndRanges) {
   EXPECT_LT(CountLines(cut.output) * 3, CountLines(all.output));
 }
 
+// An accounting bug in a child: impl behind `serve`, its replies edited so
+// that node n1 keeps default/a's requests after default/a expires (step 7,
+// the c_cleanup past its deadline). explain follows the node the
+// divergence names: its requested resources, pods and each assumed pod's
+// binding and deadline at every step, the step where they part marked.
+TEST_F(ExplainCliTest, AnAccountingBugIsFollowedOnItsNode) {
+  const std::string trace =
+      Golden("upstream-v1.26.7/cache/expire-after-finish-binding.jsonl");
+  const std::string leaky = Child(
+      "leaky",
+      R"(s/"requested":{"cpu":200,"memory":2097152}/"requested":{"cpu":300,"memory":3145728}/g)");
+  CliResult r = RunSchedtrace("explain \"--sut=" + leaky + "\" " + trace);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, StartsWith("FAIL on exec:sh "));
+  EXPECT_THAT(r.output, HasSubstr(" at step 7 (line 8, c_cleanup): "));
+  // The node by name, in the first line as in the list of differences.
+  EXPECT_THAT(r.output, HasSubstr("t=30401: state.cache.nodes[n1].requested"));
+  EXPECT_THAT(r.output, HasSubstr("changed state.cache.nodes[n1].requested"));
+  EXPECT_THAT(r.output, Not(HasSubstr("nodes[0]")));
+  EXPECT_THAT(r.output, HasSubstr("nodes followed (named by the first "
+                                  "divergence): n1\n"));
+  // Its story: added, a then b assumed, a's binding finished with its
+  // deadline (t=400 + ttl 30000), then expired one step late on the child.
+  EXPECT_THAT(r.output, HasSubstr("step 1  t=100  c_add_node node n1"));
+  EXPECT_THAT(r.output, HasSubstr("  node n1    present; requested nothing; "
+                                  "no pods\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    present; requested cpu:100 "
+                        "memory:1048576; pods default/a (assumed, binding "
+                        "not finished)\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    present; requested cpu:300 "
+                        "memory:3145728; pods default/a (assumed, binding "
+                        "finished, deadline t=30400), default/b (assumed, "
+                        "binding not finished)\n"));
+  EXPECT_THAT(r.output, HasSubstr(">>> step 7  t=30401  c_cleanup   <<< first "
+                                  "divergence\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    expected: present; requested cpu:200 "
+                        "memory:2097152; pods default/b (assumed, binding not "
+                        "finished)\n"
+                        "           ≠ actual:   present; requested cpu:300 "
+                        "memory:3145728; pods default/b (assumed, binding not "
+                        "finished)\n"));
+  // The node differs: no "no followed pod's place differs" note.
+  EXPECT_THAT(r.output, Not(HasSubstr("no followed pod's place differs")));
+
+  // --node asks for it on a passing run too; without it a passing trace
+  // follows no node.
+  CliResult given = RunSchedtrace("explain --node=n1 " + trace);
+  ASSERT_EQ(given.status, 0) << given.output;
+  EXPECT_THAT(given.output, StartsWith("PASS on model: "));
+  EXPECT_THAT(given.output, HasSubstr("nodes followed (given): n1\n"));
+  EXPECT_THAT(given.output,
+              HasSubstr("  node n1    present; requested cpu:200 "
+                        "memory:2097152; pods default/b (assumed, binding not "
+                        "finished)\n"));
+  CliResult none = RunSchedtrace("explain " + trace);
+  EXPECT_THAT(none.output, Not(HasSubstr("nodes followed")));
+  EXPECT_THAT(none.output, Not(HasSubstr("node n1 ")));
+}
+
+// A NodeInfo without its node is a placeholder, said as such: never added
+// (only its pods point at it) or removed while pods remained; a removal
+// answered with an error is said to be one, and removes nothing.
+TEST_F(ExplainCliTest, PlaceholdersAndRefusedRemovalsAreSaidAsSuch) {
+  CliResult r =
+      RunSchedtrace("explain --all --node=n1 --node=n4 " +
+                    Golden("handwritten/cache/placeholder-node-info.jsonl"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nodes followed (given): n1, n4\n"));
+  EXPECT_THAT(r.output, Not(HasSubstr("node deleted")));
+  EXPECT_THAT(r.output, HasSubstr("  default/a  assumed on n1 (placeholder "
+                                  "node)\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    placeholder; requested cpu:100; "
+                        "pods default/a (assumed, binding not "
+                        "finished); never added: only its pods "
+                        "point at it\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    placeholder; requested cpu:100; "
+                        "pods default/a (assumed, binding not "
+                        "finished); its removal at step 5 returned "
+                        "an error\n"));
+  EXPECT_THAT(r.output,
+              HasSubstr("  node n1    placeholder; requested cpu:100; "
+                        "pods default/a (assumed, binding not "
+                        "finished); removed at step 7 while pods "
+                        "remained\n"));
+  EXPECT_THAT(r.output, HasSubstr("  node n1    removed at step 7\n"));
+
+  CliResult twice =
+      RunSchedtrace("explain --all --node=n1 --node=n2 " +
+                    Golden("handwritten/cache/remove-node-twice.jsonl"));
+  ASSERT_EQ(twice.status, 0) << twice.output;
+  EXPECT_THAT(twice.output, HasSubstr("  node n1    removed at step 4; its "
+                                      "removal at step 5 returned an "
+                                      "error\n"));
+  EXPECT_THAT(twice.output, HasSubstr("  node n2    placeholder; requested "
+                                      "cpu:200; pods default/p; removed at "
+                                      "step 6 while pods remained\n"));
+
+  // A pod removal upstream refused (an error reply) deleted nothing.
+  CliResult pod = RunSchedtrace(
+      "explain --all " + Golden("handwritten/cache/empty-uid-errors.jsonl"));
+  ASSERT_EQ(pod.status, 0) << pod.output;
+  EXPECT_THAT(pod.output, Not(HasSubstr("deleted at step 7")));
+  EXPECT_THAT(pod.output,
+              HasSubstr("step 7  t=700  c_remove_pod default/nouid(nodeName=n1 "
+                        "requests=cpu:100m)\n  default/nouid  not in the "
+                        "state; out: error\n"));
+  // One removed, then its second removal refused: the entry left stays.
+  CliResult again = RunSchedtrace(
+      "explain --all " + Golden("regression/upstream/cache/"
+                                "update-old-on-other-node-counts-twice.jsonl"));
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_THAT(again.output,
+              HasSubstr("  default/p  bound on n0 (deleted at step 4; its "
+                        "removal at step 5 was refused (error)); out: "
+                        "error\n"));
+}
+
 TEST_F(ExplainCliTest, BadCommandLinesAreOneLineUsageErrors) {
   const std::string trace = Golden(kPermit);
   const std::pair<std::string, std::string> cases[] = {
@@ -215,6 +337,10 @@ TEST_F(ExplainCliTest, BadCommandLinesAreOneLineUsageErrors) {
       {"explain --sut=nope " + trace, "nope"},
       {"explain --frm=3 " + trace, "--from"},
       {"explain --all=yes " + trace, "--all"},
+      {"explain --node=a/b " + trace, "--node takes a node name, not 'a/b'"},
+      {"explain --node=n1 " +
+           Golden("upstream-v1.26.7/queue/high-priority-backoff.jsonl"),
+       "is a queue-layer trace, which has no cache nodes"},
   };
   for (const auto& [args, message] : cases) {
     CliResult r = RunSchedtrace(args);

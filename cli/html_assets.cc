@@ -59,7 +59,8 @@ table.diffs td.exp,table.diffs td.act{min-width:12em}
 table.tl{font-size:12.5px}
 table.tl td{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",monospace;font-size:12px}
 table.tl td.op{min-width:26em;max-width:40em}
-table.tl th.pod{min-width:12em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
+table.tl th.pod,table.tl th.node{min-width:12em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
+table.tl th.node{min-width:18em}
 table.tl td.n{text-align:right;color:var(--muted);white-space:nowrap}
 table.tl td.same,table.tl td.na{color:#9aa1ad}
 table.tl td.chg{background:#fff}

@@ -205,7 +205,9 @@ void AppendFailures(std::string& out, const std::vector<SystemRun>& runs) {
   absl::StrAppend(
       &out, "<p class=\"note\" id=\"legend\">Each failure opens to its ",
       "divergence and its timeline: a row per step, a column per pod it ",
-      "involves, each cell where the pod is after the step. One place where ",
+      "involves, each cell where the pod is after the step, and for a ",
+      "failure about a cache node a column per node (present or a ",
+      "placeholder, requested, its pods). One place where ",
       "the trace's expectation and the system agree; ",
       "<span class=\"lbl-e\">expected</span> above ",
       "<span class=\"lbl-a\">actual</span> where they do not (red, ",

@@ -596,6 +596,69 @@ TEST_F(HtmlReportTest, AMutantOverGoldenTracesGivesOnePageOfFailures) {
   EXPECT_EQ(static_cast<int>(highlighted.size()), failed);
 }
 
+// A cache trace whose expectation at step 7 (a c_cleanup that expires
+// default/a) keeps node n1's requested cpu at 300 where upstream subtracts
+// default/a's 100: an accounting failure about a node, which `replay
+// --sut=model` fails at step 7.
+std::string WriteLeakyExpectation(const std::filesystem::path& dir) {
+  std::ifstream in(std::string(SCHEDTRACE_SOURCE_DIR) +
+                   "/golden/upstream-v1.26.7/cache/"
+                   "expire-after-finish-binding.jsonl");
+  std::filesystem::create_directories(dir / "leak");
+  const std::filesystem::path path = dir / "leak" / "leaky.jsonl";
+  std::ofstream out(path);
+  int n = 0;
+  for (std::string line; std::getline(in, line); ++n) {
+    if (n == 7) {
+      json step = json::parse(line);
+      step["expect"]["state"]["cache"]["nodes"][0]["requested"]["cpu"] = 300;
+      line = step.dump();
+    }
+    out << line << "\n";
+  }
+  return n == 10 && out ? path.string() : "";
+}
+
+// The failure page of an accounting failure follows the node: a column for
+// n1, its requested resources and pods at each step, the failing step's
+// cell marked where the sides differ; the path names the node by name.
+TEST_F(HtmlReportTest, AnAccountingFailureShowsTheNodesColumn) {
+  const std::string trace = WriteLeakyExpectation(dir_);
+  ASSERT_FALSE(trace.empty());
+  const std::string report = (dir_ / "leak.html").string();
+  CliResult r =
+      RunSchedtrace("replay --sut=model --report=" + ShellQuote(report) + " " +
+                    ShellQuote(trace));
+  EXPECT_EQ(r.status, 1) << r.output;
+  const std::string page = ReadFileBytes(report);
+  const json s = HtmlStructure(report);
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  EXPECT_EQ(CheckSelfContained(page, s), "");
+  EXPECT_EQ(s["hits"], (json{"t0-s7"}));
+  EXPECT_THAT(page, HasSubstr("<th class=\"node\">node n1</th>"));
+  const std::string text = s["text"];
+  EXPECT_THAT(text, HasSubstr("Nodes followed (named by the first "
+                              "divergence): n1"));
+  EXPECT_THAT(text, HasSubstr("state.cache.nodes[n1].requested.cpu"));
+  EXPECT_THAT(text, Not(HasSubstr("nodes[0]")));
+  // Step 4: default/a's binding finished, its deadline t + ttl 30000.
+  EXPECT_THAT(text, HasSubstr("present; requested cpu:300 memory:3145728; "
+                              "pods default/a (assumed, binding finished, "
+                              "deadline t=30400), default/b (assumed, "
+                              "binding not finished)"));
+  // Step 7: the row that fails, n1's cell with both sides.
+  const size_t hit = page.find("<tr id=\"t0-s7\" class=\"hit\">");
+  ASSERT_NE(hit, std::string::npos);
+  const std::string row = page.substr(hit, page.find("</tr>", hit) - hit);
+  EXPECT_THAT(row, HasSubstr("<td class=\"ne node\">"));
+  EXPECT_THAT(row, HasSubstr("present; requested cpu:300 memory:2097152; "
+                             "pods default/b (assumed, binding not "
+                             "finished)"));
+  EXPECT_THAT(row, HasSubstr("present; requested cpu:200 memory:2097152; "
+                             "pods default/b (assumed, binding not "
+                             "finished)"));
+}
+
 // --- In a real browser ---
 
 // `page` with a probe around it: a listener for Content Security Policy
@@ -733,6 +796,57 @@ TEST_F(HtmlReportTest, ABrowserShowsTheFailureOfTheBinarysReport) {
   std::vector<std::string> requests = browser.PageRequests(report, &error);
   EXPECT_EQ(error, "");
   EXPECT_THAT(requests, testing::IsEmpty());
+}
+
+// In a browser, the accounting failure's node column: its header, the
+// failing row's node cell marked as differing and laid out with both sides.
+TEST_F(HtmlReportTest, ABrowserShowsTheNodeOfAnAccountingFailure) {
+  HeadlessBrowser browser(dir_);
+  SCHEDTRACE_REQUIRE_BROWSER(browser);
+  const std::string trace = WriteLeakyExpectation(dir_);
+  ASSERT_FALSE(trace.empty());
+  const std::string report = (dir_ / "leak.html").string();
+  CliResult r =
+      RunSchedtrace("replay --sut=model --report=" + ShellQuote(report) + " " +
+                    ShellQuote(trace));
+  ASSERT_EQ(r.status, 1) << r.output;
+  BrowserRun dom = browser.DumpDom(report);
+  ASSERT_EQ(dom.status, 0) << dom.log;
+  EXPECT_THAT(dom.output, HasSubstr("<th class=\"node\">node n1</th>"));
+  EXPECT_THAT(dom.output, HasSubstr("<tr id=\"t0-s7\" class=\"hit\">"));
+  // The probe: the failing row's node cell, its colour against an
+  // unchanged cell's, and the two sides it shows.
+  std::string probe = ReadFileBytes(report);
+  probe.insert(probe.rfind("</body>"), R"(<script>
+(function(){
+var o={};
+var cell=document.querySelector('tr.hit td.node');
+o.cell=!!cell;
+if(cell){o.cls=cell.className;o.sides=cell.querySelectorAll('div').length;
+o.text=cell.textContent;o.height=cell.getBoundingClientRect().height;
+o.bg=getComputedStyle(cell).backgroundColor;}
+var plain=document.querySelector('table.tl tr:not(.hit):not(.gap) td.node');
+o.plainBg=plain?getComputedStyle(plain).backgroundColor:'';
+var pre=document.createElement('pre');pre.id='probe';
+pre.textContent=JSON.stringify(o);document.body.appendChild(pre);
+})();
+</script>
+)");
+  const std::string probe_page = (dir_ / "leak-probe.html").string();
+  std::ofstream(probe_page, std::ios::binary) << probe;
+  BrowserRun probed = browser.DumpDom(probe_page);
+  ASSERT_EQ(probed.status, 0) << probed.log;
+  const json p = ProbeOf(probed.output);
+  ASSERT_FALSE(p.contains("error")) << p.dump() << probed.log;
+  EXPECT_EQ(p["cell"], true) << p.dump();
+  EXPECT_EQ(p["cls"], "ne node") << p.dump();
+  EXPECT_EQ(p["sides"], 2) << p.dump();  // expected above actual
+  EXPECT_THAT(p["text"].get<std::string>(),
+              AllOf(HasSubstr("expected"), HasSubstr("cpu:300"),
+                    HasSubstr("\xE2\x89\xA0 actual"), HasSubstr("cpu:200")))
+      << p.dump();
+  EXPECT_GT(p["height"].get<double>(), 10) << p.dump();
+  EXPECT_NE(p["bg"], p["plainBg"]) << p.dump();
 }
 
 TEST_F(HtmlReportTest, ABrowserRendersHostileBytesAsText) {

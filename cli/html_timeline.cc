@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/html_text.h"
+#include "run/node_place.h"
 #include "run/timeline_format.h"
 
 namespace schedtrace::cli::html {
@@ -43,12 +44,29 @@ struct Cell {
   bool out = false;      // the step's out says something about the pod
 };
 
-// The timeline's cells, and which rows say something about the pods.
+// One followed node at one step (the node view): where it stands on each
+// side (null: the side shows none) and how it relates to the step before.
+struct NodeCell {
+  const NodePlace* expected = nullptr;
+  const NodePlace* actual = nullptr;
+  bool differs = false;  // the replay compares the two and they differ
+  bool changed = false;  // the step changed the node (either side)
+};
+
+const NodePlace* FindNode(const std::map<std::string, NodePlace>& places,
+                          const std::string& node) {
+  auto it = places.find(node);
+  return it == places.end() ? nullptr : &it->second;
+}
+
+// The timeline's cells, and which rows say something about the pods and
+// nodes followed.
 class Grid {
  public:
   explicit Grid(const Timeline& tl) {
     const size_t n = tl.rows.size();
     cells_.resize(n);
+    node_cells_.resize(n);
     eventful_.resize(n);
     const TimelineRow* last_expected = nullptr;
     const TimelineRow* last_actual = nullptr;
@@ -78,6 +96,29 @@ class Grid {
         eventful = eventful || c.changed || c.out || newly_differs;
         cells_[r].push_back(c);
       }
+      for (const std::string& node : tl.nodes) {
+        NodeCell c;
+        c.expected =
+            row.has_expected ? FindNode(row.expected_nodes, node) : nullptr;
+        c.actual = row.has_actual ? FindNode(row.actual_nodes, node) : nullptr;
+        c.differs = Contains(row.differing_nodes, node);
+        auto changed = [&node](const NodePlace* now, const TimelineRow* before,
+                               bool expected_side) {
+          if (now == nullptr) return false;
+          if (before == nullptr) return now->held;
+          const NodePlace* then = FindNode(
+              expected_side ? before->expected_nodes : before->actual_nodes,
+              node);
+          return then == nullptr || !(*then == *now);
+        };
+        c.changed = changed(c.expected, last_expected, true) ||
+                    changed(c.actual, last_actual, false);
+        const bool newly_differs =
+            c.differs &&
+            (prev == nullptr || !Contains(prev->differing_nodes, node));
+        eventful = eventful || c.changed || newly_differs;
+        node_cells_[r].push_back(c);
+      }
       eventful_[r] = eventful;
       if (row.has_expected) last_expected = &row;
       if (row.has_actual) last_actual = &row;
@@ -86,10 +127,14 @@ class Grid {
   }
 
   const Cell& At(size_t row, size_t pod) const { return cells_[row][pod]; }
+  const NodeCell& NodeAt(size_t row, size_t node) const {
+    return node_cells_[row][node];
+  }
   bool Eventful(size_t row) const { return eventful_[row]; }
 
  private:
   std::vector<std::vector<Cell>> cells_;
+  std::vector<std::vector<NodeCell>> node_cells_;
   std::vector<bool> eventful_;
 };
 
@@ -185,7 +230,46 @@ std::string CellHtml(const Cell& c, const TimelineRow& row,
   return absl::StrCat("<td class=\"", cls, "\">", body, "</td>");
 }
 
-// The paragraph naming the pods the timeline follows.
+// One side's node in a cell.
+std::string NodeDiv(std::string_view cls, std::string_view label,
+                    const NodePlace& p) {
+  std::string s = absl::StrCat("<div class=\"", std::string(cls), "\">");
+  if (!label.empty()) {
+    absl::StrAppend(&s, "<span class=\"lbl\">", std::string(label), "</span>");
+  }
+  absl::StrAppend(&s, Line(FormatNodePlace(p)), "</div>");
+  return s;
+}
+
+// A node's cell: one place where the sides agree, expected above actual
+// where they do not.
+std::string NodeCellHtml(const NodeCell& c) {
+  std::string cls = c.changed ? "chg" : "same";
+  std::string body;
+  if (c.expected != nullptr && c.actual != nullptr) {
+    if (!c.differs &&
+        FormatNodePlace(*c.expected) == FormatNodePlace(*c.actual)) {
+      body = NodeDiv("both", "", *c.actual);
+      if (!c.actual->held) cls = "na";
+    } else {
+      body = NodeDiv("exp", "expected", *c.expected) +
+             NodeDiv("act", c.differs ? "\xE2\x89\xA0 actual" : "actual",
+                     *c.actual);
+      cls = c.differs ? "ne" : "chg two";
+    }
+  } else if (c.actual != nullptr) {
+    body = NodeDiv("both", "", *c.actual);
+    if (!c.actual->held) cls = "na";
+  } else if (c.expected != nullptr) {
+    body = NodeDiv("exp", "expected", *c.expected) +
+           "<div class=\"act\"><span class=\"lbl\">actual</span>"
+           "(none)</div>";
+    cls = c.differs ? "ne" : "chg two";
+  }
+  return absl::StrCat("<td class=\"", cls, " node\">", body, "</td>");
+}
+
+// The paragraph naming the pods the timeline follows, and the nodes.
 void AppendPodsFollowed(std::string& out, const Timeline& tl) {
   absl::StrAppend(&out, "<h4>Timeline</h4>\n<p class=\"note\">Pods followed");
   if (!tl.pods_chosen.empty()) {
@@ -201,6 +285,19 @@ void AppendPodsFollowed(std::string& out, const Timeline& tl) {
     }
   }
   absl::StrAppend(&out, ".</p>\n");
+  if (tl.nodes.empty()) return;
+  absl::StrAppend(&out, "<p class=\"note nodes\">Nodes followed");
+  if (!tl.nodes_chosen.empty()) {
+    absl::StrAppend(&out, " (", Line(tl.nodes_chosen), ")");
+  }
+  absl::StrAppend(&out, ": ");
+  for (size_t i = 0; i < tl.nodes.size(); ++i) {
+    absl::StrAppend(&out, i > 0 ? ", " : "", "<code>", Line(tl.nodes[i]),
+                    "</code>");
+  }
+  absl::StrAppend(&out,
+                  " (each: present or a placeholder, requested, its pods; "
+                  "an assumed pod with its binding and deadline).</p>\n");
 }
 
 // What the rows of one timeline's table are written from.
@@ -208,7 +305,7 @@ struct Table {
   const Timeline& tl;
   const Grid& grid;
   const RowWindow& shown;
-  size_t columns;   // step, t, op, the pods, and out when out_column
+  size_t columns;   // step, t, op, the pods, the nodes, out when out_column
   bool out_column;  // a row shown has outs that differ
   const std::string& trace_id;
   const std::string& sut;
@@ -221,6 +318,9 @@ void AppendTableHead(std::string& out, const Table& t) {
                   "<th>step</th><th>t</th><th>op</th>");
   for (const std::string& pod : t.tl.pods) {
     absl::StrAppend(&out, "<th class=\"pod\">", Line(pod), "</th>");
+  }
+  for (const std::string& node : t.tl.nodes) {
+    absl::StrAppend(&out, "<th class=\"node\">node ", Line(node), "</th>");
   }
   if (t.out_column) absl::StrAppend(&out, "<th>out</th>");
   absl::StrAppend(&out, "</tr></thead>\n<tbody>\n");
@@ -268,7 +368,8 @@ size_t AppendQuiet(std::string& out, const Table& t, size_t r) {
   }
   AppendGap(out, t,
             absl::StrCat(StepRange(t.tl.rows[r].step, t.tl.rows[last].step),
-                         ": no change for these pods"));
+                         ": no change for these pods",
+                         t.tl.nodes.empty() ? "" : " and nodes"));
   return last + 1;
 }
 
@@ -311,6 +412,9 @@ void AppendStepRow(std::string& out, const Table& t, size_t r) {
     absl::StrAppend(&out,
                     CellHtml(t.grid.At(r, p), row, t.tl.pods[p], with_since));
   }
+  for (size_t k = 0; k < t.tl.nodes.size(); ++k) {
+    absl::StrAppend(&out, NodeCellHtml(t.grid.NodeAt(r, k)));
+  }
   if (t.out_column) {
     if (row.out_differs) {
       absl::StrAppend(&out,
@@ -348,7 +452,8 @@ void AppendTimeline(std::string& out, const Timeline& tl,
   for (size_t r = 0; r < n; ++r) {
     out_column = out_column || (shown.shown[r] && tl.rows[r].out_differs);
   }
-  const size_t columns = 3 + tl.pods.size() + (out_column ? 1 : 0);
+  const size_t columns =
+      3 + tl.pods.size() + tl.nodes.size() + (out_column ? 1 : 0);
   const Table t{tl, grid, shown, columns, out_column, trace_id, sut, path};
   AppendTableHead(out, t);
   for (size_t r = 0; r < n;) {

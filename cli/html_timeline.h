@@ -1,6 +1,8 @@
 // A failing trace's timeline in the HTML report (cli/html_report.h;
 // TraceRun::timeline, run/timeline.h) as a table: a row per step, a
-// column per pod followed, expected above actual where they differ, the
+// column per pod followed and per node followed (the node view: present or
+// a placeholder, requested, its pods), expected above actual where they
+// differ, the
 // failing row highlighted, each row anchored "tN-sSTEP"; the steps shown
 // are those `schedtrace explain` shows, the others one gap row each saying
 // how to see them. Tested through the page (html_report_test.cc).

@@ -786,7 +786,7 @@ TEST(StateCodecTest, BadStateNamesTheField) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.status().message(),
-              HasSubstr("\"state.cache.nodes[0].requested.cpu\""));
+              HasSubstr("\"state.cache.nodes[n1].requested.cpu\""));
 }
 
 // --------------------------------------------------------------------------

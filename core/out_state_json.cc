@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "core/json_fields.h"
 
 namespace schedtrace {
@@ -65,8 +66,14 @@ absl::Status ReadCache(const FieldReader& r, const json& cache, CacheState* c) {
   const std::string path = "state.cache";
   JF_RETURN_IF_ERROR(ReadObjectList(
       r, cache, path, "nodes", &c->nodes,
-      [&](const json& e, const std::string& p, NodeInfoState* n) {
-        JF_RETURN_IF_ERROR(r.String(e, p, "name", &n->name, kRequired));
+      [&](const json& e, const std::string& at, NodeInfoState* n) {
+        JF_RETURN_IF_ERROR(r.String(e, at, "name", &n->name, kRequired));
+        // Past its name, a node's fields are named by it, as a divergence
+        // names them: state.cache.nodes[n1].requested.cpu.
+        const std::string p =
+            n->name.empty()
+                ? at
+                : absl::StrCat(at.substr(0, at.rfind('[')), "[", n->name, "]");
         JF_RETURN_IF_ERROR(r.Bool(e, p, "present", &n->present));
         JF_RETURN_IF_ERROR(r.StringList(e, p, "pods", &n->pods));
         const json* requested = nullptr;

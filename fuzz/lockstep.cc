@@ -18,7 +18,8 @@
 namespace schedtrace::fuzz {
 namespace {
 
-// "state.queue.active[1].attempts" -> "state.queue.active.attempts".
+// "state.queue.active[d/p].attempts" -> "state.queue.active.attempts" (a
+// key or an index alike).
 std::string StripIndices(std::string_view path) {
   std::string s;
   bool in_index = false;

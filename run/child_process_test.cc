@@ -682,7 +682,7 @@ TEST_F(ChildProcessTest, AnOmittedKeyShowsAbsentNotItsDefault) {
   TraceResult r = Replay(child, *trace);
   EXPECT_EQ(r.verdict, Verdict::kFailed) << r.message;
   ASSERT_TRUE(r.divergence.has_value());
-  EXPECT_EQ(r.divergence->path, "state.queue.unschedulable[0].gated");
+  EXPECT_EQ(r.divergence->path, "state.queue.unschedulable[d/u].gated");
   EXPECT_EQ(r.divergence->expected, "true");
   EXPECT_EQ(r.divergence->actual, "(absent)");
   EXPECT_EQ(r.divergence->differences,

@@ -19,7 +19,8 @@ Trace WithoutExpectations(Trace trace) {
   return trace;
 }
 
-// "state.queue.active[1].attempts" -> "state.queue.active[].attempts".
+// "state.queue.active[d/p].attempts" -> "state.queue.active[].attempts" (a
+// key or an index alike).
 std::string WithoutIndices(const std::string& path) {
   std::string out;
   for (size_t i = 0; i < path.size(); ++i) {

@@ -183,7 +183,9 @@ class Placer {
                                                        : "on ",
                                        n.name);
       if (assumed && finished) absl::StrAppend(&where, " (binding finished)");
-      if (!n.present) absl::StrAppend(&where, " (node deleted)");
+      // A NodeInfo without its node: the node was never added, or removed
+      // while pods remained (the node view says which).
+      if (!n.present) absl::StrAppend(&where, " (placeholder node)");
       if (n.times > 1)
         absl::StrAppend(&where, " (counted ", n.times, " times)");
       p.places.push_back(std::move(where));

@@ -30,7 +30,9 @@ struct PodPlace {
   //   "unschedulable [NodeResourcesFit]", "unschedulable (gated)",
   //   "waiting on Permit (n1)" (assumed on n1), "parked before bind (n1)",
   //   "assumed on n1", "assumed on n1 (binding finished)", "bound on n1",
-  //   "bound on n1 (node deleted)";
+  //   "bound on n1 (placeholder node)" (the cache holds n1 only as a
+  //   NodeInfo without its node: never added, or removed while pods
+  //   remained);
   //   "in flight" (queue layer: popped, in no queue since), "in no queue"
   //   (scheduler layer: popped by a cycle that queued it nowhere),
   //   "deleted" (a delete step named it last), "not added yet" (no step
@@ -42,7 +44,8 @@ struct PodPlace {
   std::string nominated;            // the nominated node, "" when none
   std::vector<std::string> places;  // each place; empty when in none
   // What the trace says about the pod beyond the state: "popped at step 2",
-  // "deleted at step 5" (also while a system still holds it).
+  // "deleted at step 5" (also while a system still holds it), "its removal
+  // at step 5 was refused (error): it stays".
   std::string note;
   // What this step's out says about the pod: "popped", "cycle: scheduled on
   // n1", "cycle: unschedulable [NodeResourcesFit]", "bound to n1",

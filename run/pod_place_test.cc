@@ -97,7 +97,7 @@ TEST(PlacesOfTest, TheSchedulingAndBindingCycle) {
   EXPECT_EQ(p["d/w"].where, "waiting on Permit (n1)");
   EXPECT_EQ(p["d/p"].where, "parked before bind (n1)");
   EXPECT_EQ(p["d/b"].where, "assumed on n1 (binding finished)");
-  EXPECT_EQ(p["d/x"].where, "bound on n2 (node deleted)");
+  EXPECT_EQ(p["d/x"].where, "bound on n2 (placeholder node)");
 }
 
 TEST(PlacesOfTest, AnythingUnusualAroundACycleIsSpelledOut) {

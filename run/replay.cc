@@ -69,13 +69,22 @@ std::optional<Found> FirstDifference(const json& expected, const json& actual,
     }
   } else if (expected.is_array() && actual.is_array() &&
              expected.size() == actual.size()) {
+    // A list matched by key (run/state_diff.h ListKeys) names its element
+    // by that key, as every Difference does: `state.cache.nodes[n1]`. Where
+    // the two lists hold different keys at a position (an element missing,
+    // extra or moved), the list is reported whole.
+    std::optional<std::vector<std::string>> want = ListKeys(expected, path);
+    std::optional<std::vector<std::string>> got =
+        want ? ListKeys(actual, path) : std::nullopt;
     for (size_t i = 0; i < expected.size(); ++i) {
+      if (got && (*want)[i] != (*got)[i]) break;
       const json* s =
           use_sent && sent != nullptr && sent->is_array() && i < sent->size()
               ? &(*sent)[i]
               : nullptr;
-      if (auto d = FirstDifference(expected[i], actual[i], s, use_sent,
-                                   absl::StrCat(path, "[", i, "]"))) {
+      const std::string sub = got ? absl::StrCat(path, "[", (*want)[i], "]")
+                                  : absl::StrCat(path, "[", i, "]");
+      if (auto d = FirstDifference(expected[i], actual[i], s, use_sent, sub)) {
         return d;
       }
     }

@@ -44,11 +44,14 @@ struct Divergence {
   int step = 0;  // 1-based step number (the header is step 0)
   int line = 0;  // line in the trace file
   std::string op;
-  // The first difference, as a walk of both values in order finds it (lists
-  // by position; a list of another length whole): what failure signatures
-  // group by. `actual` is what the system sent there ("(absent)" for a key a
-  // child left out, not its default).
-  std::string path;      // where they differ, e.g. "state.queue.active[1]"
+  // The first difference, as a walk of both values in order finds it (a
+  // list's elements in order, each named as the list of differences names
+  // it: by its pod key or node name where the list is matched by key,
+  // `state.cache.nodes[n1]`, else by position, `[0]`; a list of another
+  // length, or holding other keys at a position, whole): what failure
+  // signatures group by. `actual` is what the system sent there ("(absent)"
+  // for a key a child left out, not its default).
+  std::string path;      // where they differ, e.g. "state.queue.active[d/p]"
   std::string expected;  // JSON of the expected value at `path`
   std::string actual;    // JSON of the actual value at `path`
   // The whole divergence: every difference of out and state at

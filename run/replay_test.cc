@@ -45,7 +45,7 @@ TEST(CompareStepTest, ReportsDeepestDifferingField) {
   EXPECT_EQ(d->step, 3);
   EXPECT_EQ(d->line, 7);
   EXPECT_EQ(d->op, "q_pop");
-  EXPECT_EQ(d->path, "state.queue.active[0].attempts");
+  EXPECT_EQ(d->path, "state.queue.active[default/a].attempts");
   EXPECT_EQ(d->expected, "1");
   EXPECT_EQ(d->actual, "2");
   std::string text = d->Format("t.jsonl");
@@ -149,6 +149,45 @@ TEST(CompareStepTest, ADivergenceHasEveryDifferenceOfOutAndState) {
   EXPECT_TRUE(d->before.empty());
 }
 
+// The first difference names a list's element as the list of differences
+// does: a node by its name, a pod by its key. Where the two lists hold
+// different elements at a position, the list is the first difference, whole.
+TEST(CompareStepTest, TheFirstDifferenceNamesElementsByKey) {
+  State want;
+  want.cache = CacheState{};
+  want.cache->nodes = {{"n1", true, {"d/a"}, {{"cpu", 100}}},
+                       {"n2", true, {}, {}}};
+  State got = want;
+  got.cache->nodes[0].requested["cpu"] = 200;
+  Step step = StepExpecting(json::object(), StateToJson(want));
+  std::optional<Divergence> d = CompareStep(step, 2, StepOut{}, got);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "state.cache.nodes[n1].requested.cpu");
+  ASSERT_FALSE(d->differences.empty());
+  EXPECT_EQ(d->differences[0].path, d->path);  // one notation
+
+  // activeQ in another order: the list whole, the move in the differences.
+  State swapped = QueueState2(0);
+  std::swap(swapped.queue->active[0], swapped.queue->active[1]);
+  step = StepExpecting(json::object(), StateToJson(QueueState2(0)));
+  d = CompareStep(step, 3, StepOut{}, swapped);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "state.queue.active");
+  EXPECT_EQ(d->actual, R"([{"attempts":0,"pod":"default/b"},)"
+                       R"({"attempts":0,"pod":"default/a"}])");
+
+  // A key that repeats: the list is matched by position, here and there.
+  State twice = QueueState2(0);
+  twice.queue->active[1].pod = "default/a";
+  State twice_more = twice;
+  twice_more.queue->active[1].attempts = 4;
+  step = StepExpecting(json::object(), StateToJson(twice));
+  d = CompareStep(step, 3, StepOut{}, twice_more);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "state.queue.active[1].attempts");
+  EXPECT_EQ(d->differences[0].path, d->path);
+}
+
 // `actual` is what the system sent (System::StateAsSent): a key it left out
 // shows (absent), not the default its decoding reads.
 TEST(CompareStepTest, ActualIsTheStateAsSent) {
@@ -164,7 +203,7 @@ TEST(CompareStepTest, ActualIsTheStateAsSent) {
   std::optional<Divergence> d = CompareStep(
       step, 1, StepOut{}, decoded, nullptr, nullptr, R"({})", sent_text);
   ASSERT_TRUE(d.has_value());
-  EXPECT_EQ(d->path, "state.queue.unschedulable[0].gated");
+  EXPECT_EQ(d->path, "state.queue.unschedulable[default/u].gated");
   EXPECT_EQ(d->expected, "true");
   EXPECT_EQ(d->actual, "(absent)");
   EXPECT_EQ(d->differences,

@@ -24,9 +24,9 @@ bool AddsOrUpdates(Op op) {
 
 std::map<std::string, PodPlace> SidePlaces::After(
     int step_no, const Step& step, const std::string& popped,
-    std::optional<int> attempts, const State* state,
+    std::optional<int> attempts, bool refused, const State* state,
     const std::vector<std::string>& unshown) {
-  Record(step_no, step, popped, attempts);
+  Record(step_no, step, popped, attempts, refused);
   if (state == nullptr) return {};
   std::map<std::string, PodPlace> places =
       PlacesOf(*state, pods_, in_flight_, unshown);
@@ -35,16 +35,20 @@ std::map<std::string, PodPlace> SidePlaces::After(
 }
 
 void SidePlaces::Record(int step_no, const Step& step,
-                        const std::string& popped,
-                        std::optional<int> attempts) {
+                        const std::string& popped, std::optional<int> attempts,
+                        bool refused) {
   for (const std::string& k : StepPodKeys(step)) {
     named_.insert(k);
-    if (IsDelete(step.op)) {
+    if (IsDelete(step.op) && refused) {
+      refused_at_[k] = step_no;
+    } else if (IsDelete(step.op)) {
       deleted_at_[k] = step_no;
+      refused_at_.erase(k);
       in_flight_.erase(k);
       popped_at_.erase(k);
-    } else if (AddsOrUpdates(step.op)) {
+    } else if (AddsOrUpdates(step.op) && !refused) {
       deleted_at_.erase(k);
+      refused_at_.erase(k);
     }
   }
   if (!popped.empty()) {
@@ -56,6 +60,7 @@ void SidePlaces::Record(int step_no, const Step& step,
 }
 
 void SidePlaces::Annotate(const std::string& key, PodPlace& place) {
+  auto refused = refused_at_.find(key);
   auto deleted = deleted_at_.find(key);
   auto popped_at = popped_at_.find(key);
   if (place.where == kPlaceInFlight) {
@@ -75,6 +80,12 @@ void SidePlaces::Annotate(const std::string& key, PodPlace& place) {
     popped_at_.erase(key);
     if (deleted != deleted_at_.end()) {
       place.note = absl::StrCat("deleted at step ", deleted->second);
+    }
+    if (refused != refused_at_.end()) {
+      absl::StrAppend(&place.note, place.note.empty() ? "" : "; ",
+                      "its removal at step ", refused->second,
+                      " was refused (error)",
+                      deleted == deleted_at_.end() ? ": it stays" : "");
     }
     return;
   }

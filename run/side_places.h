@@ -1,7 +1,9 @@
 // One side of a timeline (run/timeline.h) across steps: what persists
 // between its snapshots. A pod popped in the queue layer stays in flight
 // until it shows up again or is deleted; a pod no step named yet is "not
-// added yet" rather than "gone"; a pod deleted stays "deleted at step N".
+// added yet" rather than "gone"; a pod deleted stays "deleted at step N";
+// a removal the side answered with an error did not delete it ("its
+// removal at step N was refused (error)").
 // And since which step each pod has been where it is.
 //
 //   SidePlaces side(pods, /*queue_layer=*/true);
@@ -30,17 +32,18 @@ class SidePlaces {
       : pods_(pods), queue_layer_(queue_layer) {}
 
   // Records step `step_no` (what it names, what it popped: `popped` with
-  // its `attempts`), then, when `state` is given, places the pods in it
-  // (PlacesOf, by what `unshown` leaves), read with what the side
-  // remembers. Without a state: no places.
+  // its `attempts`; `refused`: this side's out for it says `error`, so a
+  // removal it asked for did not happen), then, when `state` is given,
+  // places the pods in it (PlacesOf, by what `unshown` leaves), read with
+  // what the side remembers. Without a state: no places.
   std::map<std::string, PodPlace> After(
       int step_no, const Step& step, const std::string& popped,
-      std::optional<int> attempts, const State* state,
+      std::optional<int> attempts, bool refused, const State* state,
       const std::vector<std::string>& unshown);
 
  private:
   void Record(int step_no, const Step& step, const std::string& popped,
-              std::optional<int> attempts);
+              std::optional<int> attempts, bool refused);
   // What the side remembers about `key`, added to its place in the state.
   void Annotate(const std::string& key, PodPlace& place);
 
@@ -48,6 +51,7 @@ class SidePlaces {
   bool queue_layer_;
   std::set<std::string> named_, seen_, in_flight_;
   std::map<std::string, int> flight_attempts_, popped_at_, deleted_at_;
+  std::map<std::string, int> refused_at_;  // a removal answered with error
 };
 
 // Since which step each pod has been where it is on one side (its place,

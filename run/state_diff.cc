@@ -308,6 +308,16 @@ void DiffState(const json& expected, const json& actual, const json* sent,
   }
 }
 
+std::optional<std::vector<std::string>> ListKeys(const json& list,
+                                                 const std::string& path) {
+  const KeyBy by = KeyOf(path);
+  if (by == KeyBy::kPosition || !list.is_array()) return std::nullopt;
+  std::vector<std::string> keys;
+  std::unordered_map<std::string, size_t> index;
+  if (!KeysOf(list, by, keys, index)) return std::nullopt;
+  return keys;
+}
+
 std::string PathWithoutKeys(const std::string& path) {
   std::string out;
   for (size_t i = 0; i < path.size(); ++i) {

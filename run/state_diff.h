@@ -28,6 +28,7 @@
 #ifndef SCHEDTRACE_RUN_STATE_DIFF_H_
 #define SCHEDTRACE_RUN_STATE_DIFF_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,16 @@ void DiffOut(const nlohmann::json& expected, const nlohmann::json& actual,
 void DiffState(const nlohmann::json& expected, const nlohmann::json& actual,
                const nlohmann::json* sent, const ReportsState& reports,
                std::vector<Difference>& out);
+
+// The key of each element of the list at `path` (a pod key, a node name,
+// the element itself: the keys DiffValues matches the list's elements by),
+// in the list's order; nullopt when the list at `path` is matched by
+// position, or an element has no key, or a key repeats (then DiffValues
+// diffs it by position too). The first difference of a divergence names
+// an element by this key (`state.cache.nodes[n1].requested.cpu`), as every
+// Difference does.
+std::optional<std::vector<std::string>> ListKeys(const nlohmann::json& list,
+                                                 const std::string& path);
 
 // `path` without its list keys and indices: "state.queue.backoff[d/p].attempts"
 // -> "state.queue.backoff.attempts" (what a failure signature groups by).

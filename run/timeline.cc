@@ -9,6 +9,7 @@
 #include "core/json_codec.h"
 #include "run/driver.h"
 #include "run/out_facts.h"
+#include "run/side_nodes.h"
 #include "run/side_places.h"
 #include "run/step_summary.h"
 
@@ -32,6 +33,23 @@ std::vector<std::string> MentionedPods(const Trace& trace) {
     for (const std::string& k : StepPodKeys(step)) AddOnce(keys, k);
   }
   return keys;
+}
+
+// Every node the trace mentions (its node objects, its pods' nodeName), in
+// order of first appearance; none in the queue layer, which has no cache.
+std::vector<std::string> MentionedNodes(const Trace& trace) {
+  std::vector<std::string> names;
+  if (trace.header.layer == Layer::kQueue) return names;
+  for (const Step& step : trace.steps) {
+    for (const std::string& n : StepNodeNames(step)) AddOnce(names, n);
+  }
+  return names;
+}
+
+// Whether a side's out says `error` (a removal it refused).
+bool SaysError(const json& out) {
+  auto it = out.find("error");
+  return it != out.end() && *it == true;
 }
 
 bool IsKeyBoundary(char c) {
@@ -119,7 +137,7 @@ Expected ExpectedAt(const Step& step, Layer layer) {
 class TimelineRecorder::Walker {
  public:
   Walker(const Trace& trace, const ExplainOptions& options,
-         std::vector<std::string> pods)
+         std::vector<std::string> pods, std::vector<std::string> nodes)
       : trace_(trace), options_(options) {
     tl_.trace = trace.path;
     tl_.description = trace.header.description;
@@ -129,6 +147,7 @@ class TimelineRecorder::Walker {
     tl_.from = options.from;
     tl_.to = options.to;
     tl_.pods = std::move(pods);
+    tl_.nodes = std::move(nodes);
   }
 
   void OnStep(const DrivenStep& driven) {
@@ -205,9 +224,15 @@ class TimelineRecorder::Walker {
     row.has_actual = false;
     row.error = std::string(status.message());
     const json expected_out = want.has_out ? *want.expect->out : json();
-    row.expected = expected_shown_.After(
-        step_no, step, PoppedBy(expected_out), AttemptsIn(expected_out),
-        want.state ? &*want.state : nullptr, want.unshown);
+    const bool refused = SaysError(expected_out);
+    const State* w = want.state ? &*want.state : nullptr;
+    row.expected = expected_shown_.After(step_no, step, PoppedBy(expected_out),
+                                         AttemptsIn(expected_out), refused, w,
+                                         want.unshown);
+    if (!tl_.nodes.empty()) {
+      row.expected_nodes =
+          expected_nodes_.After(step_no, step, refused, w, want.unshown);
+    }
     const std::vector<std::string> own = StepPodKeys(step);
     for (auto& [pod, place] : row.expected) {
       if (want.has_out) place.out = OutFacts(*want.expect->out, pod, own);
@@ -231,14 +256,22 @@ class TimelineRecorder::Walker {
     const std::vector<std::string> cmp_unshown =
         Union(want.unshown, unreported_);
     const State* w = want.state ? &*want.state : nullptr;
-    row.expected = expected_shown_.After(step_no, step, exp_popped,
-                                         exp_attempts, w, want.unshown);
+    // A removal a side answered with an error did not remove anything.
+    const bool act_refused = SaysError(actual_out);
+    const bool exp_refused = SaysError(exp_out);
+    row.expected = expected_shown_.After(
+        step_no, step, exp_popped, exp_attempts, exp_refused, w, want.unshown);
     row.actual = actual_shown_.After(step_no, step, act_popped, act_attempts,
-                                     &state, actual_unshown);
+                                     act_refused, &state, actual_unshown);
     std::map<std::string, PodPlace> e_cmp = expected_cmp_.After(
-        step_no, step, exp_popped, exp_attempts, w, cmp_unshown);
-    std::map<std::string, PodPlace> a_cmp = actual_cmp_.After(
-        step_no, step, act_popped, act_attempts, &state, cmp_unshown);
+        step_no, step, exp_popped, exp_attempts, exp_refused, w, cmp_unshown);
+    std::map<std::string, PodPlace> a_cmp =
+        actual_cmp_.After(step_no, step, act_popped, act_attempts, act_refused,
+                          &state, cmp_unshown);
+    if (!tl_.nodes.empty()) {
+      Nodes(step, step_no, want, exp_refused, act_refused, state,
+            actual_unshown, cmp_unshown, row);
+    }
     const std::vector<std::string> own = StepPodKeys(step);
     for (const std::string& pod : tl_.pods) {
       std::string e_out =
@@ -260,6 +293,31 @@ class TimelineRecorder::Walker {
     row.actual_since = actual_since_.After(step_no, row.actual);
   }
 
+  // The node view after step `step_no`: both sides' nodes as displayed,
+  // and those that differ on what both show.
+  void Nodes(const Step& step, int step_no, const Expected& want,
+             bool exp_refused, bool act_refused, const State& state,
+             const std::vector<std::string>& actual_unshown,
+             const std::vector<std::string>& cmp_unshown, TimelineRow& row) {
+    const State* w = want.state ? &*want.state : nullptr;
+    row.expected_nodes =
+        expected_nodes_.After(step_no, step, exp_refused, w, want.unshown);
+    row.actual_nodes =
+        actual_nodes_.After(step_no, step, act_refused, &state, actual_unshown);
+    std::map<std::string, NodePlace> e_cmp =
+        expected_nodes_cmp_.After(step_no, step, exp_refused, w, cmp_unshown);
+    std::map<std::string, NodePlace> a_cmp = actual_nodes_cmp_.After(
+        step_no, step, act_refused, &state, cmp_unshown);
+    if (!want.has_state) return;
+    for (const std::string& node : tl_.nodes) {
+      NodePlace e = e_cmp[node], a = a_cmp[node];
+      e.note = a.note = "";
+      if (!(e == a)) row.differing_nodes.push_back(node);
+    }
+  }
+
+  int64_t ttl_ms() const { return trace_.header.config.assumed_pod_ttl_ms; }
+
   const Trace& trace_;
   const ExplainOptions& options_;
   Timeline tl_;
@@ -269,6 +327,10 @@ class TimelineRecorder::Walker {
   SidePlaces expected_cmp_{tl_.pods, queue_layer()};
   SidePlaces actual_cmp_{tl_.pods, queue_layer()};
   PlaceSince expected_since_, actual_since_;
+  SideNodes expected_nodes_{tl_.nodes, ttl_ms()};
+  SideNodes actual_nodes_{tl_.nodes, ttl_ms()};
+  SideNodes expected_nodes_cmp_{tl_.nodes, ttl_ms(), /*deadlines=*/false};
+  SideNodes actual_nodes_cmp_{tl_.nodes, ttl_ms(), /*deadlines=*/false};
   std::vector<std::string> unreported_;  // place keys the system leaves out
   bool failed_ = false;
   std::string failing_out_;
@@ -335,6 +397,72 @@ std::vector<std::string> PodsOfFailure(const Timeline& first,
   return keys;
 }
 
+constexpr std::string_view kNodes = "state.cache.nodes";
+
+// The nodes the first divergence's differences name
+// (`state.cache.nodes[n1].requested.cpu`; a whole list: the nodes whose
+// elements differ), among those followed (`all`, the trace's order).
+std::vector<std::string> NodesOfDivergence(
+    const Divergence& d, const std::vector<std::string>& all) {
+  std::vector<std::string> named;
+  auto from = [&named](const std::string& path, const std::string& expected,
+                       const std::string& actual) {
+    if (!path.starts_with(kNodes)) return;
+    const std::string rest = path.substr(kNodes.size());
+    if (rest.starts_with("[")) {
+      const size_t close = rest.find(']');
+      if (close != std::string::npos) AddOnce(named, rest.substr(1, close - 1));
+      return;
+    }
+    if (!rest.empty()) return;
+    // The whole list: each element on one side not equal on the other.
+    const json e = json::parse(expected, nullptr, false);
+    const json a = json::parse(actual, nullptr, false);
+    auto by_name = [](const json& list) {
+      std::map<std::string, json> m;
+      if (!list.is_array()) return m;
+      for (const json& n : list) {
+        if (n.is_object() && n.contains("name") && n["name"].is_string()) {
+          m[n["name"].get<std::string>()] = n;
+        }
+      }
+      return m;
+    };
+    const std::map<std::string, json> em = by_name(e), am = by_name(a);
+    for (const auto* side : {&em, &am}) {
+      for (const auto& [name, node] : *side) {
+        const auto& other = side == &em ? am : em;
+        auto it = other.find(name);
+        if (it == other.end() || it->second != node) AddOnce(named, name);
+      }
+    }
+  };
+  from(d.path, d.expected, d.actual);
+  for (const Difference& diff : d.differences) {
+    from(diff.path, diff.expected, diff.actual);
+  }
+  std::vector<std::string> nodes;
+  for (const std::string& n : all) {
+    if (Contains(named, n)) nodes.push_back(n);
+  }
+  return nodes;
+}
+
+// `nodes` only, in every row.
+void KeepNodes(const std::vector<std::string>& nodes, Timeline& tl) {
+  for (TimelineRow& row : tl.rows) {
+    for (auto* by_node : {&row.expected_nodes, &row.actual_nodes}) {
+      std::erase_if(*by_node, [&nodes](const auto& kv) {
+        return !Contains(nodes, kv.first);
+      });
+    }
+    std::erase_if(row.differing_nodes, [&nodes](const std::string& n) {
+      return !Contains(nodes, n);
+    });
+  }
+  tl.nodes = nodes;
+}
+
 // `pods` only, in every row.
 void Keep(const std::vector<std::string>& pods, Timeline& tl) {
   auto keep = [&pods](auto& by_pod) {
@@ -361,14 +489,46 @@ TimelineRecorder::TimelineRecorder(const Trace& trace,
       options_(options),
       walker_(std::make_unique<Walker>(
           trace, options_,
-          options.pods.empty() ? MentionedPods(trace) : options.pods)) {}
+          options.pods.empty() ? MentionedPods(trace) : options.pods,
+          options.nodes.empty() ? MentionedNodes(trace) : options.nodes)) {}
 
 TimelineRecorder::~TimelineRecorder() = default;
+
+void TimelineRecorder::ChooseNodes(Timeline& tl) const {
+  if (!options_.nodes.empty()) {
+    const std::vector<std::string> mentioned = MentionedNodes(trace_);
+    std::string chosen = "given";
+    std::vector<std::string> unknown;
+    for (const std::string& node : options_.nodes) {
+      if (!Contains(mentioned, node)) unknown.push_back(node);
+    }
+    if (!unknown.empty()) {
+      absl::StrAppend(&chosen, "; no step of the trace names ",
+                      absl::StrJoin(unknown, ", "));
+    }
+    tl.nodes_chosen = std::move(chosen);
+    return;
+  }
+  // Every node the trace mentions was followed; the timeline keeps those
+  // the first divergence names.
+  std::vector<std::string> nodes;
+  if (tl.divergence) nodes = NodesOfDivergence(*tl.divergence, tl.nodes);
+  if (nodes.size() > static_cast<size_t>(kMaxNodesFollowed)) {
+    tl.nodes_chosen =
+        absl::StrCat("the first ", kMaxNodesFollowed, " of the ", nodes.size(),
+                     " nodes named by the first divergence");
+    nodes.resize(kMaxNodesFollowed);
+  } else if (!nodes.empty()) {
+    tl.nodes_chosen = "named by the first divergence";
+  }
+  KeepNodes(nodes, tl);
+}
 
 void TimelineRecorder::OnStep(const DrivenStep& step) { walker_->OnStep(step); }
 
 Timeline TimelineRecorder::Finish() {
   Timeline tl = std::move(walker_->timeline());
+  ChooseNodes(tl);
   const std::vector<std::string> mentioned = MentionedPods(trace_);
   if (!options_.pods.empty()) {
     std::string chosen = "given";

@@ -9,7 +9,12 @@
 //   std::cout << FormatTimeline(*t);  // run/timeline_format.h
 //
 // Where a pod is in one state: run/pod_place.h; one side across steps:
-// side_places.h; what an out says about a pod: out_facts.h. Places read
+// side_places.h; what an out says about a pod: out_facts.h. In the cache
+// and scheduler layers it follows nodes too (the node view): for each step,
+// each followed node's requested resources, its pods (an assumed one with
+// whether its binding finished and its deadline), and whether the cache
+// holds it as a node or only as a placeholder (run/node_place.h,
+// side_nodes.h). Places read
 // only a State (and the steps' outs): they work for any system,
 // model, impl or exec:. A pod is shown in every place it is in
 // ("activeQ #1 + unschedulable [NodeResourcesFit]"); a side that shows only
@@ -32,6 +37,7 @@
 #include "core/system.h"
 #include "core/trace.h"
 #include "run/driver.h"
+#include "run/node_place.h"
 #include "run/pod_place.h"
 #include "run/replay.h"
 
@@ -63,6 +69,11 @@ struct TimelineRow {
   // pod -> the step since which it has been where it is (its place, outs
   // aside), on each side; counted over every step, shown or not.
   std::map<std::string, int> expected_since, actual_since;
+  // The node view (cache and scheduler layers): node name -> where the node
+  // stands on each side (run/node_place.h), and the nodes that differ on
+  // what both sides show.
+  std::map<std::string, NodePlace> expected_nodes, actual_nodes;
+  std::vector<std::string> differing_nodes;
 };
 
 struct Timeline {
@@ -73,6 +84,11 @@ struct Timeline {
   // Why these pods: "given", "named by the first divergence", "every pod
   // the trace mentions", "the first 8 of the 12 pods the trace mentions".
   std::string pods_chosen;
+  // The nodes followed (cache and scheduler layers), in order, and why:
+  // "given", "named by the first divergence"; none unless given or a
+  // difference of the first divergence is about a node.
+  std::vector<std::string> nodes;
+  std::string nodes_chosen;
   int steps = 0;      // in the trace
   int steps_run = 0;  // applied (fewer: an error or a fatal out ended it)
   std::vector<TimelineRow> rows;         // the steps shown (from..to)
@@ -89,9 +105,12 @@ struct Timeline {
 
 struct ExplainOptions {
   std::vector<std::string> pods;  // none: those of the first failure
-  int from = 0;                   // first step shown (1-based); 0: the first
-  int to = 0;                     // last step shown; 0: the last run
-  std::string sut;                // the system's name, for the text
+  // Nodes to follow (cache and scheduler layers); none: those the first
+  // divergence's differences name (`state.cache.nodes[n1]...`).
+  std::vector<std::string> nodes;
+  int from = 0;     // first step shown (1-based); 0: the first
+  int to = 0;       // last step shown; 0: the last run
+  std::string sut;  // the system's name, for the text
   // What the system reports (an exec: child's declaration, cli ReportsOf);
   // null: everything. Read after Configure, as ReplayOptions::reports.
   ReportsState reports;
@@ -105,15 +124,18 @@ struct ExplainOptions {
   std::function<std::vector<std::string>()> take_known;
 };
 
-// At most this many pods are followed when the options name none.
+// At most this many pods (nodes) are followed when the options name none.
 inline constexpr int kMaxPodsFollowed = 8;
+inline constexpr int kMaxNodesFollowed = 4;
 
 // Records a timeline while the step driver runs a trace (run/driver.h): an
 // observer of the run, so a failure's timeline comes from the run that
 // failed. Run the driver with DriveOptions::keep_going (the journey after
 // the first failure shows too), the same check and reports as `options`.
 // Without ExplainOptions::pods it follows every pod the trace mentions and
-// keeps, at Finish, those the first failure involves.
+// keeps, at Finish, those the first failure involves; without
+// ExplainOptions::nodes, likewise every node, keeping those the first
+// divergence's differences name.
 //
 //   TimelineRecorder recorder(trace, options);
 //   DriveOptions drive{.make_check = ..., .keep_going = true,
@@ -133,6 +155,9 @@ class TimelineRecorder : public StepObserver {
 
  private:
   class Walker;
+  // The nodes the timeline keeps: those given, else those the first
+  // divergence names (none when it names none).
+  void ChooseNodes(Timeline& tl) const;
   const Trace& trace_;
   const ExplainOptions options_;
   std::unique_ptr<Walker> walker_;

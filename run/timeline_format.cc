@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "run/node_place.h"
 #include "run/pod_place.h"
 
 namespace schedtrace {
@@ -44,6 +45,9 @@ class Formatter {
   explicit Formatter(const Timeline& tl) : tl_(tl) {
     size_t width = 0;
     for (const std::string& p : tl.pods) width = std::max(width, p.size());
+    for (const std::string& n : tl.nodes) {
+      width = std::max(width, NodeLabel(n).size());
+    }
     width_ = width;
     for (const TimelineRow& row : tl.rows) any_expected_ |= row.has_expected;
   }
@@ -64,6 +68,8 @@ class Formatter {
                   (differs && e != nullptr && a != nullptr && e->out != a->out);
       AppendPodLines(lines, row, pod, e, a, differs, full || RowFails(row));
     }
+    for (const std::string& node : tl_.nodes)
+      AppendNodeLines(lines, r, node, full);
     AppendRowNotes(lines, row, out_shown);
     return lines;
   }
@@ -150,12 +156,68 @@ class Formatter {
     }
   }
 
+  static std::string NodeLabel(const std::string& node) {
+    return absl::StrCat("node ", node);
+  }
+
+  // The node's line in row `r` (both sides agree, or one side only), or
+  // its "expected:" and "actual:" lines: when it changed on a side since
+  // the row before, differs (newly, or `full`), or `full` and it is in the
+  // cache on some side.
+  void AppendNodeLines(std::vector<std::string>& lines, size_t r,
+                       const std::string& node, bool full) const {
+    const TimelineRow& row = tl_.rows[r];
+    auto find = [&node](const std::map<std::string, NodePlace>& m) {
+      auto it = m.find(node);
+      return it == m.end() ? nullptr : &it->second;
+    };
+    const NodePlace* e = row.has_expected ? find(row.expected_nodes) : nullptr;
+    const NodePlace* a = row.has_actual ? find(row.actual_nodes) : nullptr;
+    if (e == nullptr && a == nullptr) return;
+    const bool differs = Contains(row.differing_nodes, node);
+    const TimelineRow* prev = r > 0 ? &tl_.rows[r - 1] : nullptr;
+    const TimelineRow* prev_expected = PreviousExpected(r);
+    auto changed = [&](const NodePlace* now, const TimelineRow* before,
+                       bool expected_side) {
+      if (now == nullptr) return false;
+      if (before == nullptr) return true;
+      const NodePlace* then =
+          find(expected_side ? before->expected_nodes : before->actual_nodes);
+      return then == nullptr || !(*then == *now);
+    };
+    const bool moved =
+        changed(e, prev_expected, true) || changed(a, prev, false);
+    const bool still_differs = differs && prev != nullptr &&
+                               Contains(prev->differing_nodes, node) && !moved;
+    const bool held = (e != nullptr && e->held) || (a != nullptr && a->held);
+    const bool shown = (differs && (!still_differs || full || RowFails(row))) ||
+                       ((moved || full) && (held || r > 0));
+    if (!shown) return;
+    std::string key = NodeLabel(node);
+    key.resize(width_, ' ');
+    if (e != nullptr && a != nullptr) {
+      const std::string et = FormatNodePlace(*e), at = FormatNodePlace(*a);
+      if (et == at && !differs) {
+        lines.push_back(absl::StrCat("  ", key, "  ", at));
+      } else {
+        lines.push_back(absl::StrCat("  ", key, "  expected: ", et));
+        lines.push_back(absl::StrCat("  ", std::string(width_, ' '),
+                                     differs ? "≠ " : "  ", "actual:   ", at));
+      }
+    } else if (a != nullptr) {
+      lines.push_back(absl::StrCat("  ", key, "  ", FormatNodePlace(*a)));
+    } else {
+      lines.push_back(
+          absl::StrCat("  ", key, "  expected: ", FormatNodePlace(*e)));
+    }
+  }
+
   // After the pods: where a divergence no followed pod shows is, and the
   // outs when they differ and no pod line showed it.
   void AppendRowNotes(std::vector<std::string>& lines, const TimelineRow& row,
                       bool out_shown) const {
-    if (row.divergent && row.differing.empty() && !row.out_differs &&
-        tl_.divergence) {
+    if (row.divergent && row.differing.empty() && row.differing_nodes.empty() &&
+        !row.out_differs && tl_.divergence) {
       lines.push_back(absl::StrCat(
           "  (no followed pod's place differs here: the divergence is in ",
           tl_.divergence->differences.empty()
@@ -245,6 +307,10 @@ std::string Head(const Timeline& tl) {
   absl::StrAppend(
       &s, "pods followed (", tl.pods_chosen,
       "): ", tl.pods.empty() ? "none" : absl::StrJoin(tl.pods, ", "), "\n");
+  if (!tl.nodes.empty()) {
+    absl::StrAppend(&s, "nodes followed (", tl.nodes_chosen,
+                    "): ", absl::StrJoin(tl.nodes, ", "), "\n");
+  }
   return s;
 }
 
@@ -289,7 +355,8 @@ std::string Rows(const Timeline& tl, const Formatter& f,
         ++last;
       }
       absl::StrAppend(&s, StepRange(tl.rows[r].step, tl.rows[last].step),
-                      ": no change for these pods\n");
+                      ": no change for these pods",
+                      tl.nodes.empty() ? "" : " and nodes", "\n");
       r = last + 1;
       continue;
     }
@@ -342,11 +409,14 @@ std::string FormatTimeline(const Timeline& tl, const TimelineFormat& format) {
   std::string s = Head(tl);
   if (tl.rows.empty()) return s;
   absl::StrAppend(
-      &s, Wrapped("Each step lists the pods it moved or named: one line where "
-                  "the trace (expected) and the system (actual) agree, "
-                  "expected:/actual: lines where not, ≠ where the replay sees "
-                  "them differ.",
-                  "", 80));
+      &s,
+      Wrapped(absl::StrCat(
+                  "Each step lists the pods it moved or named",
+                  tl.nodes.empty() ? "" : " and the followed nodes it changed",
+                  ": one line where the trace (expected) and the system "
+                  "(actual) agree, expected:/actual: lines where not, ≠ "
+                  "where the replay sees them differ."),
+              "", 80));
 
   Formatter f(tl);
   if (std::none_of(tl.rows.begin(), tl.rows.end(),
