@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -135,24 +136,37 @@ class Formatter {
       }
       return s;
     };
-    std::string key = pod;
+    AppendSides(
+        lines, pod,
+        e == nullptr ? std::nullopt
+                     : std::optional(text(*e, row.expected_since)),
+        a == nullptr ? std::nullopt : std::optional(text(*a, row.actual_since)),
+        differs);
+  }
+
+  // What a followed pod or node (`label`) looks like on each side (nullopt:
+  // absent there): one line where the sides agree or only the actual one
+  // has it, else its "expected:" and "actual:" lines, the latter marked ≠
+  // when the replay sees them differ.
+  void AppendSides(std::vector<std::string>& lines, const std::string& label,
+                   const std::optional<std::string>& expected,
+                   const std::optional<std::string>& actual,
+                   bool differs) const {
+    std::string key = label;
     key.resize(width_, ' ');
-    if (e != nullptr && a != nullptr) {
-      const std::string et = text(*e, row.expected_since);
-      const std::string at = text(*a, row.actual_since);
-      if (et == at && !differs) {
-        lines.push_back(absl::StrCat("  ", key, "  ", at));
+    if (expected && actual) {
+      if (*expected == *actual && !differs) {
+        lines.push_back(absl::StrCat("  ", key, "  ", *actual));
       } else {
-        lines.push_back(absl::StrCat("  ", key, "  expected: ", et));
+        lines.push_back(absl::StrCat("  ", key, "  expected: ", *expected));
         lines.push_back(absl::StrCat("  ", std::string(width_, ' '),
-                                     differs ? "≠ " : "  ", "actual:   ", at));
+                                     differs ? "≠ " : "  ",
+                                     "actual:   ", *actual));
       }
-    } else if (a != nullptr) {
-      lines.push_back(
-          absl::StrCat("  ", key, "  ", text(*a, row.actual_since)));
-    } else if (e != nullptr) {
-      lines.push_back(absl::StrCat(
-          "  ", key, "  expected: ", text(*e, row.expected_since)));
+    } else if (actual) {
+      lines.push_back(absl::StrCat("  ", key, "  ", *actual));
+    } else if (expected) {
+      lines.push_back(absl::StrCat("  ", key, "  expected: ", *expected));
     }
   }
 
@@ -193,23 +207,11 @@ class Formatter {
     const bool shown = (differs && (!still_differs || full || RowFails(row))) ||
                        ((moved || full) && (held || r > 0));
     if (!shown) return;
-    std::string key = NodeLabel(node);
-    key.resize(width_, ' ');
-    if (e != nullptr && a != nullptr) {
-      const std::string et = FormatNodePlace(*e), at = FormatNodePlace(*a);
-      if (et == at && !differs) {
-        lines.push_back(absl::StrCat("  ", key, "  ", at));
-      } else {
-        lines.push_back(absl::StrCat("  ", key, "  expected: ", et));
-        lines.push_back(absl::StrCat("  ", std::string(width_, ' '),
-                                     differs ? "≠ " : "  ", "actual:   ", at));
-      }
-    } else if (a != nullptr) {
-      lines.push_back(absl::StrCat("  ", key, "  ", FormatNodePlace(*a)));
-    } else {
-      lines.push_back(
-          absl::StrCat("  ", key, "  expected: ", FormatNodePlace(*e)));
-    }
+    AppendSides(
+        lines, NodeLabel(node),
+        e == nullptr ? std::nullopt : std::optional(FormatNodePlace(*e)),
+        a == nullptr ? std::nullopt : std::optional(FormatNodePlace(*a)),
+        differs);
   }
 
   // After the pods: where a divergence no followed pod shows is, and the
