@@ -247,7 +247,9 @@ std::optional<int> PlanDiff(const CommandLine& cl, DiffPlan& plan) {
     return UsageError(std::string(upstream.status().message()));
   plan.upstream = *upstream;
   if (!plan.generate) {
-    std::string flag = cl.Has("count") ? "count" : FirstGenFlag(cl);
+    std::string flag = cl.Has("count")   ? "count"
+                       : cl.Has("plain") ? "plain"
+                                         : FirstGenFlag(cl);
     if (!flag.empty()) {
       return UsageError(
           absl::StrCat("--", flag, " is for generated traces: give no PATH"));

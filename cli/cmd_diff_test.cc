@@ -115,6 +115,13 @@ TEST_F(DiffCliTest, AModeFlagTurnsTheMixOff) {
       "diff --a=model --b=impl --layer=queue --count=2 --plain --hostile");
   EXPECT_EQ(both.status, 2) << both.output;
   EXPECT_THAT(both.output, HasSubstr("--plain takes neither"));
+  const std::string trace = Path("q.jsonl");
+  ASSERT_EQ(RunSchedtrace("gen --layer=queue --seed=3 --out=" + trace).status,
+            0);
+  CliResult files = RunSchedtrace("diff --a=model --b=impl --plain " + trace);
+  EXPECT_EQ(files.status, 2) << files.output;
+  EXPECT_THAT(files.output,
+              HasSubstr("--plain is for generated traces: give no PATH"));
 }
 
 // The mix's perturbed traces differ from the plain trace of the same seed
