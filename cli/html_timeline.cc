@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "cli/html_text.h"
 #include "run/node_place.h"
@@ -20,18 +21,16 @@ bool SameInEveryPlace(const PodPlace& a, const PodPlace& b) {
          a.nominated == b.nominated && a.places == b.places && a.note == b.note;
 }
 
-const PodPlace* Find(const std::map<std::string, PodPlace>& places,
-                     const std::string& pod) {
-  auto it = places.find(pod);
+// The place of a pod or node (`key`) on one side; null where none.
+template <typename Place>
+const Place* Find(const std::map<std::string, Place>& places,
+                  const std::string& key) {
+  auto it = places.find(key);
   return it == places.end() ? nullptr : &it->second;
 }
 
 bool NotYet(const PodPlace* p) {
   return p == nullptr || p->where == "not added yet";
-}
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 // One pod at one step: its place on each side (null: the side shows none)
@@ -53,12 +52,6 @@ struct NodeCell {
   bool changed = false;  // the step changed the node (either side)
 };
 
-const NodePlace* FindNode(const std::map<std::string, NodePlace>& places,
-                          const std::string& node) {
-  auto it = places.find(node);
-  return it == places.end() ? nullptr : &it->second;
-}
-
 // The timeline's cells, and which rows say something about the pods and
 // nodes followed.
 class Grid {
@@ -78,7 +71,7 @@ class Grid {
         Cell c;
         c.expected = row.has_expected ? Find(row.expected, pod) : nullptr;
         c.actual = row.has_actual ? Find(row.actual, pod) : nullptr;
-        c.differs = Contains(row.differing, pod);
+        c.differs = absl::c_linear_search(row.differing, pod);
         auto moved = [&pod](const PodPlace* now, const TimelineRow* before,
                             bool expected_side) {
           if (now == nullptr) return false;
@@ -92,21 +85,22 @@ class Grid {
         c.out = (c.expected != nullptr && !c.expected->out.empty()) ||
                 (c.actual != nullptr && !c.actual->out.empty());
         const bool newly_differs =
-            c.differs && (prev == nullptr || !Contains(prev->differing, pod));
+            c.differs &&
+            (prev == nullptr || !absl::c_linear_search(prev->differing, pod));
         eventful = eventful || c.changed || c.out || newly_differs;
         cells_[r].push_back(c);
       }
       for (const std::string& node : tl.nodes) {
         NodeCell c;
         c.expected =
-            row.has_expected ? FindNode(row.expected_nodes, node) : nullptr;
-        c.actual = row.has_actual ? FindNode(row.actual_nodes, node) : nullptr;
-        c.differs = Contains(row.differing_nodes, node);
+            row.has_expected ? Find(row.expected_nodes, node) : nullptr;
+        c.actual = row.has_actual ? Find(row.actual_nodes, node) : nullptr;
+        c.differs = absl::c_linear_search(row.differing_nodes, node);
         auto changed = [&node](const NodePlace* now, const TimelineRow* before,
                                bool expected_side) {
           if (now == nullptr) return false;
           if (before == nullptr) return now->held;
-          const NodePlace* then = FindNode(
+          const NodePlace* then = Find(
               expected_side ? before->expected_nodes : before->actual_nodes,
               node);
           return then == nullptr || !(*then == *now);
@@ -114,8 +108,8 @@ class Grid {
         c.changed = changed(c.expected, last_expected, true) ||
                     changed(c.actual, last_actual, false);
         const bool newly_differs =
-            c.differs &&
-            (prev == nullptr || !Contains(prev->differing_nodes, node));
+            c.differs && (prev == nullptr ||
+                          !absl::c_linear_search(prev->differing_nodes, node));
         eventful = eventful || c.changed || newly_differs;
         node_cells_[r].push_back(c);
       }

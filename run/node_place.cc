@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <string>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace schedtrace {
-namespace {
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-}  // namespace
 
 NodePlace NodePlaceIn(const State& state, const std::string& node,
                       const std::vector<std::string>& unshown,
@@ -23,7 +17,7 @@ NodePlace NodePlaceIn(const State& state, const std::string& node,
     p.where = kNodeUnknown;
     return p;
   }
-  if (Contains(unshown, "cache.nodes")) {
+  if (absl::c_linear_search(unshown, "cache.nodes")) {
     p.where = "cache.nodes not shown";
     return p;
   }
@@ -38,13 +32,15 @@ NodePlace NodePlaceIn(const State& state, const std::string& node,
   p.held = true;
   p.where = it->present ? kNodePresent : kNodePlaceholder;
   p.requested = it->requested;
-  const bool assumed_shown = !Contains(unshown, "cache.assumed");
-  const bool finished_shown = !Contains(unshown, "cache.bindingFinished");
+  const bool assumed_shown = !absl::c_linear_search(unshown, "cache.assumed");
+  const bool finished_shown =
+      !absl::c_linear_search(unshown, "cache.bindingFinished");
   for (const std::string& pod : it->pods) {
     std::vector<std::string> about;
-    const bool assumed = assumed_shown && Contains(cache.assumed, pod);
+    const bool assumed =
+        assumed_shown && absl::c_linear_search(cache.assumed, pod);
     const bool finished =
-        finished_shown && Contains(cache.binding_finished, pod);
+        finished_shown && absl::c_linear_search(cache.binding_finished, pod);
     if (assumed) about.push_back("assumed");
     if (finished) {
       about.push_back("binding finished");

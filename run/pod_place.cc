@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -11,10 +12,6 @@ namespace schedtrace {
 namespace {
 
 using nlohmann::json;
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // How a reader calls the state keys that place a pod.
 std::string KeyName(const std::string& key) {
@@ -52,7 +49,7 @@ class Placer {
     for (const char* key : kHoldingKeys) {
       if (Shown(key)) {
         shown_holding_.push_back(KeyName(key));
-      } else if (PartOf(state, key) || Contains(unshown, key)) {
+      } else if (PartOf(state, key) || absl::c_linear_search(unshown, key)) {
         unshown_holding_.push_back(KeyName(key));
       }
     }
@@ -83,13 +80,13 @@ class Placer {
 
  private:
   bool Shown(const char* key) const {
-    return PartOf(state_, key) && !Contains(unshown_, key);
+    return PartOf(state_, key) && !absl::c_linear_search(unshown_, key);
   }
 
   void Nominations(const std::string& key, PodPlace& p) const {
     if (!Shown("nominated")) return;
     for (const auto& [node, keys] : *state_.nominated) {
-      if (!Contains(keys, key)) continue;
+      if (!absl::c_linear_search(keys, key)) continue;
       const std::string name = node.empty() ? "\"\"" : node;
       p.nominated =
           p.nominated.empty() ? name : absl::StrCat(p.nominated, " + ", name);
@@ -161,11 +158,15 @@ class Placer {
   void CycleAndCache(const std::string& key, PodPlace& p) const {
     const std::vector<OnNode> nodes = NodesCounting(key);
     const bool assumed_shown = Shown("cache.assumed");
-    const bool assumed = assumed_shown && Contains(state_.cache->assumed, key);
-    const bool finished = Shown("cache.bindingFinished") &&
-                          Contains(state_.cache->binding_finished, key);
-    const bool waiting = Shown("waiting") && Contains(*state_.waiting, key);
-    const bool parked = Shown("parked") && Contains(*state_.parked, key);
+    const bool assumed =
+        assumed_shown && absl::c_linear_search(state_.cache->assumed, key);
+    const bool finished =
+        Shown("cache.bindingFinished") &&
+        absl::c_linear_search(state_.cache->binding_finished, key);
+    const bool waiting =
+        Shown("waiting") && absl::c_linear_search(*state_.waiting, key);
+    const bool parked =
+        Shown("parked") && absl::c_linear_search(*state_.parked, key);
     // A pod waiting or parked is normally assumed on one node, its binding
     // not finished: "waiting on Permit (n1)" says all of it. Anything else
     // is shown place by place.

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "core/op_table.h"
 #include "run/step_summary.h"
 
 namespace schedtrace {
 namespace {
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 bool HasNode(Op op) { return SpecOf(op).HasKind(ArgKind::kNodeObject); }
 
@@ -38,7 +35,8 @@ int64_t DeadlineMs(int64_t now_ms, int64_t ttl_ns) {
 std::vector<std::string> StepNodeNames(const Step& step) {
   std::vector<std::string> names;
   auto add = [&names](const std::string& name) {
-    if (!name.empty() && !Contains(names, name)) names.push_back(name);
+    if (!name.empty() && !absl::c_linear_search(names, name))
+      names.push_back(name);
   };
   for (const NodePtr& n : {step.node, step.old_node, step.new_node}) {
     if (n != nullptr) add(n->name);
@@ -89,10 +87,11 @@ void SideNodes::Record(int step_no, const Step& step, bool refused) {
 
 void SideNodes::TrackDeadlines(const Step& step, const State& state,
                                const std::vector<std::string>& unshown) {
-  if (!state.cache || Contains(unshown, "cache.bindingFinished")) return;
+  if (!state.cache || absl::c_linear_search(unshown, "cache.bindingFinished"))
+    return;
   const std::vector<std::string>& finished = state.cache->binding_finished;
   std::erase_if(deadlines_, [&finished](const auto& kv) {
-    return !Contains(finished, kv.first);
+    return !absl::c_linear_search(finished, kv.first);
   });
   const std::vector<std::string> named = step.op == Op::kCFinishBinding
                                              ? StepPodKeys(step)
@@ -100,7 +99,8 @@ void SideNodes::TrackDeadlines(const Step& step, const State& state,
   for (const std::string& pod : finished) {
     // upstream: cacheImpl.finishBinding, `dl := now.Add(cache.ttl)`; a
     // second FinishBinding moves the deadline.
-    if (deadlines_.contains(pod) && !Contains(named, pod)) continue;
+    if (deadlines_.contains(pod) && !absl::c_linear_search(named, pod))
+      continue;
     deadlines_[pod] = ttl_ns_ == 0
                           ? std::nullopt
                           : std::optional<int64_t>(DeadlineMs(step.t, ttl_ns_));

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <string_view>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/op_table.h"
 
 namespace schedtrace {
 namespace {
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // "cpu:250m,memory:1Mi": a resource list as the trace writes it (what a
 // system counts of it is the system's business: model/resource.h).
@@ -52,7 +49,7 @@ std::string Changes(const std::vector<std::string>& old_fields,
                     const std::vector<std::string>& new_fields) {
   std::vector<std::string> changes;
   for (const std::string& f : new_fields) {
-    if (!Contains(old_fields, f)) changes.push_back(f);
+    if (!absl::c_linear_search(old_fields, f)) changes.push_back(f);
   }
   for (const std::string& f : old_fields) {
     const bool kept = std::any_of(
@@ -132,7 +129,7 @@ std::vector<std::string> NodeFields(const Node& n, bool update) {
 std::vector<std::string> StepPodKeys(const Step& step) {
   std::vector<std::string> keys;
   auto add = [&keys](const std::string& key) {
-    if (!key.empty() && !Contains(keys, key)) keys.push_back(key);
+    if (!key.empty() && !absl::c_linear_search(keys, key)) keys.push_back(key);
   };
   // The pods its op's arguments name (the op table), in argument order; a
   // precheck only lets pods through, it names none.
@@ -181,7 +178,7 @@ std::string StepSummary(const Step& step) {
   }
   std::vector<std::string> keys;  // keys given as keys, each once
   auto add_key = [&](const std::string& k) {
-    if (!k.empty() && !Contains(keys, k)) keys.push_back(k);
+    if (!k.empty() && !absl::c_linear_search(keys, k)) keys.push_back(k);
   };
   add_key(step.pod_key);
   for (const std::string& k : step.pod_keys) add_key(k);

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/json_codec.h"
@@ -18,12 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 void AddOnce(std::vector<std::string>& v, const std::string& s) {
-  if (!s.empty() && !Contains(v, s)) v.push_back(s);
+  if (!s.empty() && !absl::c_linear_search(v, s)) v.push_back(s);
 }
 
 // Every pod the trace mentions, in order of first appearance.
@@ -390,7 +387,7 @@ std::vector<std::string> PodsOfFailure(const Timeline& first,
   }
   std::vector<std::string> keys;
   for (const std::string& key : all) {
-    bool is = Contains(named, key);
+    bool is = absl::c_linear_search(named, key);
     for (const std::string& t : texts) is = is || NamesKey(t, key);
     if (is) keys.push_back(key);
   }
@@ -443,7 +440,7 @@ std::vector<std::string> NodesOfDivergence(
   }
   std::vector<std::string> nodes;
   for (const std::string& n : all) {
-    if (Contains(named, n)) nodes.push_back(n);
+    if (absl::c_linear_search(named, n)) nodes.push_back(n);
   }
   return nodes;
 }
@@ -453,11 +450,11 @@ void KeepNodes(const std::vector<std::string>& nodes, Timeline& tl) {
   for (TimelineRow& row : tl.rows) {
     for (auto* by_node : {&row.expected_nodes, &row.actual_nodes}) {
       std::erase_if(*by_node, [&nodes](const auto& kv) {
-        return !Contains(nodes, kv.first);
+        return !absl::c_linear_search(nodes, kv.first);
       });
     }
     std::erase_if(row.differing_nodes, [&nodes](const std::string& n) {
-      return !Contains(nodes, n);
+      return !absl::c_linear_search(nodes, n);
     });
   }
   tl.nodes = nodes;
@@ -466,8 +463,9 @@ void KeepNodes(const std::vector<std::string>& nodes, Timeline& tl) {
 // `pods` only, in every row.
 void Keep(const std::vector<std::string>& pods, Timeline& tl) {
   auto keep = [&pods](auto& by_pod) {
-    std::erase_if(
-        by_pod, [&pods](const auto& kv) { return !Contains(pods, kv.first); });
+    std::erase_if(by_pod, [&pods](const auto& kv) {
+      return !absl::c_linear_search(pods, kv.first);
+    });
   };
   for (TimelineRow& row : tl.rows) {
     keep(row.expected);
@@ -475,7 +473,7 @@ void Keep(const std::vector<std::string>& pods, Timeline& tl) {
     keep(row.expected_since);
     keep(row.actual_since);
     std::erase_if(row.differing, [&pods](const std::string& pod) {
-      return !Contains(pods, pod);
+      return !absl::c_linear_search(pods, pod);
     });
   }
   tl.pods = pods;
@@ -500,7 +498,7 @@ void TimelineRecorder::ChooseNodes(Timeline& tl) const {
     std::string chosen = "given";
     std::vector<std::string> unknown;
     for (const std::string& node : options_.nodes) {
-      if (!Contains(mentioned, node)) unknown.push_back(node);
+      if (!absl::c_linear_search(mentioned, node)) unknown.push_back(node);
     }
     if (!unknown.empty()) {
       absl::StrAppend(&chosen, "; no step of the trace names ",
@@ -534,7 +532,7 @@ Timeline TimelineRecorder::Finish() {
     std::string chosen = "given";
     std::vector<std::string> unknown;
     for (const std::string& pod : options_.pods) {
-      if (!Contains(mentioned, pod)) unknown.push_back(pod);
+      if (!absl::c_linear_search(mentioned, pod)) unknown.push_back(pod);
     }
     if (!unknown.empty()) {
       absl::StrAppend(&chosen, "; no step of the trace names ",

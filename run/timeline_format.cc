@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -14,13 +15,11 @@
 namespace schedtrace {
 namespace {
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-const PodPlace* Find(const std::map<std::string, PodPlace>& places,
-                     const std::string& pod) {
-  auto it = places.find(pod);
+// The place of a pod or node (`key`) on one side; null where none.
+template <typename Place>
+const Place* Find(const std::map<std::string, Place>& places,
+                  const std::string& key) {
+  auto it = places.find(key);
   return it == places.end() ? nullptr : &it->second;
 }
 
@@ -63,7 +62,7 @@ class Formatter {
     for (const std::string& pod : tl_.pods) {
       const PodPlace* e = row.has_expected ? Find(row.expected, pod) : nullptr;
       const PodPlace* a = row.has_actual ? Find(row.actual, pod) : nullptr;
-      const bool differs = Contains(row.differing, pod);
+      const bool differs = absl::c_linear_search(row.differing, pod);
       if (!Shows(r, pod, e, a, differs, full)) continue;
       out_shown = out_shown ||
                   (differs && e != nullptr && a != nullptr && e->out != a->out);
@@ -110,9 +109,10 @@ class Formatter {
              const PodPlace* a, bool differs, bool full) const {
     const TimelineRow* prev = r > 0 ? &tl_.rows[r - 1] : nullptr;
     const TimelineRow* prev_expected = PreviousExpected(r);
-    const bool still_differs =
-        differs && prev != nullptr && Contains(prev->differing, pod) &&
-        !Changed(pod, e, prev_expected, true) && !Changed(pod, a, prev, false);
+    const bool still_differs = differs && prev != nullptr &&
+                               absl::c_linear_search(prev->differing, pod) &&
+                               !Changed(pod, e, prev_expected, true) &&
+                               !Changed(pod, a, prev, false);
     return (differs && (!still_differs || full)) ||
            (e != nullptr && !e->out.empty()) ||
            (a != nullptr && !a->out.empty()) ||
@@ -181,28 +181,27 @@ class Formatter {
   void AppendNodeLines(std::vector<std::string>& lines, size_t r,
                        const std::string& node, bool full) const {
     const TimelineRow& row = tl_.rows[r];
-    auto find = [&node](const std::map<std::string, NodePlace>& m) {
-      auto it = m.find(node);
-      return it == m.end() ? nullptr : &it->second;
-    };
-    const NodePlace* e = row.has_expected ? find(row.expected_nodes) : nullptr;
-    const NodePlace* a = row.has_actual ? find(row.actual_nodes) : nullptr;
+    const NodePlace* e =
+        row.has_expected ? Find(row.expected_nodes, node) : nullptr;
+    const NodePlace* a =
+        row.has_actual ? Find(row.actual_nodes, node) : nullptr;
     if (e == nullptr && a == nullptr) return;
-    const bool differs = Contains(row.differing_nodes, node);
+    const bool differs = absl::c_linear_search(row.differing_nodes, node);
     const TimelineRow* prev = r > 0 ? &tl_.rows[r - 1] : nullptr;
     const TimelineRow* prev_expected = PreviousExpected(r);
     auto changed = [&](const NodePlace* now, const TimelineRow* before,
                        bool expected_side) {
       if (now == nullptr) return false;
       if (before == nullptr) return true;
-      const NodePlace* then =
-          find(expected_side ? before->expected_nodes : before->actual_nodes);
+      const NodePlace* then = Find(
+          expected_side ? before->expected_nodes : before->actual_nodes, node);
       return then == nullptr || !(*then == *now);
     };
     const bool moved =
         changed(e, prev_expected, true) || changed(a, prev, false);
-    const bool still_differs = differs && prev != nullptr &&
-                               Contains(prev->differing_nodes, node) && !moved;
+    const bool still_differs =
+        differs && prev != nullptr &&
+        absl::c_linear_search(prev->differing_nodes, node) && !moved;
     const bool held = (e != nullptr && e->held) || (a != nullptr && a->held);
     const bool shown = (differs && (!still_differs || full || RowFails(row))) ||
                        ((moved || full) && (held || r > 0));
