@@ -127,13 +127,7 @@ absl::Status ApplySutFlags(const CommandLine& cl) {
 std::string RefusalsSaved(const std::string& sut) {
   if (sut.rfind("exec:", 0) != 0 && sut.rfind("upstream:", 0) != 0) return "";
   std::string out;
-  for (auto [reason, n] : RefusalsOf(sut)->TakeSaved()) {
-    // The reason without its "exec:CMD: " (the line opens with the name).
-    if (reason.rfind("exec:", 0) == 0) {
-      if (size_t p = reason.find(": "); p != std::string::npos) {
-        reason.erase(0, p + 2);
-      }
-    }
+  for (const auto& [reason, n] : RefusalsOf(sut)->TakeSaved()) {
     absl::StrAppend(&out, SanitizeLine(sut), ": not started for ", n, " more ",
                     n == 1 ? "trace" : "traces",
                     ", skipped as its earlier header reply answered: ",

@@ -518,9 +518,12 @@ absl::Status ChildProcess::PollOnce(const std::string& pending, size_t* written,
   return absl::OkStatus();
 }
 
-absl::Status ChildProcess::RefuseLayer(const std::string& message) {
-  if (options_.refusals) options_.refusals->RefusedLayer(layer_, message);
-  return absl::UnimplementedError(message);
+absl::Status ChildProcess::RefuseLayer(const std::string& reason) {
+  const std::string child = absl::StrCat("exec:", command_, ": ");
+  if (options_.refusals) {
+    options_.refusals->RefusedLayer(layer_, child, reason);
+  }
+  return absl::UnimplementedError(absl::StrCat(child, reason));
 }
 
 absl::Status ChildProcess::Configure(const TraceHeader& header) {
@@ -559,16 +562,17 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
   // A child that says which version it implements is judged against that
   // version's traces only, whether or not it accepted this header.
   if (capabilities_.upstream) {
-    const std::string prefix =
-        absl::StrCat("exec:", command_, ": the child implements ",
-                     *capabilities_.upstream, ", the trace is ");
+    const std::string child = absl::StrCat("exec:", command_, ": ");
+    const std::string reason = absl::StrCat(
+        "the child implements ", *capabilities_.upstream, ", the trace is ");
     if (options_.refusals) {
       options_.refusals->DeclaredVersion(header.layer, *capabilities_.upstream,
-                                         prefix);
+                                         child, reason);
     }
     if (*capabilities_.upstream != trace_version) {
       Stop();
-      return absl::UnimplementedError(absl::StrCat(prefix, trace_version));
+      return absl::UnimplementedError(
+          absl::StrCat(child, reason, trace_version));
     }
   }
   const std::string layer(LayerName(header.layer));
@@ -578,9 +582,8 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
                             : "(no error message)";
     if (!capabilities_.SupportsLayer(header.layer)) {
       Stop();
-      return RefuseLayer(absl::StrCat("exec:", command_,
-                                      ": does not support the ", layer,
-                                      " layer: ", error));
+      return RefuseLayer(
+          absl::StrCat("does not support the ", layer, " layer: ", error));
     }
     return Fail(absl::StatusCode::kFailedPrecondition,
                 absl::StrCat("refused the header: ", error));
@@ -588,7 +591,7 @@ absl::Status ChildProcess::Configure(const TraceHeader& header) {
   if (!capabilities_.SupportsLayer(header.layer)) {
     Stop();
     return RefuseLayer(
-        absl::StrCat("exec:", command_, ": does not support the ", layer,
+        absl::StrCat("does not support the ", layer,
                      " layer (its header reply lists the layers it does)"));
   }
   configured_ = true;

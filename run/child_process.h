@@ -122,9 +122,9 @@ class ChildProcess : public System {
 
  private:
   absl::Status Start();
-  // The skip of a header whose layer the child refused, remembered in
-  // options_.refusals.
-  absl::Status RefuseLayer(const std::string& message);
+  // The skip of a header whose layer the child refused ("exec:CMD: " and
+  // `reason`), remembered in options_.refusals.
+  absl::Status RefuseLayer(const std::string& reason);
   // Writes `line` + '\n' and reads one reply line, within the timeout.
   absl::StatusOr<std::string> Exchange(const std::string& line,
                                        const std::string& what);

@@ -10,25 +10,28 @@ std::optional<std::string> HeaderRefusals::Settled(Layer layer,
   // In ChildProcess::Configure's order: the version first, then the layer.
   if (auto it = declared_.find(layer);
       it != declared_.end() && it->second.version != version) {
-    ++saved_[absl::StrCat(it->second.message_prefix, "another version")];
-    return absl::StrCat(it->second.message_prefix, std::string(version));
+    const Refusal& skip = it->second.skip;
+    ++saved_[absl::StrCat(skip.reason, "another version")];
+    return absl::StrCat(skip.child, skip.reason, std::string(version));
   }
   if (auto it = refused_layers_.find(layer); it != refused_layers_.end()) {
-    ++saved_[it->second];
-    return it->second;
+    ++saved_[it->second.reason];
+    return absl::StrCat(it->second.child, it->second.reason);
   }
   return std::nullopt;
 }
 
-void HeaderRefusals::RefusedLayer(Layer layer, const std::string& message) {
+void HeaderRefusals::RefusedLayer(Layer layer, const std::string& child,
+                                  const std::string& reason) {
   std::lock_guard<std::mutex> lock(mu_);
-  refused_layers_.emplace(layer, message);
+  refused_layers_.emplace(layer, Refusal{child, reason});
 }
 
 void HeaderRefusals::DeclaredVersion(Layer layer, const std::string& version,
-                                     const std::string& message_prefix) {
+                                     const std::string& child,
+                                     const std::string& reason) {
   std::lock_guard<std::mutex> lock(mu_);
-  declared_.emplace(layer, Version{version, message_prefix});
+  declared_.emplace(layer, Version{version, Refusal{child, reason}});
 }
 
 std::vector<std::pair<std::string, int>> HeaderRefusals::TakeSaved() {

@@ -6,11 +6,11 @@
 // trace the memo settles is skipped with the very message the child's own
 // reply gave, so reports group it with the first.
 //
-//   auto refusals = std::make_shared<HeaderRefusals>();
-//   ChildProcess a(cmd, {.refusals = refusals}), b(cmd, {.refusals =
-//   refusals}); a.Configure(cache_header);  // the child answers {"layers":
-//   ["queue"]} b.Configure(cache_header);  // Unimplemented, no child started
-//   refusals->TakeSaved();      // {{"exec:cmd: does not support ...", 1}}
+//   auto memo = std::make_shared<HeaderRefusals>();
+//   ChildProcess a(cmd, {.refusals = memo}), b(cmd, {.refusals = memo});
+//   a.Configure(cache_header);  // the child answers {"layers": ["queue"]}
+//   b.Configure(cache_header);  // Unimplemented, no child started
+//   memo->TakeSaved();          // {{"does not support the cache ...", 1}}
 //
 // Thread-safe: traces run on several threads (-j).
 #ifndef SCHEDTRACE_RUN_HEADER_REFUSALS_H_
@@ -34,25 +34,32 @@ class HeaderRefusals {
   // nullopt when the child has to be asked.
   std::optional<std::string> Settled(Layer layer, std::string_view version);
 
-  // A header reply refused `layer`; `message` is the skip it gave.
-  void RefusedLayer(Layer layer, const std::string& message);
-  // A header reply to a trace of `layer` declared `version`, and `message`
-  // is how a trace of another version is skipped: "exec:CMD: the child
-  // implements {version}, the trace is " + the trace's version.
+  // A header reply refused `layer`: its skip is `child` ("exec:CMD: ",
+  // naming the child) then `reason` ("does not support the cache layer").
+  void RefusedLayer(Layer layer, const std::string& child,
+                    const std::string& reason);
+  // A header reply to a trace of `layer` declared `version`: a trace of
+  // another version is skipped with `child`, `reason` ("the child
+  // implements v1.30.12, the trace is ") and the trace's version.
   void DeclaredVersion(Layer layer, const std::string& version,
-                       const std::string& message_prefix);
+                       const std::string& child, const std::string& reason);
 
-  // How many starts each settled refusal saved since the last call (reason,
-  // count), in reason order; resets the counts.
+  // How many starts each settled refusal saved since the last call (its
+  // reason, without the child's name: "the child implements v1.30.12, the
+  // trace is another version"; the count), in reason order; resets the
+  // counts.
   std::vector<std::pair<std::string, int>> TakeSaved();
 
  private:
+  struct Refusal {
+    std::string child, reason;
+  };
   struct Version {
     std::string version;
-    std::string message_prefix;
+    Refusal skip;  // the reason ends where the trace's version goes
   };
   std::mutex mu_;
-  std::map<Layer, std::string> refused_layers_;
+  std::map<Layer, Refusal> refused_layers_;
   std::map<Layer, Version> declared_;
   std::map<std::string, int> saved_;  // reason -> starts saved
 };

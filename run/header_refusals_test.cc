@@ -17,29 +17,29 @@ TEST(HeaderRefusalsTest, NothingIsSettledBeforeAReply) {
 
 TEST(HeaderRefusalsTest, ARefusedLayerSkipsThatLayerOnly) {
   HeaderRefusals r;
-  r.RefusedLayer(Layer::kCache, "exec:x: does not support the cache layer");
+  r.RefusedLayer(Layer::kCache, "exec:x: ", "does not support the cache layer");
   EXPECT_EQ(r.Settled(Layer::kCache, "v1.26.7"),
             "exec:x: does not support the cache layer");
   EXPECT_EQ(r.Settled(Layer::kCache, "v1.37.2"),
             "exec:x: does not support the cache layer");
   EXPECT_EQ(r.Settled(Layer::kQueue, "v1.26.7"), std::nullopt);
   EXPECT_THAT(r.TakeSaved(),
-              ElementsAre(Pair("exec:x: does not support the cache layer", 2)));
+              ElementsAre(Pair("does not support the cache layer", 2)));
   EXPECT_TRUE(r.TakeSaved().empty()) << "TakeSaved resets the counts";
 }
 
 TEST(HeaderRefusalsTest, ADeclaredVersionSkipsTheOthersOfItsLayer) {
   HeaderRefusals r;
-  const std::string prefix =
-      "exec:x: the child implements v1.30.12, the trace is ";
-  r.DeclaredVersion(Layer::kQueue, "v1.30.12", prefix);
+  const std::string reason = "the child implements v1.30.12, the trace is ";
+  const std::string prefix = "exec:x: " + reason;
+  r.DeclaredVersion(Layer::kQueue, "v1.30.12", "exec:x: ", reason);
   EXPECT_EQ(r.Settled(Layer::kQueue, "v1.30.12"), std::nullopt);
   EXPECT_EQ(r.Settled(Layer::kQueue, "v1.26.7"), prefix + "v1.26.7");
   EXPECT_EQ(r.Settled(Layer::kCache, "v1.26.7"), std::nullopt);
   // The version is checked before the layer, as the child's own reply is.
-  r.RefusedLayer(Layer::kQueue, "exec:x: does not support the queue layer");
+  r.RefusedLayer(Layer::kQueue, "exec:x: ", "does not support the queue layer");
   EXPECT_EQ(r.Settled(Layer::kQueue, "v1.25.12"), prefix + "v1.25.12");
-  EXPECT_THAT(r.TakeSaved(), ElementsAre(Pair(prefix + "another version", 2)));
+  EXPECT_THAT(r.TakeSaved(), ElementsAre(Pair(reason + "another version", 2)));
 }
 
 }  // namespace
