@@ -34,22 +34,6 @@ bool ImplHasLayer(Layer layer) {
   return !absl::IsUnimplemented(sut->Configure(header));
 }
 
-// Switches the active mutant off for its lifetime: the recordings of the
-// generated net come from the model as it is, whichever mutant (maybe one
-// planted in the model) is being judged when they are first needed.
-class NoMutantWhile {
- public:
-  NoMutantWhile() : saved_(impl::ActiveMutant()) {
-    impl::SetActiveMutant(impl::Mutant::kNone);
-  }
-  ~NoMutantWhile() { impl::SetActiveMutant(saved_); }
-  NoMutantWhile(const NoMutantWhile&) = delete;
-  NoMutantWhile& operator=(const NoMutantWhile&) = delete;
-
- private:
-  impl::Mutant saved_;
-};
-
 }  // namespace
 
 std::unique_ptr<System> NewSystemOf(impl::PlantedIn system) {
@@ -84,7 +68,10 @@ absl::Status MutantCatcher::Load() {
 absl::Status MutantCatcher::LoadGenerated() {
   if (generated_loaded_) return absl::OkStatus();
   generated_loaded_ = true;
-  NoMutantWhile recording;
+  // No mutant while recording: the generated net comes from the model as it
+  // is, whichever mutant (maybe one planted in the model) is being judged
+  // when it is first needed.
+  ScopedMutant recording(impl::Mutant::kNone);
   // Valid traces of every layer impl implements, every other one with the
   // informer perturbations (resyncs, races, tombstones, re-creations), then
   // hostile ones (duplicate adds, unknown deletes, ...), which are compared

@@ -47,6 +47,21 @@ std::unique_ptr<System> NewSystemOf(impl::PlantedIn system);
 // The system the active mutant is planted in (impl when none is active).
 impl::PlantedIn ActiveMutantSystem();
 
+// Makes `m` the active mutant (kNone: none) for its lifetime, then puts
+// back the one that was active before.
+class ScopedMutant {
+ public:
+  explicit ScopedMutant(impl::Mutant m) : saved_(impl::ActiveMutant()) {
+    impl::SetActiveMutant(m);
+  }
+  ~ScopedMutant() { impl::SetActiveMutant(saved_); }
+  ScopedMutant(const ScopedMutant&) = delete;
+  ScopedMutant& operator=(const ScopedMutant&) = delete;
+
+ private:
+  impl::Mutant saved_;
+};
+
 struct CatcherOptions {
   std::string golden_dir;  // the golden/ directory
   int valid_seeds = 40;    // valid generated traces per layer

@@ -73,13 +73,6 @@ class ScoreReporter : public testing::Environment {
 testing::Environment* const kScoreReporter =
     testing::AddGlobalTestEnvironment(new ScoreReporter);
 
-// Restores "no mutant" whatever a test does.
-class WithMutant {
- public:
-  explicit WithMutant(Mutant m) { impl::SetActiveMutant(m); }
-  ~WithMutant() { impl::SetActiveMutant(Mutant::kNone); }
-};
-
 TEST(MutantsTable, NamesAreUniqueKebabCaseAndResolve) {
   ASSERT_EQ(impl::AllMutants().size(), static_cast<size_t>(Mutant::kCount) - 1);
   int i = 1;
@@ -124,15 +117,15 @@ bool FitRegistersNode() {
 // properties link too): a model mutant switches the model's code.
 TEST(MutantsTable, ModelMutantsReachTheLinkedModel) {
   {
-    WithMutant none(Mutant::kNone);
+    ScopedMutant none(Mutant::kNone);
     EXPECT_TRUE(FitRegistersNode());
   }
-  WithMutant with(Mutant::kModelFitDropsNodeRegistration);
+  ScopedMutant with(Mutant::kModelFitDropsNodeRegistration);
   EXPECT_FALSE(FitRegistersNode());
 }
 
 TEST(MutantsTable, SetActiveMutantSelectsExactlyOne) {
-  WithMutant with(Mutant::kBackoffOffByOne);
+  ScopedMutant with(Mutant::kBackoffOffByOne);
   EXPECT_TRUE(impl::MutantActive(Mutant::kBackoffOffByOne));
   EXPECT_FALSE(impl::MutantActive(Mutant::kGatesIgnored));
   EXPECT_FALSE(impl::MutantActive(Mutant::kNone));
@@ -140,7 +133,7 @@ TEST(MutantsTable, SetActiveMutantSelectsExactlyOne) {
 
 // The nets find nothing on impl as it is: the self-test can fail both ways.
 TEST(Baseline, NoMutantPassesEverything) {
-  WithMutant with(Mutant::kNone);
+  ScopedMutant with(Mutant::kNone);
   MutantCatcher& catcher = Catcher();
   ASSERT_GT(catcher.golden_count(), 300);
   CatchResult r = catcher.Catch(/*stop_at_first=*/false);
@@ -152,7 +145,7 @@ TEST(Baseline, NoMutantPassesEverything) {
 // Nor on the model's mutant copy with no mutant active: its patches change
 // nothing but the planted branches.
 TEST(Baseline, NoMutantPassesEverythingOnTheModel) {
-  WithMutant with(Mutant::kNone);
+  ScopedMutant with(Mutant::kNone);
   MutantCatcher& catcher = Catcher();
   CatchResult r = catcher.CatchOn(impl::PlantedIn::kModel,
                                   /*stop_at_first=*/false);
@@ -177,7 +170,7 @@ namespace {
 TEST_P(MutantCaught, ByGoldenOrGenerated) {
   const MutantInfo& info = GetParam();
   MutantCatcher& catcher = Catcher();
-  WithMutant with(info.mutant);
+  ScopedMutant with(info.mutant);
   CatchResult r = catcher.Catch();
   Results()[std::string(info.name)] = r.caught ? r.net : "";
   EXPECT_TRUE(r.caught) << info.name << " (" << info.where
@@ -192,7 +185,7 @@ TEST_P(MutantCaught, ByGoldenOrGenerated) {
 TEST_P(MutantCaught, ByItsRegressionTrace) {
   const MutantInfo& info = GetParam();
   if (info.regression.empty()) GTEST_SKIP() << "no upstream bug";
-  WithMutant with(info.mutant);
+  ScopedMutant with(info.mutant);
   CatchResult r = Catcher().CatchWithRegression(std::string(info.regression));
   ASSERT_GT(r.traces_run, 0)
       << "no golden/regression trace named " << info.regression << "*";
@@ -209,7 +202,7 @@ TEST_P(MutantCaught, ByItsRegressionTrace) {
 // fails on either system.
 const std::vector<Trace>& WakeUpTraces() {
   static const std::vector<Trace>* traces = [] {
-    WithMutant none(Mutant::kNone);
+    ScopedMutant none(Mutant::kNone);
     auto* out = new std::vector<Trace>;
     for (int seed = 1; seed <= 40; ++seed) {
       GenOptions gen{.seed = static_cast<uint64_t>(seed),
@@ -250,7 +243,7 @@ std::string FirstPropertyFailure(impl::PlantedIn system) {
 TEST(LivenessMutants, CaughtByPropertyElevenAlone) {
   ASSERT_EQ(WakeUpTraces().size(), 40u);
   {
-    WithMutant none(Mutant::kNone);
+    ScopedMutant none(Mutant::kNone);
     EXPECT_EQ(FirstPropertyFailure(impl::PlantedIn::kImpl), "");
     EXPECT_EQ(FirstPropertyFailure(impl::PlantedIn::kModel), "");
   }
@@ -258,7 +251,7 @@ TEST(LivenessMutants, CaughtByPropertyElevenAlone) {
        {Mutant::kHintSkipsTaintRemoval, Mutant::kFitDropsNodeRegistration,
         Mutant::kModelHintSkipsTaintRemoval,
         Mutant::kModelFitDropsNodeRegistration}) {
-    WithMutant with(m);
+    ScopedMutant with(m);
     const auto start = std::chrono::steady_clock::now();
     const std::string caught = FirstPropertyFailure(impl::Info(m).planted_in);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
